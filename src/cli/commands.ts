@@ -1,0 +1,223 @@
+import type { MailMessage } from '../shared/messages'
+import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
+import { Roster } from '../main/runtime/roster/roster'
+import { TeamPaths } from '../main/runtime/team-paths'
+import type { ParsedOptions } from './main'
+import { UsageError, writeLine, type Output } from './output'
+
+export interface CommandContext {
+  readonly output: Output
+  readonly positionals: readonly string[]
+  readonly options: ParsedOptions
+}
+
+type Command = (context: CommandContext) => Promise<number>
+
+function openMailbox(options: ParsedOptions): Mailbox {
+  const paths = new TeamPaths(options.workspace)
+  let names: string[] | undefined
+  return new Mailbox(paths, {
+    members: () => (names ??= Roster.read(paths).members.map((member) => member.name)),
+  })
+}
+
+function expectPositionals(context: CommandContext, names: readonly string[]): string[] {
+  if (context.positionals.length !== names.length) {
+    const given = context.positionals.length
+    throw new UsageError(
+      `expected ${names.map((name) => `<${name}>`).join(' ')}, got ${given} argument${given === 1 ? '' : 's'}${given > names.length ? ' (quote the content if it has spaces)' : ''}`,
+    )
+  }
+  return [...context.positionals]
+}
+
+export function messageRecord(message: MailMessage): Record<string, unknown> {
+  return {
+    ...message.extra,
+    id: message.id,
+    type: message.type,
+    from: message.from,
+    to: message.to,
+    content: message.content,
+    timestamp: message.timestamp,
+  }
+}
+
+function formatTime(timestamp: number): string {
+  return new Date(timestamp * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')
+}
+
+function describeEntry(entry: InboxEntry): string {
+  const where = `p${entry.position.segment}-${entry.position.offset}`
+  if (!entry.message) return `[rejected] at ${where}: ${entry.reason ?? ''}`
+  const message = entry.message
+  const reason = entry.state === 'rejected' ? ` (${entry.reason ?? ''})` : ''
+  return `[${entry.state}] ${formatTime(message.timestamp)} ${message.from} -> ${message.to} ${message.type} ${message.id}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
+}
+
+const send: Command = async (context) => {
+  const [to, content] = expectPositionals(context, ['to', 'content']) as [string, string]
+  const message = openMailbox(context.options).send({
+    from: context.options.from ?? 'user',
+    to,
+    content,
+    type: context.options.type ?? 'message',
+  })
+  await writeLine(
+    context.output.stdout,
+    context.options.json
+      ? JSON.stringify(messageRecord(message))
+      : `Sent ${message.type} ${message.id} to ${to}`,
+  )
+  return 0
+}
+
+const broadcast: Command = async (context) => {
+  if (context.options.type !== undefined)
+    throw new UsageError('broadcast always sends type "broadcast"; drop --type')
+  const [content] = expectPositionals(context, ['content']) as [string]
+  const messages = openMailbox(context.options).broadcast({
+    from: context.options.from ?? 'user',
+    content,
+  })
+  if (context.options.json) {
+    await writeLine(
+      context.output.stdout,
+      JSON.stringify({ count: messages.length, messages: messages.map(messageRecord) }),
+    )
+  } else {
+    await writeLine(
+      context.output.stdout,
+      `Broadcast to ${messages.length} recipient${messages.length === 1 ? '' : 's'}${messages.length > 0 ? `: ${messages.map((message) => message.to).join(', ')}` : ''}`,
+    )
+  }
+  return 0
+}
+
+const inbox: Command = async (context) => {
+  const [name] = expectPositionals(context, ['name']) as [string]
+  const limit = context.options.limit === undefined ? Infinity : Number(context.options.limit)
+  if (!Number.isInteger(limit) && limit !== Infinity)
+    throw new UsageError(`--limit takes a whole number, not "${context.options.limit}"`)
+  if (limit < 1) throw new UsageError('--limit must be at least 1')
+  const mailbox = openMailbox(context.options)
+  let from = undefined
+  let shown = 0
+  for (;;) {
+    const page = await mailbox.peek(name, {
+      from,
+      pendingOnly: !context.options.all,
+      limit: Math.min(1000, limit - shown),
+    })
+    for (const entry of page.entries) {
+      if (!context.options.all && entry.state !== 'pending') continue
+      shown++
+      if (context.options.json) {
+        await writeLine(
+          context.output.stdout,
+          JSON.stringify({
+            state: entry.state,
+            position: entry.position,
+            ...(entry.message ? { message: messageRecord(entry.message) } : {}),
+            ...(entry.reason ? { reason: entry.reason } : {}),
+          }),
+        )
+      } else {
+        await writeLine(context.output.stdout, describeEntry(entry))
+      }
+    }
+    if (page.next === null || shown >= limit) break
+    from = page.next
+  }
+  if (shown === 0 && !context.options.json)
+    await writeLine(
+      context.output.stdout,
+      context.options.all ? `The inbox of ${name} is empty.` : `No pending messages for ${name}.`,
+    )
+  return 0
+}
+
+const drain: Command = async (context) => {
+  const [name] = expectPositionals(context, ['name']) as [string]
+  const consumer = openMailbox(context.options).openConsumer(name)
+  try {
+    for (;;) {
+      const batch = await consumer.poll()
+      for (const delivery of batch.deliveries)
+        await writeLine(context.output.stdout, JSON.stringify(messageRecord(delivery.message)))
+      for (const rejection of batch.rejections) {
+        await writeLine(
+          context.output.stderr,
+          `agent-teams drain: set aside the line at p${rejection.position.segment}-${rejection.position.offset} of ${name}'s inbox: ${rejection.reason}`,
+        )
+      }
+      // Printed first, committed after: a crash in between prints those messages again next
+      // time (with the same ids), never loses them.
+      consumer.commit(batch)
+      if (
+        batch.deliveries.length === 0 &&
+        batch.rejections.length === 0 &&
+        batch.end.segment === batch.start.segment
+      )
+        break
+    }
+  } finally {
+    consumer.close()
+  }
+  return 0
+}
+
+const archive: Command = async (context) => {
+  const [name] = expectPositionals(context, ['name']) as [string]
+  const consumer = openMailbox(context.options).openConsumer(name)
+  try {
+    const { segment } = consumer.archive()
+    await writeLine(
+      context.output.stdout,
+      context.options.json
+        ? JSON.stringify({ archived_segment: segment })
+        : `Archived the inbox of ${name} as segment ${segment}; pending messages in it are still delivered.`,
+    )
+  } finally {
+    consumer.close()
+  }
+  return 0
+}
+
+const roster: Command = async (context) => {
+  expectPositionals(context, [])
+  const paths = new TeamPaths(context.options.workspace)
+  if (context.options.reset) {
+    const { keptAs } = Roster.reset(paths)
+    await writeLine(
+      context.output.stdout,
+      keptAs
+        ? `Started an empty roster; the old file is kept as ${keptAs}`
+        : 'Started an empty roster.',
+    )
+    return 0
+  }
+  const file = Roster.read(paths)
+  if (context.options.json) {
+    await writeLine(context.output.stdout, JSON.stringify(file))
+    return 0
+  }
+  const lines = [`Team: ${file.team_name}`]
+  if (file.members.length === 0) lines.push('  No teammates.')
+  for (const member of file.members)
+    lines.push(`  ${member.name} (${member.role}): ${member.status}`)
+  await writeLine(context.output.stdout, lines.join('\n'))
+  return 0
+}
+
+export const commands: Readonly<Record<string, Command>> = {
+  send,
+  broadcast,
+  inbox,
+  drain,
+  archive,
+  roster,
+}

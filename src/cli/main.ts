@@ -1,0 +1,110 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { TeamError } from '../shared/errors'
+import { commands, type CommandContext } from './commands'
+import { UsageError, writeLine, type Output } from './output'
+
+export const HELP = `agent-teams — script a team of agents from a shell
+
+Usage: agent-teams <command> [arguments] [--workspace DIR] [--json]
+
+Commands:
+  send <to> <content> [--from NAME] [--type TYPE]
+                         append a message to <to>'s inbox (from defaults to "user")
+  broadcast <content> [--from NAME]
+                         send to every member but the sender (and to the lead)
+  inbox <name> [--all] [--limit N]
+                         list pending messages (every message, with its state, with --all)
+                         without consuming them
+  drain <name>           consume the pending messages as an agent would; prints one JSON
+                         object a line, each with its id
+  archive <name>         move delivered messages aside (.team/mailbox/<name>/archive/)
+  roster [--reset]       the team; --reset keeps an unreadable config.json beside a new one
+
+Options:
+  --workspace DIR        the folder whose .team/ holds the team (default: the current folder)
+  --json                 machine-readable output
+  -h, --help             this help
+
+Message types: message, broadcast, shutdown_request, shutdown_response, plan_approval_response.
+`
+
+const options = {
+  workspace: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  from: { type: 'string' },
+  type: { type: 'string' },
+  all: { type: 'boolean', default: false },
+  limit: { type: 'string' },
+  reset: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options']
+
+export type ParsedOptions = {
+  workspace: string
+  json: boolean
+  from?: string
+  type?: string
+  all: boolean
+  limit?: string
+  reset: boolean
+}
+
+/** Runs one command line; returns the exit code. Never throws for a user's mistake. */
+export async function main(argv: readonly string[], output: Output = process): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+  } catch (error) {
+    await writeLine(
+      output.stderr,
+      `agent-teams: ${(error as Error).message}\nRun "agent-teams --help" for usage.`,
+    )
+    return 2
+  }
+  const [name, ...positionals] = parsed.positionals
+  if (parsed.values.help || name === undefined || name === 'help') {
+    await writeLine(
+      name === undefined && !parsed.values.help ? output.stderr : output.stdout,
+      HELP.trimEnd(),
+    )
+    return name === undefined && !parsed.values.help ? 2 : 0
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (!command) {
+    await writeLine(
+      output.stderr,
+      `agent-teams: unknown command "${name}". Commands: ${Object.keys(commands).join(', ')}.\nRun "agent-teams --help" for usage.`,
+    )
+    return 2
+  }
+  const context: CommandContext = {
+    output,
+    positionals,
+    options: { ...parsed.values, workspace: parsed.values.workspace ?? process.cwd() },
+  }
+  try {
+    return await command(context)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      await writeLine(
+        output.stderr,
+        `agent-teams ${name}: ${error.message}\nRun "agent-teams --help" for usage.`,
+      )
+      return 2
+    }
+    if (error instanceof TeamError) {
+      if (context.options.json)
+        await writeLine(
+          output.stderr,
+          JSON.stringify({ error: { code: error.code, message: error.message } }),
+        )
+      else await writeLine(output.stderr, `agent-teams ${name}: ${error.message}`)
+      return 1
+    }
+    await writeLine(
+      output.stderr,
+      `agent-teams ${name}: unexpected failure: ${(error as Error).stack ?? String(error)}`,
+    )
+    return 70
+  }
+}

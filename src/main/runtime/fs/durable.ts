@@ -1,0 +1,66 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { dirname, basename, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+
+/**
+ * Replaces `path` atomically: a temp file beside it, fsync, rename over the target, fsync of the
+ * folder. A reader sees the old content or the new one, never a mix, even after a SIGKILL or a
+ * power loss at any moment.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const temp = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  )
+  const fd = openSync(temp, 'wx', 0o644)
+  try {
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data)
+    fsyncSync(fd)
+  } catch (error) {
+    closeSync(fd)
+    unlinkSync(temp)
+    throw error
+  }
+  closeSync(fd)
+  renameSync(temp, path)
+  fsyncDirectorySync(dirname(path))
+}
+
+export function fsyncDirectorySync(path: string): void {
+  const fd = openSync(path, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Appends `data` to `path` in one write(2) on an O_APPEND descriptor, so that concurrent appenders
+ * (other processes included) never interleave inside it. Returns the bytes written.
+ */
+export function appendOnceSync(
+  path: string,
+  data: Uint8Array,
+  options: { durable?: boolean } = {},
+): void {
+  const fd = openSync(path, 'a', 0o644)
+  try {
+    const written = writeSync(fd, data)
+    if (written !== data.length) {
+      // Only a full disk or a quota does this to a regular file; the line is then torn and the
+      // reader will reject it, so say so loudly rather than pretend it was sent.
+      throw new Error(
+        `short append to ${path}: ${written} of ${data.length} bytes (is the disk full?)`,
+      )
+    }
+    if (options.durable) fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0
+  while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset)
+}

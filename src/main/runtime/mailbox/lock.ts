@@ -1,0 +1,133 @@
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
+import { dirname } from 'node:path'
+import { hostname } from 'node:os'
+import { randomBytes } from 'node:crypto'
+import { TeamError } from '../../../shared/errors'
+import { isProcessAlive } from '../fs/processes'
+
+interface LockRecord {
+  readonly pid: number
+  readonly host: string
+  readonly token: string
+  readonly acquiredAt: number
+  readonly purpose: string
+}
+
+/** Locks this process holds, so that a second holder inside one process is refused too. */
+const heldHere = new Map<string, string>()
+
+export interface FileLock {
+  readonly path: string
+  release(): void
+}
+
+/**
+ * An exclusive lock between processes: a file created with O_EXCL that names its holder. A lock
+ * whose holder process is gone (SIGKILL, crash) is stale and taken over.
+ */
+export function acquireFileLock(
+  path: string,
+  purpose: string,
+  describeBusy: (holder: string) => string,
+): FileLock {
+  mkdirSync(dirname(path), { recursive: true })
+  const record: LockRecord = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    acquiredAt: Date.now(),
+    purpose,
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (tryCreate(path, record)) {
+      heldHere.set(path, record.token)
+      return { path, release: () => release(path, record.token) }
+    }
+    const holder = readHolder(path)
+    if (holder !== null && isAlive(holder)) {
+      throw new TeamError(
+        'inbox-busy',
+        describeBusy(
+          `process ${holder.pid}${holder.host === record.host ? '' : ` on ${holder.host}`}`,
+        ),
+        { pid: holder.pid },
+      )
+    }
+    removeStale(path, holder)
+  }
+  throw new TeamError('inbox-busy', describeBusy('another process (the lock kept changing hands)'))
+}
+
+function tryCreate(path: string, record: LockRecord): boolean {
+  // Write the record to a temp file first and hard-link it into place: the lock file is never
+  // seen half-written, and link(2) fails if the lock exists.
+  const temp = `${path}.${record.token}.tmp`
+  const fd = openSync(temp, 'wx', 0o644)
+  try {
+    writeSync(fd, JSON.stringify(record))
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    linkSync(temp, path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  } finally {
+    unlinkSync(temp)
+  }
+}
+
+function readHolder(path: string): LockRecord | null {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as LockRecord
+    return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? parsed : null
+  } catch {
+    return null
+  }
+}
+
+function isAlive(holder: LockRecord): boolean {
+  if (holder.host !== hostname()) return true
+  // A lock file naming this very process is live only if this process still holds it; otherwise
+  // it was left by an earlier process that had the same pid.
+  if (holder.pid === process.pid) return [...heldHere.values()].includes(holder.token)
+  return isProcessAlive(holder.pid)
+}
+
+/** Moves a stale lock aside, and puts it back if it turned out to be a fresh one after all. */
+function removeStale(path: string, stale: LockRecord | null): void {
+  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`
+  try {
+    renameSync(path, aside)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  const moved = readHolder(aside)
+  if (stale !== null && moved !== null && moved.token !== stale.token) {
+    try {
+      linkSync(aside, path)
+    } catch {
+      // Someone else took the lock meanwhile; theirs stands, and the retry will see it.
+    }
+  }
+  unlinkSync(aside)
+}
+
+function release(path: string, token: string): void {
+  if (heldHere.get(path) !== token) return
+  heldHere.delete(path)
+  const holder = readHolder(path)
+  if (holder?.token === token) unlinkSync(path)
+}

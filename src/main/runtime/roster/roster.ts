@@ -1,0 +1,245 @@
+import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { TeamError } from '../../../shared/errors'
+import {
+  rosterSchema,
+  ROSTER_FORMAT_VERSION,
+  type Member,
+  type MemberStatus,
+  type RosterFile,
+} from '../../../shared/roster'
+import { systemClock, type Clock } from '../clock'
+import { writeFileAtomicSync } from '../fs/durable'
+import { isProcessAlive } from '../fs/processes'
+import type { TeamPaths } from '../team-paths'
+import { describeJsonError, lineAndColumn } from './json-errors'
+
+export interface StatusChange {
+  readonly name: string
+  readonly previous: MemberStatus
+  readonly status: MemberStatus
+  readonly reason: string
+}
+
+const DEFAULT_TEAM_NAME = 'default'
+
+/**
+ * `.team/config.json`: s09's roster, written only here, atomically. A file that does not parse is
+ * never overwritten; `Roster.reset` keeps it beside the fresh one.
+ */
+export class Roster {
+  private file: RosterFile
+  private text: string
+
+  private constructor(
+    private readonly paths: TeamPaths,
+    loaded: { file: RosterFile; text: string },
+    private readonly clock: Clock,
+  ) {
+    this.file = loaded.file
+    this.text = loaded.text
+  }
+
+  /** Loads the roster, creating an empty one if there is none. Throws `roster-invalid`. */
+  static open(paths: TeamPaths, options: { clock?: Clock } = {}): Roster {
+    mkdirSync(paths.root, { recursive: true })
+    removeStaleTemps(paths.config)
+    const loaded = readRoster(paths)
+    const roster = new Roster(
+      paths,
+      loaded ?? { file: emptyRoster(), text: '' },
+      options.clock ?? systemClock,
+    )
+    if (loaded === null) roster.save()
+    return roster
+  }
+
+  /** Reads the roster without creating anything (for read-only commands). */
+  static read(paths: TeamPaths): RosterFile {
+    return readRoster(paths)?.file ?? emptyRoster()
+  }
+
+  /** Moves an unreadable config.json aside (its name is returned) and starts an empty roster. */
+  static reset(paths: TeamPaths, clock: Clock = systemClock): { keptAs: string | null } {
+    mkdirSync(paths.root, { recursive: true })
+    let keptAs: string | null = null
+    try {
+      readFileSync(paths.config)
+      keptAs = `${paths.config}.invalid-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}`
+      renameSync(paths.config, keptAs)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+    writeFileAtomicSync(paths.config, serialize(emptyRoster()))
+    return { keptAs }
+  }
+
+  get snapshot(): RosterFile {
+    return this.file
+  }
+
+  get members(): readonly Member[] {
+    return this.file.members
+  }
+
+  memberNames(): string[] {
+    return this.file.members.map((member) => member.name)
+  }
+
+  find(name: string): Member | undefined {
+    return this.file.members.find((member) => member.name === name)
+  }
+
+  /** Applies `change` to a copy of the roster, validates it and writes it atomically. */
+  update(change: (draft: RosterFile) => void): RosterFile {
+    const draft = structuredClone(this.file)
+    change(draft)
+    const checked = rosterSchema.safeParse(draft)
+    if (!checked.success)
+      throw new TeamError(
+        'roster-invalid',
+        `Refusing to write an invalid roster: ${checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+      )
+    this.file = checked.data
+    this.save()
+    return this.file
+  }
+
+  setStatus(name: string, status: MemberStatus): void {
+    this.update((draft) => {
+      const member = draft.members.find((candidate) => candidate.name === name)
+      if (!member) throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+      member.status = status
+      member.updated_at = this.clock.now() / 1000
+    })
+  }
+
+  /**
+   * After a run that died, members it left `working` are set back to `idle` so that they can
+   * be re-spawned. Call only while holding the workspace (no other live runtime).
+   */
+  recoverStale(): StatusChange[] {
+    const stale = this.file.members.filter((member) => member.status === 'working')
+    if (stale.length === 0) return []
+    this.update((draft) => {
+      for (const member of draft.members) if (member.status === 'working') member.status = 'idle'
+    })
+    return stale.map((member) => ({
+      name: member.name,
+      previous: 'working',
+      status: 'idle',
+      reason: 'the run that had it working ended without stopping it',
+    }))
+  }
+
+  /**
+   * Picks up an external edit. Returns true when the roster changed; throws `roster-invalid`
+   * (keeping the last good roster in memory, and the file untouched) when it does not parse.
+   */
+  reload(): boolean {
+    const loaded = readRoster(this.paths)
+    if (loaded === null || loaded.text === this.text) return false
+    this.file = loaded.file
+    this.text = loaded.text
+    return true
+  }
+
+  private save(): void {
+    const text = serialize(this.file)
+    writeFileAtomicSync(this.paths.config, text)
+    this.text = text
+  }
+}
+
+function emptyRoster(): RosterFile {
+  return { team_name: DEFAULT_TEAM_NAME, members: [], format_version: ROSTER_FORMAT_VERSION }
+}
+
+function serialize(file: RosterFile): string {
+  return `${JSON.stringify({ ...file, format_version: ROSTER_FORMAT_VERSION }, null, 2)}\n`
+}
+
+function readRoster(paths: TeamPaths): { file: RosterFile; text: string } | null {
+  let text: string
+  try {
+    text = readFileSync(paths.config, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const where = describeJsonError(text, error as Error)
+    throw new TeamError(
+      'roster-invalid',
+      `${paths.config}:${where.line}:${where.column}: not valid JSON (${where.message}). Fix the file, or reset the roster (the bad file is kept beside it).`,
+      { file: paths.config, line: where.line, column: where.column },
+    )
+  }
+  const checked = rosterSchema.safeParse(value)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    const path = issue
+      ? issue.path
+          .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+          .join('')
+          .replace(/^\./, '')
+      : ''
+    const where = locatePath(text, issue?.path ?? [])
+    throw new TeamError(
+      'roster-invalid',
+      `${paths.config}:${where.line}:${where.column}: ${path || 'the file'} ${issue?.message ?? 'is invalid'}. Fix the file, or reset the roster (the bad file is kept beside it).`,
+      { file: paths.config, line: where.line, column: where.column },
+    )
+  }
+  if (
+    typeof checked.data.format_version === 'number' &&
+    checked.data.format_version > ROSTER_FORMAT_VERSION
+  ) {
+    throw new TeamError(
+      'roster-invalid',
+      `${paths.config}: format_version ${checked.data.format_version} is newer than this app reads (${ROSTER_FORMAT_VERSION}); update the app.`,
+      { file: paths.config, line: 1, column: 1 },
+    )
+  }
+  return { file: checked.data, text }
+}
+
+/** The line and column of the value at `path`, found by re-scanning the text (best effort). */
+function locatePath(text: string, path: readonly PropertyKey[]): { line: number; column: number } {
+  let index = 0
+  for (const part of path) {
+    if (typeof part === 'string') {
+      const found = text.indexOf(`"${part}"`, index)
+      if (found === -1) break
+      index = found
+    } else if (typeof part === 'number') {
+      let seen = -1
+      let at = text.indexOf('{', index + 1)
+      while (at !== -1 && seen < part) {
+        seen++
+        if (seen === part) break
+        at = text.indexOf('{', at + 1)
+      }
+      if (at === -1) break
+      index = at
+    }
+  }
+  return lineAndColumn(text, index)
+}
+
+function removeStaleTemps(config: string): void {
+  const prefix = `.${basename(config)}.`
+  for (const file of readdirSync(dirname(config))) {
+    const match = file.startsWith(prefix) ? /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(file) : null
+    if (match && Number(match[1]) !== process.pid && !isProcessAlive(Number(match[1]))) {
+      try {
+        unlinkSync(join(dirname(config), file))
+      } catch {
+        // Another process's temp file, already gone.
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { join, resolve } from 'node:path'
+
+/** Every path under a workspace's `.team/` folder, in one place. */
+export class TeamPaths {
+  readonly workspace: string
+  readonly root: string
+  constructor(workspace: string) {
+    this.workspace = resolve(workspace)
+    this.root = join(this.workspace, '.team')
+  }
+  get config(): string {
+    return join(this.root, 'config.json')
+  }
+  get inboxDirectory(): string {
+    return join(this.root, 'inbox')
+  }
+  /** The live segment of `name`'s inbox: the file senders append to. */
+  inbox(name: string): string {
+    return join(this.inboxDirectory, `${name}.jsonl`)
+  }
+  /** The consumer's own state for `name`'s inbox (cursor, rejected log, archive, lock). */
+  mailboxState(name: string): string {
+    return join(this.root, 'mailbox', name)
+  }
+  cursor(name: string): string {
+    return join(this.mailboxState(name), 'cursor.json')
+  }
+  rejected(name: string): string {
+    return join(this.mailboxState(name), 'rejected.jsonl')
+  }
+  archiveDirectory(name: string): string {
+    return join(this.mailboxState(name), 'archive')
+  }
+  archivedSegment(name: string, segment: number): string {
+    return join(this.archiveDirectory(name), `${String(segment).padStart(6, '0')}.jsonl`)
+  }
+  consumerLock(name: string): string {
+    return join(this.mailboxState(name), 'consumer.lock')
+  }
+}

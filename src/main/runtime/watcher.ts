@@ -1,0 +1,154 @@
+import { mkdirSync, readdirSync, statSync } from 'node:fs'
+import { basename, dirname, join, relative, sep } from 'node:path'
+import { watch, type FSWatcher } from 'chokidar'
+import { isValidName } from '../../shared/names'
+import type { TeamPaths } from './team-paths'
+
+export type TeamChange =
+  | {
+      readonly kind: 'inbox'
+      readonly name: string
+      readonly change: 'added' | 'appended' | 'removed'
+    }
+  | { readonly kind: 'config' }
+
+/**
+ * chokidar throttles `change` per file (50 ms) and sends nothing after the throttle, so the last
+ * write of a burst could go unseen. Every event is therefore followed by a re-check this long
+ * after it, and another while the file keeps changing.
+ */
+export const TRAILING_CHECK_MS = 60
+
+interface Seen {
+  size: number
+  mtimeMs: number
+  ino: number
+}
+
+/**
+ * Turns every change under `.team/` made by anyone (another program, a shell `echo >>`, an
+ * editor) into a typed event: a line appended to an inbox, a new inbox file, an edit of
+ * config.json. The runtime's own state files under `.team/mailbox/` are not watched.
+ */
+export class TeamWatcher {
+  private readonly watcher: FSWatcher
+  private readonly seen = new Map<string, Seen>()
+  private readonly trailing = new Map<string, NodeJS.Timeout>()
+  private readonly readyPromise: Promise<void>
+  private closed = false
+
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly onChange: (change: TeamChange) => void,
+  ) {
+    mkdirSync(paths.inboxDirectory, { recursive: true })
+    // What is already there counts as seen: its next write is an append, not a new file.
+    for (const path of [
+      paths.config,
+      ...readdirSync(paths.inboxDirectory).map((file) => join(paths.inboxDirectory, file)),
+    ]) {
+      if (this.classify(path) !== null) this.remember(path)
+    }
+    this.watcher = watch(paths.root, {
+      ignoreInitial: true,
+      depth: 1,
+      ignored: (path: string) => this.isIgnored(path),
+    })
+    this.readyPromise = new Promise((resolve) => this.watcher.once('ready', () => resolve()))
+    this.watcher.on('add', (path) => this.handle(path, 'added'))
+    this.watcher.on('change', (path) => this.handle(path, 'appended'))
+    this.watcher.on('unlink', (path) => this.handle(path, 'removed'))
+    this.watcher.on('error', () => {
+      // A folder that vanished under the watcher; the next event or re-check reports the rest.
+    })
+  }
+
+  /** Resolves once the initial scan is done and changes are being reported. */
+  ready(): Promise<void> {
+    return this.readyPromise
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const timer of this.trailing.values()) clearTimeout(timer)
+    this.trailing.clear()
+    await this.watcher.close()
+  }
+
+  private isIgnored(path: string): boolean {
+    const inside = relative(this.paths.root, path)
+    if (inside === '' || inside === 'inbox' || inside === 'config.json') return false
+    const parts = inside.split(sep)
+    return !(parts.length === 2 && parts[0] === 'inbox' && parts[1]?.endsWith('.jsonl'))
+  }
+
+  private handle(path: string, change: 'added' | 'appended' | 'removed'): void {
+    if (this.closed || this.classify(path) === null) return
+    if (change === 'removed') {
+      this.seen.delete(path)
+      this.emitFor(path, 'removed')
+      return
+    }
+    this.check(path)
+    this.scheduleTrailing(path)
+  }
+
+  private remember(path: string): void {
+    try {
+      const stat = statSync(path)
+      this.seen.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino })
+    } catch {
+      // Gone already.
+    }
+  }
+
+  /** Emits when the file differs from what was last reported; returns whether it did. */
+  private check(path: string): boolean {
+    let now: Seen
+    try {
+      const stat = statSync(path)
+      now = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }
+    } catch {
+      return false
+    }
+    const before = this.seen.get(path)
+    if (
+      before &&
+      before.size === now.size &&
+      before.mtimeMs === now.mtimeMs &&
+      before.ino === now.ino
+    )
+      return false
+    this.seen.set(path, now)
+    this.emitFor(path, before === undefined ? 'added' : 'appended')
+    return true
+  }
+
+  /** Re-checks after the throttle window, and again for as long as the file keeps changing. */
+  private scheduleTrailing(path: string): void {
+    clearTimeout(this.trailing.get(path))
+    const timer = setTimeout(() => {
+      this.trailing.delete(path)
+      if (!this.closed && this.check(path)) this.scheduleTrailing(path)
+    }, TRAILING_CHECK_MS)
+    timer.unref()
+    this.trailing.set(path, timer)
+  }
+
+  private classify(path: string): { kind: 'config' } | { kind: 'inbox'; name: string } | null {
+    if (path === this.paths.config) return { kind: 'config' }
+    if (dirname(path) === this.paths.inboxDirectory && path.endsWith('.jsonl')) {
+      const name = basename(path, '.jsonl')
+      return isValidName(name) ? { kind: 'inbox', name } : null
+    }
+    return null
+  }
+
+  private emitFor(path: string, change: 'added' | 'appended' | 'removed'): void {
+    const target = this.classify(path)
+    if (target === null) return
+    this.onChange(
+      target.kind === 'config' ? { kind: 'config' } : { kind: 'inbox', name: target.name, change },
+    )
+  }
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod'
+import { isValidName } from './names'
+
+/** The version of a mailbox line this build writes and the newest it reads. */
+export const MESSAGE_FORMAT_VERSION = 1
+
+/** s09's five message types; the wire format never grows a type silently. */
+export const MESSAGE_TYPES = [
+  'message',
+  'broadcast',
+  'shutdown_request',
+  'shutdown_response',
+  'plan_approval_response',
+] as const
+export const messageTypeSchema = z.enum(MESSAGE_TYPES)
+export type MessageType = z.infer<typeof messageTypeSchema>
+
+export function isMessageType(value: unknown): value is MessageType {
+  return typeof value === 'string' && (MESSAGE_TYPES as readonly string[]).includes(value)
+}
+
+/** The largest line, newline excluded, that a mailbox accepts. */
+export const MAX_LINE_BYTES = 1024 * 1024
+
+/** Keys with a meaning of their own; every other key of a line is an `extra` field, kept as is. */
+const CORE_KEYS = new Set(['v', 'id', 'type', 'from', 'to', 'content', 'timestamp'])
+
+export interface MailMessage {
+  /** Stable identity: the sender's id, or `p<segment>-<offset>` for lines that carry none. */
+  readonly id: string
+  readonly type: MessageType
+  readonly from: string
+  readonly to: string
+  readonly content: string
+  /** Seconds since the epoch, as s09 writes it. */
+  readonly timestamp: number
+  /** Fields beyond the core ones (request_id, approve, …), kept as written. */
+  readonly extra: Readonly<Record<string, unknown>>
+}
+
+/** The JSON object one mailbox line holds (s09's four fields plus ours, then the extras). */
+export function messageToLine(message: MailMessage): string {
+  const record: Record<string, unknown> = {
+    ...message.extra,
+    v: MESSAGE_FORMAT_VERSION,
+    id: message.id,
+    type: message.type,
+    from: message.from,
+    to: message.to,
+    content: message.content,
+    timestamp: message.timestamp,
+  }
+  return JSON.stringify(record)
+}
+
+export type LineVerdict =
+  | { readonly ok: true; readonly message: MailMessage }
+  | { readonly ok: false; readonly reason: string }
+
+/**
+ * Checks one complete line (already decoded, newline and CR removed) found in `inbox`.
+ * `positionId` is the id given to a line that carries none, stable for its place in the file.
+ */
+export function parseMessageLine(text: string, inbox: string, positionId: string): LineVerdict {
+  let value: unknown
+  try {
+    value = parseJsonRefusingProto(text)
+  } catch (error) {
+    return { ok: false, reason: `not valid JSON: ${(error as Error).message}` }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: `not a JSON object (found ${describe(value)})` }
+  }
+  const record = value as Record<string, unknown>
+  const version = record.v
+  if (version !== undefined) {
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+      return {
+        ok: false,
+        reason: `field "v" must be a positive integer (found ${describe(version)})`,
+      }
+    }
+    if (version > MESSAGE_FORMAT_VERSION) {
+      return {
+        ok: false,
+        reason: `format version ${version} is newer than this app reads (${MESSAGE_FORMAT_VERSION})`,
+      }
+    }
+  }
+  if (!isMessageType(record.type)) {
+    return {
+      ok: false,
+      reason: `field "type" must be one of ${MESSAGE_TYPES.join(', ')} (found ${describe(record.type)})`,
+    }
+  }
+  if (!isValidName(record.from)) {
+    return {
+      ok: false,
+      reason: `field "from" must be an agent name (found ${describe(record.from)})`,
+    }
+  }
+  if (typeof record.content !== 'string') {
+    return {
+      ok: false,
+      reason: `field "content" must be a string (found ${describe(record.content)})`,
+    }
+  }
+  if (typeof record.timestamp !== 'number' || !Number.isFinite(record.timestamp)) {
+    return {
+      ok: false,
+      reason: `field "timestamp" must be a number (found ${describe(record.timestamp)})`,
+    }
+  }
+  if (record.to !== undefined && record.to !== inbox) {
+    return {
+      ok: false,
+      reason: `addressed to ${describe(record.to)} but found in the inbox of "${inbox}"`,
+    }
+  }
+  let id = positionId
+  if (record.id !== undefined) {
+    if (typeof record.id !== 'string' || record.id.length === 0 || record.id.length > 128) {
+      return {
+        ok: false,
+        reason: `field "id" must be a string of 1-128 characters (found ${describe(record.id)})`,
+      }
+    }
+    id = record.id
+  }
+  const extra: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(record)) if (!CORE_KEYS.has(key)) extra[key] = field
+  return {
+    ok: true,
+    message: {
+      id,
+      type: record.type,
+      from: record.from,
+      to: inbox,
+      content: record.content,
+      timestamp: record.timestamp,
+      extra,
+    },
+  }
+}
+
+/** JSON.parse, refusing any `__proto__` key at any depth (written plainly or escaped). */
+function parseJsonRefusingProto(text: string): unknown {
+  // The reviver is slow; only lines that could spell the key pay for it.
+  if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text)
+  return JSON.parse(text, (key, value: unknown) => {
+    if (key === '__proto__') throw new SyntaxError('the key "__proto__" is not allowed')
+    return value
+  })
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+  if (typeof value === 'object') return 'an object'
+  return `${typeof value} ${String(value)}`
+}

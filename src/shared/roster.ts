@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { isValidName, RESERVED_NAMES } from './names'
+
+/** The version of config.json this build writes (a field of our own; s09's files have none). */
+export const ROSTER_FORMAT_VERSION = 1
+
+export const MEMBER_STATUSES = ['working', 'idle', 'waiting', 'error', 'shutdown'] as const
+export const memberStatusSchema = z.enum(MEMBER_STATUSES)
+export type MemberStatus = z.infer<typeof memberStatusSchema>
+
+/** s09's member shape; extra fields (model, created_at, anything another tool adds) are kept. */
+export const memberSchema = z.looseObject({
+  name: z
+    .string()
+    .refine(isValidName, {
+      message:
+        'must be an agent name (lowercase letters, digits, "-", "_"; 1-32; starting with a letter)',
+    })
+    .refine((name) => !RESERVED_NAMES.includes(name), {
+      message: `is reserved (${RESERVED_NAMES.join(', ')})`,
+    }),
+  role: z.string(),
+  status: memberStatusSchema,
+})
+export type Member = z.infer<typeof memberSchema>
+
+export const rosterSchema = z
+  .looseObject({
+    team_name: z.string(),
+    members: z.array(memberSchema),
+  })
+  .superRefine((roster, context) => {
+    const seen = new Set<string>()
+    roster.members.forEach((member, index) => {
+      if (seen.has(member.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['members', index, 'name'],
+          message: `"${member.name}" appears twice`,
+        })
+      }
+      seen.add(member.name)
+    })
+  })
+export type RosterFile = z.infer<typeof rosterSchema>
