@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The one test command (`npm test`): type-check, lint and format-check, then every test suite.
+// Each step runs even when an earlier one failed, so one run shows every problem; the closing
+// line counts the tests (and the three static checks) as `N passed, N failed`.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+const results = { passed: 0, failed: 0, skipped: 0 }
+const failures = []
+
+function run(title, command, args) {
+  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`)
+  const { status, error } = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+  })
+  if (error) console.error(error.message)
+  return status === 0
+}
+
+function check(title, command, args) {
+  if (run(title, command, args)) results.passed++
+  else {
+    results.failed++
+    failures.push(title)
+  }
+}
+
+check('type-check (node)', 'npx', ['tsc', '-p', 'tsconfig.node.json', '--noEmit'])
+check('type-check (web)', 'npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit'])
+check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
+check('format', 'npx', ['prettier', '--check', '.'])
+
+mkdirSync('test-results', { recursive: true })
+const vitestReport = 'test-results/vitest.json'
+rmSync(vitestReport, { force: true })
+const vitestOk = run('unit and stress tests (vitest)', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+])
+try {
+  const report = JSON.parse(readFileSync(vitestReport, 'utf8'))
+  results.passed += report.numPassedTests
+  results.failed += report.numFailedTests
+  results.skipped += report.numPendingTests + report.numTodoTests
+  // A suite that failed to load has no failed test, but it failed.
+  const brokenFiles = report.testResults.filter(
+    (file) =>
+      file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed'),
+  )
+  results.failed += brokenFiles.length
+  if (!vitestOk || report.numFailedTests > 0 || brokenFiles.length > 0) failures.push('vitest')
+} catch (error) {
+  results.failed++
+  failures.push(`vitest (no report: ${error.message})`)
+}
+
+console.log(failures.length > 0 ? `\nFailed: ${failures.join(', ')}` : '\nEverything passed.')
+console.log(
+  `${results.passed} passed, ${results.failed} failed${results.skipped > 0 ? `, ${results.skipped} skipped` : ''}`,
+)
+process.exitCode = results.failed > 0 || failures.length > 0 ? 1 : 0

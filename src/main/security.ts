@@ -1,0 +1,40 @@
+import type { Session, WebContents } from 'electron'
+import { isAppUrl, type AppLocation } from './app-location'
+
+/**
+ * Locks down every WebContents the app creates: no new windows, no navigation away from the
+ * app's own page, no <webview>. Links the app might render later must not turn the window into
+ * a browser with the preload attached.
+ */
+export function hardenWebContents(contents: WebContents, location: AppLocation): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    console.warn(`[security] blocked window.open of ${url}`)
+    return { action: 'deny' }
+  })
+  contents.on('will-navigate', (event, url) => {
+    if (isAppUrl(location, url)) return
+    event.preventDefault()
+    console.warn(`[security] blocked navigation to ${url}`)
+  })
+  contents.on('will-attach-webview', (event) => {
+    event.preventDefault()
+  })
+}
+
+/**
+ * Sends the Content-Security-Policy as a response header. index.html carries the same policy in
+ * a meta tag, which is what covers the packaged file:// load whatever the protocol's headers.
+ */
+export function installContentSecurityPolicy(session: Session, policy: string): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] },
+    })
+  })
+}
+
+/** The app needs no camera, microphone, notifications or other web permissions. */
+export function denyAllPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { build } from 'esbuild'
+
+const WORKERS = resolve(import.meta.dirname, 'workers')
+
+/**
+ * Bundles the worker scripts into plain .mjs files once, so that each of the hundreds of
+ * processes the stress suites start runs on bare node (tens of milliseconds to start).
+ */
+export async function bundleWorkers(
+  names: readonly string[],
+): Promise<{ path: (name: string) => string; dispose: () => void }> {
+  const directory = mkdtempSync(join(tmpdir(), 'agent-teams-workers-'))
+  await build({
+    entryPoints: names.map((name) => join(WORKERS, `${name}.ts`)),
+    outdir: directory,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  })
+  return {
+    path: (name) => join(directory, `${name}.mjs`),
+    dispose: () => rmSync(directory, { recursive: true, force: true }),
+  }
+}
+
+export interface Worker {
+  readonly child: ChildProcess
+  readonly ready: Promise<void>
+  readonly exited: Promise<number | null>
+  stderr(): string
+}
+
+export function startWorker(script: string, args: readonly string[]): Worker {
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: resolve(import.meta.dirname, '../..'),
+  })
+  let errors = ''
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+  const ready = new Promise<void>((resolveReady, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('ready\n')) resolveReady()
+    })
+    child.once('exit', (code) =>
+      reject(new Error(`worker ${script} exited (${code}) before it was ready: ${errors}`)),
+    )
+  })
+  ready.catch(() => undefined)
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => resolveExit(code)),
+  )
+  return { child, ready, exited, stderr: () => errors }
+}
+
+export async function kill(worker: Worker): Promise<void> {
+  worker.child.kill('SIGKILL')
+  await worker.exited
+}
+
+export function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, milliseconds))
+}
+
+/** A seeded generator (mulberry32), so that a failing run can be repeated with its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let value = state
+    value = Math.imul(value ^ (value >>> 15), value | 1)
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
+  }
+}
