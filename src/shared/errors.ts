@@ -11,6 +11,7 @@ export const errorCodes = [
   'invalid-message',
   'message-too-large',
   'inbox-busy',
+  'workspace-busy',
   'roster-invalid',
   'roster-conflict',
   'member-working',

@@ -11,7 +11,7 @@ import {
 import { dirname } from 'node:path'
 import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
-import { TeamError } from '../../../shared/errors'
+import { TeamError, type ErrorCode } from '../../../shared/errors'
 import { isProcessAlive } from '../fs/processes'
 
 interface LockRecord {
@@ -38,6 +38,7 @@ export function acquireFileLock(
   path: string,
   purpose: string,
   describeBusy: (holder: string) => string,
+  busyCode: ErrorCode = 'inbox-busy',
 ): FileLock {
   mkdirSync(dirname(path), { recursive: true })
   const record: LockRecord = {
@@ -55,7 +56,7 @@ export function acquireFileLock(
     const holder = readHolder(path)
     if (holder !== null && isAlive(holder)) {
       throw new TeamError(
-        'inbox-busy',
+        busyCode,
         describeBusy(
           `process ${holder.pid}${holder.host === record.host ? '' : ` on ${holder.host}`}`,
         ),
@@ -64,7 +65,7 @@ export function acquireFileLock(
     }
     removeStale(path, holder)
   }
-  throw new TeamError('inbox-busy', describeBusy('another process (the lock kept changing hands)'))
+  throw new TeamError(busyCode, describeBusy('another process (the lock kept changing hands)'))
 }
 
 function tryCreate(path: string, record: LockRecord): boolean {

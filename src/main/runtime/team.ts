@@ -1,0 +1,141 @@
+import { TeamError } from '../../shared/errors'
+import type { TeamEvent } from '../../shared/events'
+import type { MailMessage } from '../../shared/messages'
+import { systemClock, randomIds, type Clock, type IdSource } from './clock'
+import { Mailbox, type SendRequest } from './mailbox/mailbox'
+import { acquireFileLock, type FileLock } from './mailbox/lock'
+import { Roster } from './roster/roster'
+import { TeamPaths } from './team-paths'
+import { TeamWatcher, type TeamChange } from './watcher'
+import { join } from 'node:path'
+
+export interface TeamOptions {
+  readonly workspace: string
+  readonly clock?: Clock
+  readonly ids?: IdSource
+  /** Watch `.team/` for changes made by other programs (default true). */
+  readonly watch?: boolean
+}
+
+export type TeamListener = (event: TeamEvent) => void
+
+export interface Disposable {
+  dispose(): void
+}
+
+/**
+ * A workspace's team, opened by the one runtime that owns it: the roster, the mailboxes, the
+ * watcher of `.team/`, and the event stream that reports all of it. Opening recovers what a
+ * run that died left behind (members stuck `working`).
+ */
+export class Team {
+  private readonly listeners = new Set<TeamListener>()
+  private watcher: TeamWatcher | null = null
+  private closed = false
+
+  private constructor(
+    readonly paths: TeamPaths,
+    readonly roster: Roster,
+    readonly mailbox: Mailbox,
+    private readonly lock: FileLock,
+    private readonly pendingEvents: TeamEvent[],
+  ) {}
+
+  static async open(options: TeamOptions): Promise<Team> {
+    const paths = new TeamPaths(options.workspace)
+    const clock = options.clock ?? systemClock
+    const lock = acquireFileLock(
+      join(paths.root, 'runtime.lock'),
+      'run the team',
+      (holder) =>
+        `The team in ${paths.workspace} is already open in ${holder}; close that window or server first.`,
+      'workspace-busy',
+    )
+    try {
+      const roster = Roster.open(paths, { clock })
+      const mailbox = new Mailbox(paths, {
+        members: () => roster.memberNames(),
+        clock,
+        ids: options.ids ?? randomIds(clock),
+      })
+      const recovered: TeamEvent[] = roster
+        .recoverStale()
+        .map((change) => ({ type: 'agent-status-changed', ...change }))
+      const team = new Team(paths, roster, mailbox, lock, recovered)
+      if (options.watch !== false) {
+        team.watcher = new TeamWatcher(paths, (change) => team.onFileChange(change))
+        await team.watcher.ready()
+      }
+      return team
+    } catch (error) {
+      lock.release()
+      throw error
+    }
+  }
+
+  /**
+   * Subscribes to the team's events. Events raised while opening (recovered members) are
+   * delivered to the first subscriber, so that nothing the opening found goes unreported.
+   */
+  subscribe(listener: TeamListener): Disposable {
+    this.listeners.add(listener)
+    for (const event of this.pendingEvents.splice(0)) listener(event)
+    return { dispose: () => this.listeners.delete(listener) }
+  }
+
+  send(request: SendRequest): MailMessage {
+    this.assertOpen()
+    const message = this.mailbox.send(request)
+    this.emit({ type: 'message-sent', message })
+    return message
+  }
+
+  broadcast(request: { from: string; content: string }): MailMessage[] {
+    this.assertOpen()
+    const messages = this.mailbox.broadcast(request)
+    for (const message of messages) this.emit({ type: 'message-sent', message })
+    return messages
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.watcher?.close()
+    this.listeners.clear()
+    this.lock.release()
+  }
+
+  private onFileChange(change: TeamChange): void {
+    if (change.kind === 'inbox') {
+      this.emit({ type: 'inbox-changed', name: change.name, change: change.change })
+      return
+    }
+    try {
+      if (this.roster.reload()) {
+        this.emit({
+          type: 'roster-changed',
+          team_name: this.roster.snapshot.team_name,
+          members: [...this.roster.members],
+        })
+      }
+    } catch (error) {
+      if (!(error instanceof TeamError)) throw error
+      const details = error.details as { file?: string; line?: number; column?: number }
+      this.emit({
+        type: 'roster-invalid',
+        message: error.message,
+        file: details.file ?? this.paths.config,
+        line: details.line ?? 1,
+        column: details.column ?? 1,
+      })
+    }
+  }
+
+  private emit(event: TeamEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+  }
+}
