@@ -3,6 +3,7 @@ import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { ParsedOptions } from './main'
+import { chat, demo, transcript } from './team-commands'
 import { UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -220,4 +221,7 @@ export const commands: Readonly<Record<string, Command>> = {
   drain,
   archive,
   roster,
+  chat,
+  demo,
+  transcript,
 }

@@ -19,11 +19,19 @@ Commands:
                          object a line, each with its id
   archive <name>         move delivered messages aside (.team/mailbox/<name>/archive/)
   roster [--reset]       the team; --reset keeps an unreadable config.json beside a new one
+  chat <text>            send the person's message to the lead and show the team's activity
+                         until the team is idle (needs ANTHROPIC_API_KEY or saved settings)
+  demo                   run the offline demo (no key needed): a coder and a tester build
+                         and test a small module; in a fresh folder unless --workspace is given
+  transcript <name>      print an agent's transcript
 
 Options:
   --workspace DIR        the folder whose .team/ holds the team (default: the current folder)
   --json                 machine-readable output
   -h, --help             this help
+
+Model settings: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, MODEL_ID, else
+$XDG_CONFIG_HOME/agent-teams/settings.json ({"apiKey", "baseURL", "model"}).
 
 Message types: message, broadcast, shutdown_request, shutdown_response, plan_approval_response.
 `
@@ -41,6 +49,8 @@ const options = {
 
 export type ParsedOptions = {
   workspace: string
+  /** Whether --workspace was given (the demo makes a fresh folder when it was not). */
+  workspaceGiven: boolean
   json: boolean
   from?: string
   type?: string
@@ -80,7 +90,11 @@ export async function main(argv: readonly string[], output: Output = process): P
   const context: CommandContext = {
     output,
     positionals,
-    options: { ...parsed.values, workspace: parsed.values.workspace ?? process.cwd() },
+    options: {
+      ...parsed.values,
+      workspace: parsed.values.workspace ?? process.cwd(),
+      workspaceGiven: parsed.values.workspace !== undefined,
+    },
   }
   try {
     return await command(context)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES } from './messages'
 import { MEMBER_STATUSES } from './roster'
+import { transcriptRecordSchema, usageSchema } from './transcript'
 
 /**
  * The one event vocabulary from the runtime to every observer (UI, CLI, tests): a `type`-tagged
@@ -58,6 +59,45 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     inbox: z.string(),
     position: positionSchema,
     reason: z.string(),
+  }),
+  z.object({ type: z.literal('message-delivered'), agent: z.string(), ids: z.array(z.string()) }),
+  z.object({ type: z.literal('text-delta'), agent: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('tool-call-started'),
+    agent: z.string(),
+    id: z.string(),
+    name: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool-input-delta'),
+    agent: z.string(),
+    id: z.string(),
+    partial_json: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool-call-finished'),
+    agent: z.string(),
+    id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('transcript-appended'),
+    agent: z.string(),
+    record: transcriptRecordSchema,
+  }),
+  z.object({
+    type: z.literal('usage-reported'),
+    agent: z.string(),
+    usage: usageSchema,
+    total: usageSchema,
+  }),
+  z.object({
+    type: z.literal('agent-error'),
+    agent: z.string(),
+    code: z.string(),
+    message: z.string(),
   }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>

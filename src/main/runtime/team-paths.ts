@@ -34,6 +34,9 @@ export class TeamPaths {
   archivedSegment(name: string, segment: number): string {
     return join(this.archiveDirectory(name), `${String(segment).padStart(6, '0')}.jsonl`)
   }
+  transcript(name: string): string {
+    return join(this.root, 'transcripts', `${name}.jsonl`)
+  }
   consumerLock(name: string): string {
     return join(this.mailboxState(name), 'consumer.lock')
   }

@@ -131,6 +131,21 @@ export class Team {
     }
   }
 
+  /** Applies a change to the roster, writes it, and reports it. */
+  updateRoster(change: Parameters<Roster['update']>[0]): void {
+    this.roster.update(change)
+    this.emit({
+      type: 'roster-changed',
+      team_name: this.roster.snapshot.team_name,
+      members: [...this.roster.members],
+    })
+  }
+
+  /** Reports an event raised elsewhere in the runtime (agents, the host) to every subscriber. */
+  publish(event: TeamEvent): void {
+    this.emit(event)
+  }
+
   private emit(event: TeamEvent): void {
     for (const listener of this.listeners) listener(event)
   }

@@ -1,0 +1,151 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { TeamError } from '../shared/errors'
+import { isValidName } from '../shared/names'
+import { readTranscript } from '../main/runtime/agents/transcript-store'
+import { TeamHost } from '../main/runtime/host'
+import { loadModelConfig } from '../main/runtime/model/config'
+import type { ModelEndpoint } from '../main/runtime/model/client'
+import { OfflineModelServer } from '../main/runtime/model/offline-server'
+import { demoScript, DEMO_REQUEST } from '../main/runtime/model/scenarios/demo'
+import { TeamPaths } from '../main/runtime/team-paths'
+import { activityPrinter } from './activity'
+import type { CommandContext } from './commands'
+import { UsageError, writeLine } from './output'
+
+type Command = (context: CommandContext) => Promise<number>
+
+/** Runs a team until it is idle, printing its activity; exit 1 if it ended in error. */
+async function runTeam(
+  context: CommandContext,
+  workspace: string,
+  endpoint: ModelEndpoint,
+  text: string,
+): Promise<number> {
+  const host = await TeamHost.open({ workspace, endpoint })
+  const subscription = host.subscribe(
+    activityPrinter(context.output.stdout, { json: context.options.json }),
+  )
+  try {
+    host.chat(text)
+    await host.whenIdle()
+  } finally {
+    subscription.dispose()
+    await host.close()
+  }
+  const errors = host.errors()
+  for (const error of errors)
+    await writeLine(
+      context.output.stderr,
+      `agent-teams: ${error.agent} ended in error: ${error.message}`,
+    )
+  return errors.length > 0 ? 1 : 0
+}
+
+export const chat: Command = async (context) => {
+  if (context.positionals.length !== 1)
+    throw new UsageError('expected one argument, the message to the lead (quote it)')
+  const config = loadModelConfig()
+  if (!config.apiKey) {
+    throw new TeamError(
+      'invalid-argument',
+      'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or save one in the settings; "agent-teams demo" runs a team on the built-in offline model.',
+    )
+  }
+  return runTeam(
+    context,
+    context.options.workspace,
+    {
+      apiKey: config.apiKey,
+      model: config.model,
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    },
+    context.positionals[0] ?? '',
+  )
+}
+
+export const demo: Command = async (context) => {
+  if (context.positionals.length !== 0) throw new UsageError('demo takes no arguments')
+  const workspace = context.options.workspaceGiven
+    ? context.options.workspace
+    : mkdtempSync(join(tmpdir(), 'agent-teams-demo-'))
+  const server = await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
+  try {
+    if (!context.options.json)
+      await writeLine(
+        context.output.stdout,
+        `Offline demo in ${workspace} (model server ${server.url})`,
+      )
+    const code = await runTeam(
+      context,
+      workspace,
+      { apiKey: 'offline', baseURL: server.url, model: 'offline-demo', maxRetries: 0 },
+      DEMO_REQUEST,
+    )
+    if (!context.options.json)
+      await writeLine(
+        context.output.stdout,
+        `The team's work is in ${workspace}; its .team/ holds the roster, the inboxes and every transcript.`,
+      )
+    return code
+  } finally {
+    await server.close()
+  }
+}
+
+export const transcript: Command = async (context) => {
+  if (context.positionals.length !== 1) throw new UsageError('expected <name>')
+  const name = context.positionals[0] ?? ''
+  if (!isValidName(name)) throw new TeamError('invalid-name', `"${name}" is not an agent name.`)
+  const paths = new TeamPaths(context.options.workspace)
+  const { records, problems } = readTranscript(paths.transcript(name))
+  for (const problem of problems)
+    await writeLine(
+      context.output.stderr,
+      `agent-teams transcript: ${paths.transcript(name)} ${problem} (skipped)`,
+    )
+  if (records.length === 0 && !context.options.json) {
+    await writeLine(context.output.stdout, `No transcript for ${name} in ${paths.workspace}.`)
+    return 0
+  }
+  for (const record of records) {
+    if (context.options.json) {
+      await writeLine(context.output.stdout, JSON.stringify(record))
+      continue
+    }
+    switch (record.kind) {
+      case 'user':
+        await writeLine(context.output.stdout, `#${record.seq} ${record.from}: ${record.text}`)
+        break
+      case 'inbox':
+        for (const message of record.messages)
+          await writeLine(
+            context.output.stdout,
+            `#${record.seq} inbox ← ${message.from} (${message.type}): ${message.content}`,
+          )
+        break
+      case 'assistant':
+        for (const block of record.content) {
+          if (block.type === 'text')
+            await writeLine(context.output.stdout, `#${record.seq} ${name}: ${String(block.text)}`)
+          else if (block.type === 'tool_use')
+            await writeLine(
+              context.output.stdout,
+              `#${record.seq} ${name} → ${String(block.name)} ${JSON.stringify(block.input)}`,
+            )
+        }
+        break
+      case 'tool-result':
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} ${record.is_error ? '✗' : '←'} ${record.name}: ${record.content}`,
+        )
+        break
+      case 'status':
+        await writeLine(context.output.stdout, `#${record.seq} [${record.status}] ${record.reason}`)
+        break
+    }
+  }
+  return 0
+}

@@ -1,0 +1,92 @@
+import type {
+  MessageParam,
+  ContentBlockParam,
+  ToolResultBlockParam,
+  TextBlockParam,
+} from '@anthropic-ai/sdk/resources/messages'
+import type { InjectedMessage, TranscriptRecord, ToolUseBlock } from '../../../shared/transcript'
+
+/** How injected inbox messages read to the model: s09's `<inbox>` wrapping, one JSON array. */
+export function formatInbox(messages: readonly InjectedMessage[]): string {
+  const plain = messages.map((message) => ({
+    ...message.extra,
+    id: message.id,
+    type: message.type,
+    from: message.from,
+    content: message.content,
+    timestamp: message.timestamp,
+  }))
+  return `<inbox>${JSON.stringify(plain)}</inbox>`
+}
+
+/**
+ * The Messages API conversation derived from a transcript. Consecutive user-side records merge
+ * into one user message (tool results first, as the API requires), so that the roles always
+ * alternate whatever arrived between two model calls.
+ */
+export function toConversation(records: readonly TranscriptRecord[]): MessageParam[] {
+  const conversation: MessageParam[] = []
+  let results: ToolResultBlockParam[] = []
+  let texts: TextBlockParam[] = []
+  const flushUser = (): void => {
+    if (results.length === 0 && texts.length === 0) return
+    conversation.push({ role: 'user', content: [...results, ...texts] })
+    results = []
+    texts = []
+  }
+  for (const record of records) {
+    switch (record.kind) {
+      case 'user':
+        texts.push({ type: 'text', text: record.text })
+        break
+      case 'inbox':
+        texts.push({ type: 'text', text: formatInbox(record.messages) })
+        break
+      case 'tool-result':
+        results.push({
+          type: 'tool_result',
+          tool_use_id: record.tool_use_id,
+          content: record.content,
+          is_error: record.is_error,
+        })
+        break
+      case 'assistant': {
+        if (record.content.length === 0) break
+        flushUser()
+        conversation.push({ role: 'assistant', content: record.content as ContentBlockParam[] })
+        break
+      }
+      case 'status':
+        break
+    }
+  }
+  flushUser()
+  return conversation
+}
+
+/** Tool calls of the last model turn that have no result recorded yet. */
+export function unansweredToolCalls(records: readonly TranscriptRecord[]): ToolUseBlock[] {
+  const answered = new Set<string>()
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index]
+    if (!record) continue
+    if (record.kind === 'tool-result') answered.add(record.tool_use_id)
+    if (record.kind === 'assistant') {
+      return record.content.filter(
+        (block): block is ToolUseBlock =>
+          block.type === 'tool_use' && !answered.has((block as ToolUseBlock).id),
+      )
+    }
+  }
+  return []
+}
+
+/** Whether the conversation has something new for the model: it ends on the user's side. */
+export function awaitsModel(records: readonly TranscriptRecord[]): boolean {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index]
+    if (!record || record.kind === 'status') continue
+    return record.kind !== 'assistant'
+  }
+  return false
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { TeamError } from '../../../shared/errors'
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5'
+
+const settingsSchema = z.looseObject({
+  apiKey: z.string().optional(),
+  baseURL: z.string().optional(),
+  model: z.string().optional(),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+export interface ModelConfig {
+  readonly apiKey?: string
+  readonly baseURL?: string
+  readonly model: string
+  /** Where each value came from, for the settings view and error messages. */
+  readonly sources: {
+    apiKey: 'environment' | 'settings' | 'none'
+    baseURL: 'environment' | 'settings' | 'default'
+    model: 'environment' | 'settings' | 'default'
+  }
+}
+
+/** The settings file in the user's config folder: `$XDG_CONFIG_HOME/agent-teams/settings.json`. */
+export function settingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agent-teams', 'settings.json')
+}
+
+export function readSettings(path: string): Settings {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw error
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new TeamError(
+      'invalid-argument',
+      `The settings file ${path} is not valid JSON (${(error as Error).message}); fix or remove it.`,
+    )
+  }
+  const parsed = settingsSchema.safeParse(value)
+  if (!parsed.success)
+    throw new TeamError(
+      'invalid-argument',
+      `The settings file ${path} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    )
+  return parsed.data
+}
+
+/**
+ * The model configuration as the tutorial reads it: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and
+ * MODEL_ID from the environment, each falling back to the settings file.
+ */
+export function loadModelConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  path = settingsPath(env),
+): ModelConfig {
+  const settings = readSettings(path)
+  const apiKey = env.ANTHROPIC_API_KEY || settings.apiKey
+  const baseURL = env.ANTHROPIC_BASE_URL || settings.baseURL
+  const model = env.MODEL_ID || settings.model || DEFAULT_MODEL
+  return {
+    ...(apiKey ? { apiKey } : {}),
+    ...(baseURL ? { baseURL } : {}),
+    model,
+    sources: {
+      apiKey: env.ANTHROPIC_API_KEY ? 'environment' : settings.apiKey ? 'settings' : 'none',
+      baseURL: env.ANTHROPIC_BASE_URL ? 'environment' : settings.baseURL ? 'settings' : 'default',
+      model: env.MODEL_ID ? 'environment' : settings.model ? 'settings' : 'default',
+    },
+  }
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod'
+import { MESSAGE_TYPES, type MailMessage } from '../../../shared/messages'
+import { defineTool, type Tool } from './types'
+
+/** What the messaging and team tools ask of the host. `from` is always the calling agent. */
+export interface TeamOperations {
+  spawn(request: { name: string; role: string; prompt: string }): string
+  listTeammates(): string
+  send(request: { from: string; to: string; content: string; type: string }): MailMessage
+  broadcast(request: { from: string; content: string }): MailMessage[]
+}
+
+/**
+ * spawn_teammate, list_teammates, send_message and broadcast. read_inbox is not here: it
+ * consumes the agent's own inbox, so the agent runs it itself (see agents/agent.ts).
+ */
+export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[] } {
+  const spawnTeammate = defineTool(
+    {
+      name: 'spawn_teammate',
+      description:
+        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory.',
+      input_schema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          role: { type: 'string' },
+          prompt: { type: 'string' },
+        },
+        required: ['name', 'role', 'prompt'],
+      },
+    },
+    z.object({ name: z.string(), role: z.string(), prompt: z.string() }),
+    async (input) => team.spawn(input),
+  )
+  const listTeammates = defineTool(
+    {
+      name: 'list_teammates',
+      description: 'List all teammates with name, role, status.',
+      input_schema: { type: 'object', properties: {} },
+    },
+    z.object({}).loose(),
+    async () => team.listTeammates(),
+  )
+  const sendMessage = defineTool(
+    {
+      name: 'send_message',
+      description: "Send a message to a teammate's inbox (or to the lead).",
+      input_schema: {
+        type: 'object',
+        properties: {
+          to: { type: 'string' },
+          content: { type: 'string' },
+          msg_type: { type: 'string', enum: [...MESSAGE_TYPES] },
+        },
+        required: ['to', 'content'],
+      },
+    },
+    z.object({ to: z.string(), content: z.string(), msg_type: z.string().optional() }),
+    async (input, context) => {
+      const message = team.send({
+        from: context.agent,
+        to: input.to,
+        content: input.content,
+        type: input.msg_type ?? 'message',
+      })
+      return `Sent ${message.type} to ${message.to}`
+    },
+  )
+  const broadcast = defineTool(
+    {
+      name: 'broadcast',
+      description: 'Send a message to all teammates.',
+      input_schema: {
+        type: 'object',
+        properties: { content: { type: 'string' } },
+        required: ['content'],
+      },
+    },
+    z.object({ content: z.string() }),
+    async (input, context) => {
+      const messages = team.broadcast({ from: context.agent, content: input.content })
+      return `Broadcast to ${messages.length} teammate${messages.length === 1 ? '' : 's'}`
+    },
+  )
+  return {
+    lead: [spawnTeammate, listTeammates, sendMessage, broadcast],
+    teammate: [sendMessage],
+  }
+}
+
+/** read_inbox as the model sees it; the agent answers it from its own inbox consumer. */
+export const READ_INBOX_DEFINITION = {
+  name: 'read_inbox',
+  description: 'Read and drain your inbox.',
+  input_schema: { type: 'object' as const, properties: {} },
+}

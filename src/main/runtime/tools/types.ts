@@ -1,0 +1,97 @@
+import type { z } from 'zod'
+import { TeamError } from '../../../shared/errors'
+
+export interface ToolContext {
+  /** Absolute: the agent's workspace folder. */
+  readonly workspace: string
+  /** The calling agent's name. */
+  readonly agent: string
+  /** Aborted when the agent is stopped: a running bash must be killed. */
+  readonly signal: AbortSignal
+}
+
+/** What goes back to the model as a `tool_result` block. */
+export interface ToolOutcome {
+  readonly content: string
+  readonly isError: boolean
+}
+
+/** The tool as the Messages API sees it. */
+export interface ToolDefinition {
+  readonly name: string
+  readonly description: string
+  readonly input_schema: {
+    type: 'object'
+    properties: Record<string, unknown>
+    required?: string[]
+  }
+}
+
+export interface Tool {
+  readonly definition: ToolDefinition
+  /** Never throws: every failure, bugs included, comes back as an `isError` outcome. */
+  run(input: unknown, context: ToolContext): Promise<ToolOutcome>
+}
+
+/**
+ * Builds a Tool from a zod schema. Invalid input, a thrown TeamError and a file-system error
+ * (an Error with a `code` such as ENOENT) become `isError` outcomes the model can act on. A bug
+ * (TypeError and the like) also becomes an outcome, marked "internal error", rather than a throw:
+ * one broken tool call must not take the agent's whole turn down with it.
+ */
+export function defineTool<T>(
+  definition: ToolDefinition,
+  schema: z.ZodType<T>,
+  run: (input: T, context: ToolContext) => Promise<string>,
+): Tool {
+  return {
+    definition,
+    async run(input: unknown, context: ToolContext): Promise<ToolOutcome> {
+      try {
+        const parsed = schema.safeParse(input)
+        if (!parsed.success) {
+          return { content: invalidInputMessage(definition.name, parsed.error), isError: true }
+        }
+        return { content: await run(parsed.data, context), isError: false }
+      } catch (error) {
+        return { content: failureMessage(definition.name, error, context), isError: true }
+      }
+    },
+  }
+}
+
+/**
+ * Thrown inside a tool's `run` when the call finished but failed in a way that has output worth
+ * showing (bash's non-zero exit): the content goes to the model as is, marked as an error.
+ */
+export class ToolFailure extends Error {
+  override readonly name = 'ToolFailure'
+  constructor(readonly content: string) {
+    super(content)
+  }
+}
+
+function invalidInputMessage(toolName: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? '(input)' : issue.path.map(String).join('.')
+    // zod prefixes type problems with "Invalid input: ", which our own prefix already says.
+    return `${field}: ${issue.message.replace(/^Invalid input: /, '')}`
+  })
+  return `Invalid input for ${toolName}: ${problems.join('; ')}`
+}
+
+function failureMessage(toolName: string, error: unknown, context: ToolContext): string {
+  if (error instanceof ToolFailure) return error.content
+  if (error instanceof TeamError) return error.message
+  if (isSystemError(error)) {
+    // Node's messages name absolute paths; the model thinks in workspace-relative ones.
+    const message = error.message.replaceAll(`${context.workspace}/`, '')
+    return `${toolName}: ${message}`
+  }
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return `${toolName} hit an internal error (a bug in the app, not in your input): ${detail}`
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string'
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod'
+import { MESSAGE_TYPES } from './messages'
+
+/** The version of a transcript record this build writes and the newest it reads. */
+export const TRANSCRIPT_FORMAT_VERSION = 1
+
+export const textBlockSchema = z.object({ type: z.literal('text'), text: z.string() })
+export const toolUseBlockSchema = z.object({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+})
+export type TextBlock = z.infer<typeof textBlockSchema>
+export type ToolUseBlock = z.infer<typeof toolUseBlockSchema>
+/** What a model turn holds. Block types this app does not render are kept as they came. */
+export const assistantBlockSchema = z.union([
+  textBlockSchema,
+  toolUseBlockSchema,
+  z.looseObject({ type: z.string() }),
+])
+export type AssistantBlock = TextBlock | ToolUseBlock | { type: string; [key: string]: unknown }
+
+export const usageSchema = z.object({ input_tokens: z.number(), output_tokens: z.number() })
+export type Usage = z.infer<typeof usageSchema>
+
+export const injectedMessageSchema = z.object({
+  id: z.string(),
+  type: z.enum(MESSAGE_TYPES),
+  from: z.string(),
+  content: z.string(),
+  timestamp: z.number(),
+  extra: z.record(z.string(), z.unknown()),
+})
+export type InjectedMessage = z.infer<typeof injectedMessageSchema>
+
+const positionSchema = z.object({
+  segment: z.number().int().min(1),
+  offset: z.number().int().min(0),
+})
+
+const base = {
+  v: z.literal(TRANSCRIPT_FORMAT_VERSION),
+  seq: z.number().int().min(1),
+  at: z.number(),
+}
+
+/**
+ * One line of `.team/transcripts/<name>.jsonl`. Every record is appended as it happens; the
+ * API conversation is derived from them (`conversation.ts`), never stored twice.
+ */
+export const transcriptRecordSchema = z.discriminatedUnion('kind', [
+  /** A turn from the person (the lead's chat) or a spawn prompt (a teammate's task). */
+  z.object({ ...base, kind: z.literal('user'), from: z.string(), text: z.string() }),
+  /** Messages taken from the inbox and shown to the model, with where the batch ended. */
+  z.object({
+    ...base,
+    kind: z.literal('inbox'),
+    messages: z.array(injectedMessageSchema),
+    end: positionSchema,
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('assistant'),
+    message_id: z.string(),
+    model: z.string(),
+    content: z.array(assistantBlockSchema),
+    stop_reason: z.string().nullable(),
+    usage: usageSchema,
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('tool-result'),
+    tool_use_id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+    /** read_inbox consumes mail: the batch's end, as for an inbox record. */
+    inbox_end: positionSchema.optional(),
+    inbox_ids: z.array(z.string()).optional(),
+  }),
+  /** A lifecycle mark: an activation ended, the round cap was hit, an error stopped a turn. */
+  z.object({ ...base, kind: z.literal('status'), status: z.string(), reason: z.string() }),
+])
+export type TranscriptRecord = z.infer<typeof transcriptRecordSchema>
+export type TranscriptRecordKind = TranscriptRecord['kind']
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+/** A record before the store stamps it with its version, sequence number and time. */
+export type NewTranscriptRecord = DistributiveOmit<TranscriptRecord, 'v' | 'seq' | 'at'>
