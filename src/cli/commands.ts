@@ -23,6 +23,9 @@ function openMailbox(options: ParsedOptions): Mailbox {
 }
 
 function expectPositionals(context: CommandContext, names: readonly string[]): string[] {
+  if (names.length === 0 && context.positionals.length > 0) {
+    throw new UsageError(`takes no arguments (got "${context.positionals.join(' ')}")`)
+  }
   if (context.positionals.length !== names.length) {
     const given = context.positionals.length
     throw new UsageError(
@@ -158,12 +161,13 @@ const drain: Command = async (context) => {
       // Printed first, committed after: a crash in between prints those messages again next
       // time (with the same ids), never loses them.
       consumer.commit(batch)
-      if (
-        batch.deliveries.length === 0 &&
-        batch.rejections.length === 0 &&
-        batch.end.segment === batch.start.segment
-      )
-        break
+      if (batch.waitMs > 0 && batch.deliveries.length === 0) {
+        // Messages may wait behind an archived segment that is still open to late appends.
+        await new Promise((resolve) => setTimeout(resolve, batch.waitMs))
+        continue
+      }
+      const nothingNew = batch.deliveries.length === 0 && batch.rejections.length === 0
+      if (nothingNew && batch.end.segment === batch.start.segment) break
     }
   } finally {
     consumer.close()

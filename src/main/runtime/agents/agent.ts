@@ -59,6 +59,8 @@ export class Agent {
   private controller: AbortController | null = null
   private usageTotal: Usage = { input_tokens: 0, output_tokens: 0 }
   private lastEnd: ActivationEnd = { kind: 'idle' }
+  /** A wake-up owed to messages waiting behind an archived segment's grace window. */
+  private wakeTimer: NodeJS.Timeout | null = null
 
   constructor(private readonly options: AgentOptions) {
     this.store = TranscriptStore.open(options.paths.transcript(options.name), options.clock)
@@ -122,6 +124,8 @@ export class Agent {
   }
 
   async close(): Promise<void> {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer)
+    this.wakeTimer = null
     this.stop()
     await this.settled()
     this.consumer.close()
@@ -300,6 +304,12 @@ export class Agent {
   /** Takes what is pending in the inbox into the transcript. Returns how many messages. */
   private async injectInbox(): Promise<number> {
     const batch = await this.consumer.poll()
+    if (batch.waitMs > 0 && !this.wakeTimer) {
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = null
+        this.wake()
+      }, batch.waitMs)
+    }
     if (
       batch.deliveries.length === 0 &&
       batch.rejections.length === 0 &&

@@ -7,7 +7,7 @@ import type { TeamPaths } from '../team-paths'
 import { scanSegment } from './lines'
 import { acquireFileLock, type FileLock } from './lock'
 import { comparePositions, isPosition, START, type Position } from './position'
-import { archivedSegmentCount, isSealed, segmentPath } from './segments'
+import { archivedSegmentCount, isSealed, sealWaitMs, segmentPath } from './segments'
 
 export const CURSOR_FORMAT_VERSION = 1
 const RECENT_IDS = 20_000
@@ -29,6 +29,11 @@ export interface Batch {
   readonly end: Position
   readonly deliveries: readonly Delivery[]
   readonly rejections: readonly Rejection[]
+  /**
+   * When more than zero: the cursor waits at the end of an archived segment that is still in its
+   * grace window, and messages may be waiting behind it; poll again after this many ms.
+   */
+  readonly waitMs: number
 }
 
 export interface ConsumerOptions {
@@ -96,6 +101,7 @@ export class InboxConsumer {
     const rejections: Rejection[] = []
     const seen = new Set<string>()
     let at = this.cursor
+    let waitMs = 0
     for (;;) {
       const path = segmentPath(this.paths, this.name, at.segment, this.archived)
       const scan = await scanSegment(path, this.name, at.segment, at.offset, maxBytes)
@@ -121,7 +127,11 @@ export class InboxConsumer {
       }
       at = { segment: at.segment, offset: scan.next }
       const isArchived = at.segment <= this.archived
-      if (!isArchived || !isSealed(path, this.clock.now())) break
+      if (!isArchived || !scan.atEnd) break
+      if (!isSealed(path, this.clock.now())) {
+        waitMs = sealWaitMs(path, this.clock.now())
+        break
+      }
       if (scan.pendingBytes > 0) {
         rejections.push({
           inbox: this.name,
@@ -133,7 +143,7 @@ export class InboxConsumer {
       at = { segment: at.segment + 1, offset: 0 }
       if (deliveries.length > 0) break
     }
-    return { start: this.cursor, end: at, deliveries, rejections }
+    return { start: this.cursor, end: at, deliveries, rejections, waitMs }
   }
 
   /** Marks a polled batch as consumed, after the caller recorded it durably. */

@@ -25,6 +25,8 @@ export interface ScanResult {
   readonly next: number
   /** Bytes after `next` that end without a newline yet: a torn line waiting for the rest. */
   readonly pendingBytes: number
+  /** Whether the scan read to the end of the file (false when it stopped at `maxBytes`). */
+  readonly atEnd: boolean
 }
 
 const CHUNK_BYTES = 1024 * 1024
@@ -48,7 +50,7 @@ export async function scanSegment(
     handle = await open(path, 'r')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { lines: [], next: from, pendingBytes: 0 }
+      return { lines: [], next: from, pendingBytes: 0, atEnd: true }
     throw error
   }
   try {
@@ -86,7 +88,7 @@ export async function scanSegment(
       if (buffer.length > MAX_LINE_BYTES + 1) {
         // An oversize line: find its end without holding it, then reject it with a preview.
         const end = await findNewline(handle, bufferStart + buffer.length, size)
-        if (end === -1) return { lines, next, pendingBytes: size - next }
+        if (end === -1) return { lines, next, pendingBytes: size - next, atEnd: true }
         lines.push({
           kind: 'invalid',
           position: { segment, offset: bufferStart },
@@ -100,7 +102,7 @@ export async function scanSegment(
         buffer = Buffer.alloc(0)
       }
     }
-    return { lines, next, pendingBytes: size - next }
+    return { lines, next, pendingBytes: readAt >= size ? size - next : 0, atEnd: readAt >= size }
   } finally {
     await handle.close()
   }

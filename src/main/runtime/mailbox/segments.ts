@@ -41,3 +41,12 @@ export function isSealed(path: string, now: number): boolean {
     return true
   }
 }
+
+/** How long until `path` is sealed (at least 1 ms while it is not). */
+export function sealWaitMs(path: string, now: number): number {
+  try {
+    return Math.max(1, Math.ceil(SEAL_GRACE_MS - (now - statSync(path).ctimeMs)))
+  } catch {
+    return 1
+  }
+}

@@ -28,3 +28,79 @@ export function lineAndColumn(text: string, index: number): { line: number; colu
   const column = index - before.lastIndexOf('\n')
   return { line, column }
 }
+
+/**
+ * The index in `text` (valid JSON) where the value at `path` starts, found by walking the text
+ * itself, so that a schema problem can be shown at its line and column. Undefined if absent.
+ */
+export function findJsonPath(text: string, path: readonly (string | number)[]): number | undefined {
+  let index = 0
+  const skipSpace = (): void => {
+    while (index < text.length && /\s/.test(text[index] ?? '')) index++
+  }
+  const skipString = (): string => {
+    const start = index
+    index++
+    while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1
+    index++
+    return JSON.parse(text.slice(start, index)) as string
+  }
+  const skipValue = (): void => {
+    skipSpace()
+    const char = text[index]
+    if (char === '"') {
+      skipString()
+      return
+    }
+    if (char === '{' || char === '[') {
+      const close = char === '{' ? '}' : ']'
+      index++
+      skipSpace()
+      if (text[index] === close) {
+        index++
+        return
+      }
+      for (;;) {
+        if (close === '}') {
+          skipSpace()
+          skipString()
+          skipSpace()
+          index++ // the colon
+        }
+        skipValue()
+        skipSpace()
+        if (text[index++] === close) return
+      }
+    }
+    while (index < text.length && !/[\s,\]}]/.test(text[index] ?? '')) index++
+  }
+  for (const part of path) {
+    skipSpace()
+    const char = text[index]
+    if (typeof part === 'number' && char === '[') {
+      index++
+      for (let item = 0; item < part; item++) {
+        skipValue()
+        skipSpace()
+        if (text[index++] !== ',') return undefined
+      }
+    } else if (typeof part === 'string' && char === '{') {
+      index++
+      for (;;) {
+        skipSpace()
+        if (text[index] !== '"') return undefined
+        const key = skipString()
+        skipSpace()
+        index++ // the colon
+        if (key === part) break
+        skipValue()
+        skipSpace()
+        if (text[index++] !== ',') return undefined
+      }
+    } else {
+      return undefined
+    }
+  }
+  skipSpace()
+  return index
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import {
@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../clock'
 import { writeFileAtomicSync } from '../fs/durable'
 import { isProcessAlive } from '../fs/processes'
 import type { TeamPaths } from '../team-paths'
-import { describeJsonError, lineAndColumn } from './json-errors'
+import { describeJsonError, findJsonPath, lineAndColumn } from './json-errors'
 
 export interface StatusChange {
   readonly name: string
@@ -65,7 +65,9 @@ export class Roster {
     let keptAs: string | null = null
     try {
       readFileSync(paths.config)
-      keptAs = `${paths.config}.invalid-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}`
+      const stem = `${paths.config}.invalid-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}`
+      keptAs = stem
+      for (let copy = 2; existsSync(keptAs); copy++) keptAs = `${stem}-${copy}`
       renameSync(paths.config, keptAs)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
@@ -92,6 +94,13 @@ export class Roster {
 
   /** Applies `change` to a copy of the roster, validates it and writes it atomically. */
   update(change: (draft: RosterFile) => void): RosterFile {
+    // Another program may have edited the file since it was read: start from what is on disk
+    // (a broken file throws here, and is left as it is).
+    const current = readRoster(this.paths)
+    if (current !== null && current.text !== this.text) {
+      this.file = current.file
+      this.text = current.text
+    }
     const draft = structuredClone(this.file)
     change(draft)
     const checked = rosterSchema.safeParse(draft)
@@ -207,27 +216,15 @@ function readRoster(paths: TeamPaths): { file: RosterFile; text: string } | null
   return { file: checked.data, text }
 }
 
-/** The line and column of the value at `path`, found by re-scanning the text (best effort). */
+/** The line and column of the value at `path` in the JSON `text` (its start when not found). */
 function locatePath(text: string, path: readonly PropertyKey[]): { line: number; column: number } {
-  let index = 0
-  for (const part of path) {
-    if (typeof part === 'string') {
-      const found = text.indexOf(`"${part}"`, index)
-      if (found === -1) break
-      index = found
-    } else if (typeof part === 'number') {
-      let seen = -1
-      let at = text.indexOf('{', index + 1)
-      while (at !== -1 && seen < part) {
-        seen++
-        if (seen === part) break
-        at = text.indexOf('{', at + 1)
-      }
-      if (at === -1) break
-      index = at
-    }
+  const parts = path.map((part) => (typeof part === 'number' ? part : String(part)))
+  // A missing field is shown at the object that misses it.
+  for (let length = parts.length; length >= 0; length--) {
+    const index = findJsonPath(text, parts.slice(0, length))
+    if (index !== undefined) return lineAndColumn(text, index)
   }
-  return lineAndColumn(text, index)
+  return lineAndColumn(text, 0)
 }
 
 function removeStaleTemps(config: string): void {

@@ -1,0 +1,78 @@
+import { onTestFinished } from 'vitest'
+import type { TeamEvent } from '../../src/shared/events'
+import type { TranscriptRecord } from '../../src/shared/transcript'
+import { TeamHost, type HostOptions } from '../../src/main/runtime/host'
+import {
+  OfflineModelServer,
+  type OfflineServerOptions,
+} from '../../src/main/runtime/model/offline-server'
+import type { Script } from '../../src/main/runtime/model/script'
+import { tempWorkspace } from './workspace'
+
+export interface HostUnderTest {
+  readonly host: TeamHost
+  readonly server: OfflineModelServer
+  readonly workspace: string
+  readonly events: TeamEvent[]
+  /** The transcript records of `name` of one kind. */
+  records<K extends TranscriptRecord['kind']>(
+    name: string,
+    kind: K,
+  ): Extract<TranscriptRecord, { kind: K }>[]
+  /** Closes the host and opens a new one on the same workspace and server (a restart). */
+  restart(options?: Partial<HostOptions>): Promise<HostUnderTest>
+}
+
+/**
+ * A team host on a fresh workspace, talking through the real SDK to an offline model server
+ * driven by `script`. Both are closed when the test finishes.
+ */
+export async function startHost(
+  script: Script,
+  options: Partial<HostOptions> & {
+    server?: Partial<OfflineServerOptions>
+    workspace?: string
+  } = {},
+): Promise<HostUnderTest> {
+  const server = await OfflineModelServer.start({ script, apiKey: 'test-key', ...options.server })
+  onTestFinished(() => server.close())
+  const workspace = options.workspace ?? tempWorkspace().dir
+  return openOn(server, workspace, options)
+}
+
+async function openOn(
+  server: OfflineModelServer,
+  workspace: string,
+  options: Partial<HostOptions>,
+): Promise<HostUnderTest> {
+  const host = await TeamHost.open({
+    workspace,
+    endpoint: { apiKey: 'test-key', baseURL: server.url, model: 'offline-test', maxRetries: 0 },
+    ...options,
+  })
+  onTestFinished(() => host.close())
+  const events: TeamEvent[] = []
+  host.subscribe((event) => events.push(event))
+  const self: HostUnderTest = {
+    host,
+    server,
+    workspace,
+    events,
+    records: (name, kind) =>
+      host.transcript(name).records.filter((record) => record.kind === kind) as never,
+    restart: async (next = {}) => {
+      await host.close()
+      return openOn(server, workspace, { ...options, ...next })
+    },
+  }
+  return self
+}
+
+/** Every message id delivered to `name`, through injections and read_inbox. */
+export function deliveredIds(target: HostUnderTest, name: string): string[] {
+  return target.host.transcript(name).records.flatMap((record) => {
+    if (record.kind === 'inbox') return record.messages.map((message) => message.id)
+    if (record.kind === 'tool-result' && record.inbox_ids) return record.inbox_ids
+    return []
+  })
+}
