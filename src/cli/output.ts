@@ -8,7 +8,12 @@ export interface Output {
 
 export function writeLine(stream: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(`${text}\n`, (error) => (error ? reject(error) : resolve()))
+    stream.write(`${text}\n`, (error) => {
+      // A reader that went away (`| head`) is not a failure of the command: stop quietly.
+      if (error && (error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0)
+      if (error) reject(error)
+      else resolve()
+    })
   })
 }
 

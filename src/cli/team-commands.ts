@@ -27,14 +27,15 @@ async function runTeam(
   const subscription = host.subscribe(
     activityPrinter(context.output.stdout, { json: context.options.json }),
   )
+  let errors: { agent: string; message: string }[]
   try {
     host.chat(text)
     await host.whenIdle()
+    errors = host.errors()
   } finally {
     subscription.dispose()
     await host.close()
   }
-  const errors = host.errors()
   for (const error of errors)
     await writeLine(
       context.output.stderr,

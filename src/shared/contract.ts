@@ -1,22 +1,188 @@
 import { z } from 'zod'
+import { teamEventSchema } from './events'
+import { MEMBER_STATUSES } from './roster'
+import { transcriptRecordSchema, usageSchema } from './transcript'
+import { MESSAGE_TYPES } from './messages'
+import { commandNames, type CommandName } from './ipc-channels'
 
 /**
- * The contract between the Electron main process and the renderer: channel names, the zod
- * schemas of what crosses them, and the API the preload exposes on `window.agentTeams`.
- * Main parses every reply on the way out; the renderer parses it again on the way in.
+ * The one contract between the runtime and every UI: each command's parameters and result as
+ * zod schemas, and the events. The Electron IPC adapter and the browser-mode WebSocket carry
+ * exactly this; the receiving side parses every request, the renderer parses every reply and
+ * event. Names are in ./ipc-channels (free of zod, for the preload).
  */
-export { ipcChannels, type IpcChannel } from './ipc-channels'
+export { commandNames, type CommandName }
 
 export const appInfoSchema = z.object({
-  /** The app's version, as package.json declares it. */
   version: z.string().min(1),
-  /** The absolute path of the folder whose `.team/` holds the team. */
-  workspace: z.string().min(1),
+  /** The absolute path of the folder whose `.team/` holds the team; null before one is open. */
+  workspace: z.string().min(1).nullable(),
+  mode: z.enum(['electron', 'browser']),
 })
-
 export type AppInfo = z.infer<typeof appInfoSchema>
 
-/** What the preload exposes on `window.agentTeams`: named functions, never a raw channel. */
-export interface AgentTeamsApi {
-  getInfo(): Promise<AppInfo>
+export const positionSchema = z.object({
+  segment: z.number().int().min(1),
+  offset: z.number().int().min(0),
+})
+
+export const agentViewSchema = z.object({
+  name: z.string(),
+  role: z.string(),
+  status: z.enum(MEMBER_STATUSES),
+  /** Why it has that status (the error's message, "round cap reached", …). */
+  statusReason: z.string().nullable(),
+  running: z.boolean(),
+  usage: usageSchema,
+  model: z.string().nullable(),
+  /** Messages waiting in its inbox. */
+  pending: z.number().int().min(0),
+})
+export type AgentView = z.infer<typeof agentViewSchema>
+
+export const settingsViewSchema = z.object({
+  apiKeySet: z.boolean(),
+  apiKeySource: z.enum(['environment', 'settings', 'none']),
+  baseURL: z.string().nullable(),
+  model: z.string(),
+  useOfflineModel: z.boolean(),
+  /** Where a saved key is kept: the OS secret store, or a plain file (say so before saving). */
+  secretStorage: z.enum(['os', 'plain-file']),
+  secretStorageNote: z.string().nullable(),
+  leadWakesOnMessages: z.boolean(),
+})
+export type SettingsView = z.infer<typeof settingsViewSchema>
+
+export const rosterProblemSchema = z.object({
+  message: z.string(),
+  file: z.string(),
+  line: z.number(),
+  column: z.number(),
+})
+
+export const teamSnapshotSchema = z.object({
+  workspace: z.string(),
+  teamName: z.string(),
+  lead: agentViewSchema,
+  members: z.array(agentViewSchema),
+  rosterProblem: rosterProblemSchema.nullable(),
+})
+export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
+
+export const inboxEntryViewSchema = z.object({
+  position: positionSchema,
+  state: z.enum(['pending', 'delivered', 'rejected']),
+  id: z.string().nullable(),
+  type: z.enum(MESSAGE_TYPES).nullable(),
+  from: z.string().nullable(),
+  content: z.string().nullable(),
+  timestamp: z.number().nullable(),
+  reason: z.string().nullable(),
+})
+export type InboxEntryView = z.infer<typeof inboxEntryViewSchema>
+
+const empty = z.object({}).strict()
+const name = z.string().min(1).max(64)
+
+/** Every command: what it takes and what it answers. */
+export const commands = {
+  getInfo: { params: empty, result: appInfoSchema },
+  getSnapshot: { params: empty, result: teamSnapshotSchema.nullable() },
+  chat: { params: z.object({ text: z.string().min(1).max(200_000) }).strict(), result: empty },
+  spawn: {
+    params: z
+      .object({
+        name,
+        role: z.string().min(1).max(200),
+        prompt: z.string().min(1).max(200_000),
+        model: z.string().max(200).optional(),
+      })
+      .strict(),
+    result: z.object({ summary: z.string() }),
+  },
+  stopAgent: { params: z.object({ name }).strict(), result: empty },
+  sendMessage: {
+    params: z
+      .object({
+        to: name,
+        content: z.string().max(1_000_000),
+        type: z.enum(MESSAGE_TYPES).optional(),
+      })
+      .strict(),
+    result: z.object({ id: z.string() }),
+  },
+  broadcast: {
+    params: z.object({ content: z.string().min(1).max(1_000_000) }).strict(),
+    result: z.object({ count: z.number().int() }),
+  },
+  getTranscript: {
+    params: z
+      .object({
+        name,
+        fromSeq: z.number().int().min(1).optional(),
+        limit: z.number().int().min(1).max(20_000).optional(),
+      })
+      .strict(),
+    result: z.object({ records: z.array(transcriptRecordSchema), total: z.number().int() }),
+  },
+  getInbox: {
+    params: z
+      .object({
+        name,
+        from: positionSchema.optional(),
+        limit: z.number().int().min(1).max(5000).optional(),
+      })
+      .strict(),
+    result: z.object({ entries: z.array(inboxEntryViewSchema), next: positionSchema.nullable() }),
+  },
+  getSettings: { params: empty, result: settingsViewSchema },
+  saveSettings: {
+    params: z
+      .object({
+        apiKey: z.string().max(500).nullable().optional(),
+        baseURL: z.string().url().max(500).nullable().optional(),
+        model: z.string().min(1).max(200).optional(),
+        useOfflineModel: z.boolean().optional(),
+        leadWakesOnMessages: z.boolean().optional(),
+      })
+      .strict(),
+    result: settingsViewSchema,
+  },
+  openWorkspace: {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: teamSnapshotSchema,
+  },
+  getRecentWorkspaces: { params: empty, result: z.object({ paths: z.array(z.string()) }) },
+  startDemo: { params: empty, result: teamSnapshotSchema },
+  resetRoster: { params: empty, result: teamSnapshotSchema },
+} satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
+
+export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>
+export type Result<N extends CommandName> = z.infer<(typeof commands)[N]['result']>
+
+/** Events the UI receives: the runtime's, plus the app's own. */
+export const hostEventSchema = z.union([
+  teamEventSchema,
+  z.object({ type: z.literal('workspace-opened'), snapshot: teamSnapshotSchema }),
+  z.object({ type: z.literal('settings-changed'), settings: settingsViewSchema }),
+])
+export type HostEvent = z.infer<typeof hostEventSchema>
+
+/** How a failed command reaches the UI: the error taxonomy's shape. */
+export const commandErrorSchema = z.object({
+  name: z.string(),
+  code: z.string(),
+  message: z.string(),
+})
+export type CommandError = z.infer<typeof commandErrorSchema>
+
+/**
+ * The API every UI talks to, whatever carries it (window.agentTeams in Electron, a WebSocket
+ * client in browser mode): one named function per command, and one event subscription.
+ */
+export type AgentTeamsApi = {
+  readonly [N in CommandName]: (params: Params<N>) => Promise<Result<N>>
+} & {
+  /** Events arrive in batches (at most one a frame); returns the unsubscribe function. */
+  onEvents(listener: (events: HostEvent[]) => void): () => void
 }

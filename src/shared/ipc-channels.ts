@@ -1,9 +1,30 @@
 /**
- * The IPC channel names, kept free of zod so the sandboxed preload can import them without
- * bundling a schema library it never runs. Everyone else imports them from ./contract.
+ * The command names of the contract, kept free of zod so that the sandboxed preload can build
+ * its named functions without bundling a schema library. Each command has its own IPC channel,
+ * `command:<name>`; events come on `events`.
  */
-export const ipcChannels = {
-  getInfo: 'app:get-info',
-} as const
+export const commandNames = [
+  'getInfo',
+  'getSnapshot',
+  'chat',
+  'spawn',
+  'stopAgent',
+  'sendMessage',
+  'broadcast',
+  'getTranscript',
+  'getInbox',
+  'getSettings',
+  'saveSettings',
+  'openWorkspace',
+  'getRecentWorkspaces',
+  'startDemo',
+  'resetRoster',
+] as const
 
-export type IpcChannel = (typeof ipcChannels)[keyof typeof ipcChannels]
+export type CommandName = (typeof commandNames)[number]
+
+export function commandChannel(name: CommandName): string {
+  return `command:${name}`
+}
+
+export const EVENTS_CHANNEL = 'events'

@@ -187,7 +187,10 @@ export class TeamHost {
     }
   }
 
-  inbox(name: string, page: { from?: Position; limit?: number } = {}): Promise<InboxPage> {
+  inbox(
+    name: string,
+    page: { from?: Position; limit?: number; pendingOnly?: boolean } = {},
+  ): Promise<InboxPage> {
     return this.team.mailbox.peek(name, page)
   }
 

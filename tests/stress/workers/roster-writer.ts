@@ -18,7 +18,6 @@ const update = (change: (draft: RosterFile) => void): void => {
   inPlace = structuredClone(inPlace)
   writeFileSync(paths.config, JSON.stringify(inPlace, null, 2))
 }
-process.stdout.write('ready\n')
 const statuses = ['working', 'idle', 'shutdown'] as const
 for (let round = 0; ; round++) {
   update((draft) => {
@@ -35,4 +34,6 @@ for (let round = 0; ; round++) {
     if (draft.members.length > 30) draft.members.shift()
     draft.round = round
   })
+  // Ready once writing is under way, so that the parent's kill lands among writes.
+  if (round === 0) process.stdout.write('ready\n')
 }

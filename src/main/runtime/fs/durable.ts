@@ -7,12 +7,16 @@ import { randomBytes } from 'node:crypto'
  * folder. A reader sees the old content or the new one, never a mix, even after a SIGKILL or a
  * power loss at any moment.
  */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): void {
   const temp = join(
     dirname(path),
     `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   )
-  const fd = openSync(temp, 'wx', 0o644)
+  const fd = openSync(temp, 'wx', options.mode ?? 0o644)
   try {
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data)
     fsyncSync(fd)

@@ -10,6 +10,8 @@ const settingsSchema = z.looseObject({
   apiKey: z.string().optional(),
   baseURL: z.string().optional(),
   model: z.string().optional(),
+  useOfflineModel: z.boolean().optional(),
+  leadWakesOnMessages: z.boolean().optional(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -36,7 +38,10 @@ export function readSettings(path: string): Settings {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw error
+    throw new TeamError(
+      'invalid-argument',
+      `The settings file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); fix its permissions or remove it.`,
+    )
   }
   let value: unknown
   try {

@@ -1,0 +1,300 @@
+import { mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import {
+  commands,
+  type AgentView,
+  type CommandName,
+  type HostEvent,
+  type Params,
+  type Result,
+  type TeamSnapshot,
+} from '../../shared/contract'
+import { TeamError } from '../../shared/errors'
+import type { TeamEvent } from '../../shared/events'
+import { LEAD } from '../../shared/names'
+import { AppSettings } from './app-settings'
+import type { Clock } from './clock'
+import { TeamHost } from './host'
+import type { ModelEndpoint } from './model/client'
+import { OfflineModelServer } from './model/offline-server'
+import { demoScript, DEMO_REQUEST } from './model/scenarios/demo'
+import { Roster } from './roster/roster'
+import type { SecretStore } from './secrets'
+import { TeamPaths } from './team-paths'
+import { toInboxEntryView } from './views'
+
+export interface AppServiceOptions {
+  readonly mode: 'electron' | 'browser'
+  readonly version: string
+  /** The user's config folder for the app (settings.json, recent.json). */
+  readonly configDirectory: string
+  readonly secrets: SecretStore
+  readonly env?: NodeJS.ProcessEnv
+  /** A workspace to open at start. */
+  readonly workspace?: string
+  readonly clock?: Clock
+  /** Where fresh demo folders go (default: the system's temp folder). */
+  readonly demoParent?: string
+}
+
+type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
+
+/**
+ * The app behind every UI: one workspace's team at a time, the settings, the offline model.
+ * Transport-free: the Electron IPC adapter and the browser-mode server both call `execute`,
+ * which parses each request and reply with the contract's schemas.
+ */
+export class AppService {
+  private host: TeamHost | null = null
+  private workspace: string | null = null
+  private rosterProblem: TeamSnapshot['rosterProblem'] = null
+  private offline: OfflineModelServer | null = null
+  private demoWorkspaces = new Set<string>()
+  private readonly reasons = new Map<string, string>()
+  private readonly listeners = new Set<(event: HostEvent) => void>()
+  private readonly settings: AppSettings
+  private readonly handlers: Handlers
+
+  private constructor(private readonly options: AppServiceOptions) {
+    this.settings = new AppSettings(
+      options.configDirectory,
+      options.secrets,
+      options.env ?? process.env,
+    )
+    this.handlers = this.createHandlers()
+  }
+
+  static async create(options: AppServiceOptions): Promise<AppService> {
+    const service = new AppService(options)
+    if (options.workspace) await service.open(options.workspace)
+    return service
+  }
+
+  /** Runs one command: parses its parameters, runs it, parses its result. */
+  async execute(name: string, rawParams: unknown): Promise<unknown> {
+    if (!Object.hasOwn(commands, name))
+      throw new TeamError('invalid-argument', `Unknown command "${name}".`)
+    const command = commands[name as CommandName]
+    const parsed = command.params.safeParse(rawParams ?? {})
+    if (!parsed.success) {
+      throw new TeamError(
+        'invalid-argument',
+        `Invalid parameters for ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`).join('; ')}`,
+      )
+    }
+    const handler = this.handlers[name as CommandName] as (params: unknown) => Promise<unknown>
+    return command.result.parse(await handler(parsed.data))
+  }
+
+  onEvent(listener: (event: HostEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** The open team's host, for tests and the CLI's serve command. */
+  get currentHost(): TeamHost | null {
+    return this.host
+  }
+
+  async close(): Promise<void> {
+    await this.host?.close()
+    this.host = null
+    await this.offline?.close()
+    this.offline = null
+    this.listeners.clear()
+  }
+
+  private createHandlers(): Handlers {
+    return {
+      getInfo: async () => ({
+        version: this.options.version,
+        workspace: this.workspace,
+        mode: this.options.mode,
+      }),
+      getSnapshot: async () => (this.workspace ? this.snapshot() : null),
+      chat: async ({ text }) => {
+        await this.prepareModel()
+        this.requireHost().chat(text)
+        return {}
+      },
+      spawn: async (params) => {
+        await this.prepareModel()
+        return { summary: this.requireHost().spawn({ ...params, by: 'user' }) }
+      },
+      stopAgent: async ({ name }) => {
+        this.requireHost().stop(name)
+        return {}
+      },
+      sendMessage: async ({ to, content, type }) => {
+        await this.prepareModel()
+        return { id: this.requireHost().send({ to, content, type }).id }
+      },
+      broadcast: async ({ content }) => {
+        await this.prepareModel()
+        return { count: this.requireHost().broadcast({ content }).length }
+      },
+      getTranscript: async ({ name, fromSeq, limit }) =>
+        this.requireHost().transcript(name, { fromSeq, limit }),
+      getInbox: async ({ name, from, limit }) => {
+        const page = await this.requireHost().inbox(name, { from, limit })
+        return { entries: page.entries.map(toInboxEntryView), next: page.next }
+      },
+      getSettings: async () => this.settings.view(),
+      saveSettings: async (change) => {
+        const view = this.settings.save(change)
+        await this.prepareModel()
+        this.emit({ type: 'settings-changed', settings: view })
+        return view
+      },
+      openWorkspace: async ({ path }) => this.open(path),
+      getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
+      startDemo: async () => {
+        const folder = mkdtempSync(join(this.options.demoParent ?? tmpdir(), 'agent-teams-demo-'))
+        this.demoWorkspaces.add(folder)
+        const snapshot = await this.open(folder)
+        await this.prepareModel()
+        this.requireHost().chat(DEMO_REQUEST)
+        return snapshot
+      },
+      resetRoster: async () => {
+        if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
+        Roster.reset(new TeamPaths(this.workspace))
+        return this.open(this.workspace)
+      },
+    }
+  }
+
+  private async open(path: string): Promise<TeamSnapshot> {
+    const workspace = resolve(path)
+    let stats
+    try {
+      stats = statSync(workspace)
+    } catch {
+      throw new TeamError('invalid-argument', `There is no folder ${workspace}.`)
+    }
+    if (!stats.isDirectory())
+      throw new TeamError('invalid-argument', `${workspace} is a file, not a folder.`)
+    await this.host?.close()
+    this.host = null
+    this.workspace = workspace
+    this.rosterProblem = null
+    this.reasons.clear()
+    try {
+      this.host = await TeamHost.open({
+        workspace,
+        endpoint: await this.endpoint(),
+        leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
+      })
+    } catch (error) {
+      if (!(error instanceof TeamError) || error.code !== 'roster-invalid') throw error
+      const details = error.details as { file?: string; line?: number; column?: number }
+      this.rosterProblem = {
+        message: error.message,
+        file: details.file ?? '',
+        line: details.line ?? 1,
+        column: details.column ?? 1,
+      }
+    }
+    this.host?.subscribe((event) => this.onTeamEvent(event))
+    this.settings.rememberWorkspace(workspace)
+    const snapshot = await this.snapshot()
+    this.emit({ type: 'workspace-opened', snapshot })
+    return snapshot
+  }
+
+  private onTeamEvent(event: TeamEvent): void {
+    if (event.type === 'agent-status-changed') this.reasons.set(event.name, event.reason)
+    if (event.type === 'roster-invalid')
+      this.rosterProblem = {
+        message: event.message,
+        file: event.file,
+        line: event.line,
+        column: event.column,
+      }
+    if (event.type === 'roster-changed') this.rosterProblem = null
+    this.emit(event)
+  }
+
+  private async snapshot(): Promise<TeamSnapshot> {
+    const host = this.host
+    const workspace = this.workspace ?? ''
+    if (!host) {
+      const idle: AgentView = {
+        name: LEAD,
+        role: 'lead',
+        status: 'idle',
+        statusReason: null,
+        running: false,
+        usage: { input_tokens: 0, output_tokens: 0 },
+        model: null,
+        pending: 0,
+      }
+      return { workspace, teamName: '', lead: idle, members: [], rosterProblem: this.rosterProblem }
+    }
+    const roster = host.roster()
+    const view = async (
+      agent: (typeof roster)['lead'],
+      model: string | null,
+    ): Promise<AgentView> => ({
+      ...agent,
+      statusReason: this.reasons.get(agent.name) ?? null,
+      model,
+      pending: await this.pendingCount(agent.name),
+    })
+    const members = await Promise.all(
+      roster.members.map((member) =>
+        view(member, (host.team.roster.find(member.name)?.model as string | undefined) ?? null),
+      ),
+    )
+    return {
+      workspace,
+      teamName: roster.team_name,
+      lead: await view(roster.lead, null),
+      members,
+      rosterProblem: this.rosterProblem,
+    }
+  }
+
+  private async pendingCount(name: string): Promise<number> {
+    // From the cursor on: what is pending, without reading what was delivered long ago.
+    const page = await this.requireHost().inbox(name, { limit: 1000, pendingOnly: true })
+    return page.entries.filter((entry) => entry.state === 'pending').length
+  }
+
+  /** The endpoint for the current workspace: the offline model for demos and when chosen. */
+  private async endpoint(): Promise<ModelEndpoint> {
+    const view = this.settings.view()
+    const key = this.settings.apiKey()
+    const offline =
+      view.useOfflineModel || (this.workspace !== null && this.demoWorkspaces.has(this.workspace))
+    if (offline || !key) {
+      this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
+      return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
+    }
+    return { apiKey: key, model: view.model, ...(view.baseURL ? { baseURL: view.baseURL } : {}) }
+  }
+
+  /** Points the team at the right model before work starts; refuses when there is none. */
+  private async prepareModel(): Promise<void> {
+    const view = this.settings.view()
+    const isDemo = this.workspace !== null && this.demoWorkspaces.has(this.workspace)
+    if (!view.apiKeySet && !view.useOfflineModel && !isDemo) {
+      throw new TeamError(
+        'invalid-argument',
+        'No API key is set. Enter one in Settings, or turn on the offline model to watch a scripted team.',
+      )
+    }
+    this.host?.setEndpoint(await this.endpoint())
+  }
+
+  private requireHost(): TeamHost {
+    if (this.host) return this.host
+    if (this.rosterProblem) throw new TeamError('roster-invalid', `${this.rosterProblem.message}`)
+    throw new TeamError('invalid-argument', 'Open a workspace first.')
+  }
+
+  private emit(event: HostEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SettingsView } from '../../shared/contract'
+import { writeFileAtomicSync } from './fs/durable'
+import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
+import type { SecretStore } from './secrets'
+
+const RECENT_LIMIT = 10
+
+/**
+ * The app's settings (base URL, model, offline model, lead wake-up) in the settings file, the key
+ * in the secret store, and the recent workspaces; the environment's ANTHROPIC_* values win.
+ */
+export class AppSettings {
+  constructor(
+    readonly directory: string,
+    private readonly secrets: SecretStore,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  get settingsFile(): string {
+    return join(this.directory, 'settings.json')
+  }
+
+  private get recentFile(): string {
+    return join(this.directory, 'recent.json')
+  }
+
+  read(): Settings {
+    return readSettings(this.settingsFile)
+  }
+
+  apiKey(): string | null {
+    return this.env.ANTHROPIC_API_KEY || this.secrets.load()
+  }
+
+  view(): SettingsView {
+    const settings = this.read()
+    return {
+      apiKeySet: this.apiKey() !== null,
+      apiKeySource: this.env.ANTHROPIC_API_KEY
+        ? 'environment'
+        : this.secrets.load()
+          ? 'settings'
+          : 'none',
+      baseURL: this.env.ANTHROPIC_BASE_URL || settings.baseURL || null,
+      model: this.env.MODEL_ID || settings.model || DEFAULT_MODEL,
+      useOfflineModel: settings.useOfflineModel === true,
+      secretStorage: this.secrets.kind,
+      secretStorageNote: this.secrets.note,
+      leadWakesOnMessages: settings.leadWakesOnMessages !== false,
+    }
+  }
+
+  save(change: {
+    apiKey?: string | null
+    baseURL?: string | null
+    model?: string
+    useOfflineModel?: boolean
+    leadWakesOnMessages?: boolean
+  }): SettingsView {
+    if (change.apiKey !== undefined) {
+      this.secrets.save(
+        change.apiKey === null || change.apiKey.trim() === '' ? null : change.apiKey.trim(),
+      )
+    }
+    const settings: Record<string, unknown> = { ...this.read() }
+    if (change.baseURL !== undefined) {
+      if (change.baseURL === null) delete settings.baseURL
+      else settings.baseURL = change.baseURL
+    }
+    if (change.model !== undefined) settings.model = change.model
+    if (change.useOfflineModel !== undefined) settings.useOfflineModel = change.useOfflineModel
+    if (change.leadWakesOnMessages !== undefined)
+      settings.leadWakesOnMessages = change.leadWakesOnMessages
+    mkdirSync(this.directory, { recursive: true })
+    // Read after the secret store saved: a plain-file store keeps the key in this same file.
+    writeFileAtomicSync(this.settingsFile, `${JSON.stringify(settings, null, 2)}\n`, {
+      mode: 0o600,
+    })
+    return this.view()
+  }
+
+  recentWorkspaces(): string[] {
+    try {
+      const value = JSON.parse(readFileSync(this.recentFile, 'utf8')) as unknown
+      return Array.isArray(value)
+        ? value.filter((item): item is string => typeof item === 'string').slice(0, RECENT_LIMIT)
+        : []
+    } catch {
+      return []
+    }
+  }
+
+  rememberWorkspace(path: string): void {
+    const paths = [path, ...this.recentWorkspaces().filter((item) => item !== path)].slice(
+      0,
+      RECENT_LIMIT,
+    )
+    mkdirSync(this.directory, { recursive: true })
+    writeFileAtomicSync(this.recentFile, `${JSON.stringify(paths, null, 2)}\n`)
+  }
+}

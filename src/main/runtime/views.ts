@@ -1,0 +1,19 @@
+import type { InboxEntryView } from '../../shared/contract'
+import type { InboxEntry } from './mailbox/mailbox'
+
+/** An inbox line as the UI shows it. */
+export function toInboxEntryView(entry: InboxEntry): InboxEntryView {
+  const message = entry.message
+  return {
+    position: entry.position,
+    state: entry.state,
+    id: message?.id ?? null,
+    type: message?.type ?? null,
+    from: message?.from ?? null,
+    content:
+      message?.content ??
+      (entry.rawBase64 ? Buffer.from(entry.rawBase64, 'base64').toString('utf8') : null),
+    timestamp: message?.timestamp ?? null,
+    reason: entry.reason ?? null,
+  }
+}
