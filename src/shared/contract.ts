@@ -155,6 +155,11 @@ export const commands = {
   getRecentWorkspaces: { params: empty, result: z.object({ paths: z.array(z.string()) }) },
   startDemo: { params: empty, result: teamSnapshotSchema },
   resetRoster: { params: empty, result: teamSnapshotSchema },
+  /** The OS folder picker (Electron); null when cancelled or where there is none (browser). */
+  pickFolder: {
+    params: empty,
+    result: z.object({ path: z.string().nullable(), supported: z.boolean() }),
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -19,6 +19,7 @@ export const commandNames = [
   'getRecentWorkspaces',
   'startDemo',
   'resetRoster',
+  'pickFolder',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

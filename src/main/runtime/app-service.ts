@@ -36,6 +36,8 @@ export interface AppServiceOptions {
   readonly clock?: Clock
   /** Where fresh demo folders go (default: the system's temp folder). */
   readonly demoParent?: string
+  /** The OS folder picker, where there is one (Electron's dialog). */
+  readonly pickFolder?: () => Promise<string | null>
 }
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
@@ -157,6 +159,10 @@ export class AppService {
         this.requireHost().chat(DEMO_REQUEST)
         return snapshot
       },
+      pickFolder: async () =>
+        this.options.pickFolder
+          ? { path: await this.options.pickFolder(), supported: true }
+          : { path: null, supported: false },
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         Roster.reset(new TeamPaths(this.workspace))
