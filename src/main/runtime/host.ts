@@ -93,7 +93,9 @@ export class TeamHost {
     this.assertOpen()
     assertSpawnableName(request.name)
     const member = this.team.roster.find(request.name)
-    if (member?.status === 'working' || this.agents.get(request.name)?.isRunning) {
+    // The roster's status decides: an agent that reported idle may still be finishing its
+    // last step, and a new turn then simply keeps it going.
+    if (member?.status === 'working') {
       throw new TeamError(
         'member-working',
         `"${request.name}" is working right now; wait until it is idle, or stop it first.`,

@@ -170,7 +170,15 @@ export class Agent {
   }
 
   private async hasWork(): Promise<boolean> {
-    if (awaitsModel(this.store.all) || unansweredToolCalls(this.store.all).length > 0) return true
+    // An activation that ended on a status (round cap, stop, error) goes on only for new
+    // input: a message, a chat turn, a spawn prompt. Otherwise every wake (or a restart)
+    // would hand a looping model another full round cap.
+    const endedOnStatus = this.store.all[this.store.all.length - 1]?.kind === 'status'
+    if (
+      !endedOnStatus &&
+      (awaitsModel(this.store.all) || unansweredToolCalls(this.store.all).length > 0)
+    )
+      return true
     return (await this.injectInbox()) > 0
   }
 
