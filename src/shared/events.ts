@@ -99,6 +99,23 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     code: z.string(),
     message: z.string(),
   }),
+  /** A partial model turn was thrown away (a stream error, a drop, a retry): clear what streamed. */
+  z.object({ type: z.literal('stream-reset'), agent: z.string(), reason: z.string() }),
+  /** A problem for the whole team (the endpoint refused the key), reported once. */
+  z.object({ type: z.literal('team-alert'), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal('team-alert-cleared'), code: z.string() }),
+  z.object({
+    type: z.literal('protocol-changed'),
+    request: z.object({
+      id: z.string(),
+      kind: z.enum(['shutdown', 'plan']),
+      from: z.string(),
+      to: z.string(),
+      status: z.enum(['pending', 'approved', 'rejected']),
+      plan: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+  }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']

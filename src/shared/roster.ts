@@ -4,7 +4,12 @@ import { isValidName, RESERVED_NAMES } from './names'
 /** The version of config.json this build writes (a field of our own; s09's files have none). */
 export const ROSTER_FORMAT_VERSION = 1
 
-export const MEMBER_STATUSES = ['working', 'idle', 'waiting', 'error', 'shutdown'] as const
+/**
+ * working: in an activation; idle: done, wakes on mail; waiting: for a retry, an approval or a
+ * raised budget; stalled: its model stream went silent; error: stopped by a failure (with the
+ * reason); shutdown: ended by the shutdown protocol, re-spawnable.
+ */
+export const MEMBER_STATUSES = ['working', 'idle', 'waiting', 'stalled', 'error', 'shutdown'] as const
 export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
 

@@ -5,13 +5,19 @@ import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { Agent } from './agents/agent'
+import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
+import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
-import type { Clock, IdSource } from './clock'
+import { Budgets } from './budgets'
+import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
+import { Protocols } from './protocols/service'
+import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { Team, type Disposable, type TeamListener } from './team'
 import { basicTools } from './tools/basic-tools'
+import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 
 export interface HostOptions {
@@ -24,6 +30,10 @@ export interface HostOptions {
   /** Whether teammates' messages wake the lead by themselves (default true). */
   readonly leadWakesOnMessages?: boolean
   readonly watch?: boolean
+  /** Retries, back-off and the stall timeout of model calls. */
+  readonly turnPolicy?: TurnPolicy
+  /** Budgets that apply where config.json sets none (default: none). */
+  readonly budgets?: { agent?: Budget; team?: Budget }
 }
 
 export interface AgentSummary {
@@ -32,20 +42,25 @@ export interface AgentSummary {
   readonly status: MemberStatus
   readonly running: boolean
   readonly usage: Usage
+  readonly rounds: number
 }
 
 export const DEFAULT_ROUND_CAP = 50
+const AUTH_ALERT = 'auth'
 
 /**
- * The runtime's one surface: commands (chat, spawn, send, broadcast, stop), queries (roster,
- * transcripts, inboxes) and the event stream. The CLI, the Electron IPC adapter and the
- * browser-mode server use only this.
+ * The runtime's one surface: commands (chat, spawn, send, broadcast, stop, resume, shutdown,
+ * plan review, budgets), queries (roster, transcripts, inboxes, protocol requests) and the
+ * event stream. The CLI, the Electron IPC adapter and the browser-mode server use only this.
  */
 export class TeamHost {
   private readonly agents = new Map<string, Agent>()
   private leadStatus: MemberStatus = 'idle'
   private model: ModelClient
   private readonly subscription: Disposable
+  private readonly protocols: Protocols
+  private readonly budgets: Budgets
+  private authProblem: string | null = null
   private closed = false
 
   private constructor(
@@ -53,6 +68,17 @@ export class TeamHost {
     private readonly options: HostOptions,
   ) {
     this.model = new ModelClient(options.endpoint)
+    const clock = options.clock ?? systemClock
+    this.protocols = new Protocols({
+      team,
+      store: ProtocolStore.open(team.paths, clock),
+      ids: options.ids ?? randomIds(clock),
+      shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
+    })
+    this.budgets = new Budgets(team.roster, {
+      agent: options.budgets?.agent ?? NO_BUDGET,
+      team: options.budgets?.team ?? NO_BUDGET,
+    })
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
@@ -64,7 +90,8 @@ export class TeamHost {
       watch: options.watch,
     })
     const host = new TeamHost(team, options)
-    host.resume()
+    team.onControl((command) => host.control(command))
+    host.resumeAfterStart()
     return host
   }
 
@@ -72,8 +99,16 @@ export class TeamHost {
     return this.team.subscribe(listener)
   }
 
+  /** A new endpoint (settings changed): clears a refused-key alert and lets paused agents go on. */
   setEndpoint(endpoint: ModelEndpoint): void {
     this.model = new ModelClient(endpoint)
+    if (this.authProblem === null) return
+    this.authProblem = null
+    this.team.publish({ type: 'team-alert-cleared', code: AUTH_ALERT })
+    for (const agent of this.agents.values()) {
+      const end = agent.lastActivation
+      if ((end.kind === 'error' && end.code === 'auth') || end.kind === 'paused') agent.resume()
+    }
   }
 
   /** The person's message to the lead. */
@@ -88,6 +123,7 @@ export class TeamHost {
     role: string
     prompt: string
     model?: string
+    planFirst?: boolean
     by?: string
   }): string {
     this.assertOpen()
@@ -102,23 +138,18 @@ export class TeamHost {
       )
     }
     const previous = member?.status
+    const now = (this.options.clock ?? systemClock).now() / 1000
     this.team.updateRoster((draft) => {
       const existing = draft.members.find((candidate) => candidate.name === request.name)
-      const now = (this.options.clock?.now() ?? Date.now()) / 1000
-      if (existing) {
-        existing.role = request.role
-        existing.status = 'working'
-        if (request.model) existing.model = request.model
-        existing.updated_at = now
-      } else {
-        draft.members.push({
-          name: request.name,
-          role: request.role,
-          status: 'working',
-          ...(request.model ? { model: request.model } : {}),
-          created_at: now,
-        })
+      const fields = {
+        role: request.role,
+        status: 'working' as const,
+        plan_first: request.planFirst === true,
+        plan_approved: null,
+        ...(request.model ? { model: request.model } : {}),
       }
+      if (existing) Object.assign(existing, fields, { updated_at: now })
+      else draft.members.push({ name: request.name, ...fields, created_at: now })
     })
     if (previous !== undefined)
       this.team.publish({
@@ -128,17 +159,27 @@ export class TeamHost {
         status: 'working',
         reason: 'spawned again',
       })
-    this.agent(request.name).addUserTurn(request.by ?? LEAD, request.prompt)
-    return `Spawned '${request.name}' (role: ${request.role})`
+    const task = request.planFirst
+      ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
+      : request.prompt
+    this.agent(request.name).addUserTurn(request.by ?? LEAD, task)
+    return `Spawned '${request.name}' (role: ${request.role})${request.planFirst ? ', plan first' : ''}`
   }
 
-  send(request: { from?: string; to: string; content: string; type?: string }): MailMessage {
+  send(request: {
+    from?: string
+    to: string
+    content: string
+    type?: string
+    extra?: Record<string, unknown>
+  }): MailMessage {
     this.assertOpen()
     return this.team.send({
       from: request.from ?? USER,
       to: request.to,
       content: request.content,
       type: request.type,
+      extra: request.extra,
     })
   }
 
@@ -148,32 +189,59 @@ export class TeamHost {
   }
 
   stop(name: string): void {
-    const agent = this.agents.get(name)
-    if (!agent) throw new TeamError('unknown-recipient', `No agent "${name}" is running.`)
-    agent.stop()
+    this.existingAgent(name).stop()
+  }
+
+  /** Goes on after a pause, an error, a stall or a stop; a stalled stream is retried at once. */
+  resume(name: string): void {
+    this.assertOpen()
+    this.existingAgent(name).resume()
+  }
+
+  requestShutdown(name: string, by = USER): string {
+    this.assertOpen()
+    return this.protocols.requestShutdown({ by, teammate: name })
+  }
+
+  reviewPlan(requestId: string, approve: boolean, feedback = '', by = USER): string {
+    this.assertOpen()
+    return this.protocols.reviewPlan({ by, requestId, approve, feedback })
+  }
+
+  protocolRequests(): ProtocolRequest[] {
+    return this.protocols.requests()
+  }
+
+  /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */
+  setBudget(name: string | null, budget: Budget): void {
+    this.assertOpen()
+    this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
+    for (const agent of this.agents.values())
+      if (agent.lastActivation.kind === 'paused') agent.resume()
+  }
+
+  budgetOf(name: string | null): Budget {
+    return name === null ? this.budgets.forTeam() : this.budgets.forAgent(name)
   }
 
   roster(): { team_name: string; lead: AgentSummary; members: AgentSummary[] } {
-    const lead = this.agents.get(LEAD)
+    const summary = (name: string, role: string, status: MemberStatus): AgentSummary => {
+      const agent = this.agents.get(name)
+      return {
+        name,
+        role,
+        status,
+        running: agent?.isRunning ?? false,
+        usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+        rounds: agent?.roundsUsed ?? 0,
+      }
+    }
     return {
       team_name: this.team.roster.snapshot.team_name,
-      lead: {
-        name: LEAD,
-        role: 'lead',
-        status: this.leadStatus,
-        running: lead?.isRunning ?? false,
-        usage: lead?.usage ?? { input_tokens: 0, output_tokens: 0 },
-      },
-      members: this.team.roster.members.map((member) => {
-        const agent = this.agents.get(member.name)
-        return {
-          name: member.name,
-          role: member.role,
-          status: member.status,
-          running: agent?.isRunning ?? false,
-          usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
-        }
-      }),
+      lead: summary(LEAD, 'lead', this.leadStatus),
+      members: this.team.roster.members.map((member) =>
+        summary(member.name, member.role, member.status),
+      ),
     }
   }
 
@@ -205,7 +273,7 @@ export class TeamHost {
     }
   }
 
-  /** Whether any agent ended its last activation in error (for the CLI's exit code). */
+  /** Agents whose last activation ended in error (for the CLI's exit code). */
   errors(): { agent: string; message: string }[] {
     return [...this.agents.values()].flatMap((agent) =>
       agent.lastActivation.kind === 'error'
@@ -224,10 +292,17 @@ export class TeamHost {
   }
 
   /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */
-  private resume(): void {
+  private resumeAfterStart(): void {
     this.agent(LEAD).wake()
     for (const member of this.team.roster.members)
       if (member.status !== 'shutdown') this.agent(member.name).wake()
+  }
+
+  /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
+  private control(command: { command: string; name: string }): void {
+    if (this.closed || !this.agents.has(command.name)) return
+    if (command.command === 'stop') this.stop(command.name)
+    else if (command.command === 'resume') this.resume(command.name)
   }
 
   private route(event: TeamEvent): void {
@@ -246,20 +321,32 @@ export class TeamHost {
     if (member && member.status !== 'shutdown') this.agent(name).wake()
   }
 
+  private existingAgent(name: string): Agent {
+    const agent = this.agents.get(name)
+    if (!agent) throw new TeamError('unknown-recipient', `No agent "${name}" is running.`)
+    return agent
+  }
+
   private agent(name: string): Agent {
     const existing = this.agents.get(name)
     if (existing) return existing
     const isLead = name === LEAD
     if (!isLead && !this.team.roster.find(name))
       throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
-    const tools = teamTools(this.operations())
+    const messaging = teamTools(this.operations())
+    const protocol = protocolTools(this.protocols)
     const agent = new Agent({
       name,
       kind: isLead ? 'lead' : 'teammate',
       paths: this.team.paths,
       mailbox: this.team.mailbox,
-      clock: this.options.clock ?? { now: () => Date.now() },
-      tools: [...basicTools, ...(isLead ? tools.lead : tools.teammate)],
+      clock: this.options.clock ?? systemClock,
+      tools: [
+        ...basicTools,
+        ...(isLead
+          ? [...messaging.lead, ...protocol.lead]
+          : [...messaging.teammate, ...protocol.teammate]),
+      ],
       model: () => this.model,
       modelId: () =>
         isLead ? undefined : (this.team.roster.find(name)?.model as string | undefined),
@@ -277,11 +364,44 @@ export class TeamHost {
             })
       },
       roundCap: this.options.roundCap ?? DEFAULT_ROUND_CAP,
+      turnPolicy: this.options.turnPolicy,
       emit: (event) => this.team.publish(event),
       setStatus: (status, reason) => this.setStatus(name, status, reason),
+      judge: (message) => this.protocols.judge(name, message),
+      pauseReason: () => this.pauseReason(name),
+      planGate: () => (isLead ? null : this.protocols.planGate(name)),
+      onAuthFailure: (message) => this.reportAuthFailure(message),
     })
     this.agents.set(name, agent)
     return agent
+  }
+
+  private pauseReason(name: string): string | null {
+    if (this.authProblem !== null)
+      return `the endpoint refused the API key; fix it in Settings (${this.authProblem})`
+    const agent = this.agents.get(name)
+    const own = budgetProblem('agent', this.budgets.forAgent(name), {
+      usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      rounds: agent?.roundsUsed ?? 0,
+    })
+    if (own !== null) return own
+    let usage = { input_tokens: 0, output_tokens: 0 }
+    let rounds = 0
+    for (const each of this.agents.values()) {
+      usage = {
+        input_tokens: usage.input_tokens + each.usage.input_tokens,
+        output_tokens: usage.output_tokens + each.usage.output_tokens,
+      }
+      rounds += each.roundsUsed
+    }
+    return budgetProblem('team', this.budgets.forTeam(), { usage, rounds })
+  }
+
+  /** One alert for the whole team, however many agents hit the refused key. */
+  private reportAuthFailure(message: string): void {
+    if (this.authProblem !== null) return
+    this.authProblem = message
+    this.team.publish({ type: 'team-alert', code: AUTH_ALERT, message })
   }
 
   private setStatus(name: string, status: MemberStatus, reason: string): void {

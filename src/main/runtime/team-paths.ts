@@ -11,6 +11,10 @@ export class TeamPaths {
   get config(): string {
     return join(this.root, 'config.json')
   }
+  /** Requests from other processes to the running team (`agent-teams stop`), appended. */
+  get control(): string {
+    return join(this.root, 'control.jsonl')
+  }
   get inboxDirectory(): string {
     return join(this.root, 'inbox')
   }

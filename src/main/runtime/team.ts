@@ -7,6 +7,7 @@ import { acquireFileLock, type FileLock } from './mailbox/lock'
 import { Roster } from './roster/roster'
 import { TeamPaths } from './team-paths'
 import { TeamWatcher, type TeamChange } from './watcher'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 export interface TeamOptions {
@@ -30,6 +31,9 @@ export interface Disposable {
  */
 export class Team {
   private readonly listeners = new Set<TeamListener>()
+  private readonly controlListeners = new Set<(command: ControlCommand) => void>()
+  /** How far control.jsonl has been read: commands from before this run are not replayed. */
+  private controlOffset = 0
   private watcher: TeamWatcher | null = null
   private closed = false
 
@@ -62,6 +66,7 @@ export class Team {
         .recoverStale()
         .map((change) => ({ type: 'agent-status-changed', ...change }))
       const team = new Team(paths, roster, mailbox, lock, recovered)
+      team.controlOffset = fileSize(paths.control)
       if (options.watch !== false) {
         team.watcher = new TeamWatcher(paths, (change) => team.onFileChange(change))
         await team.watcher.ready()
@@ -105,7 +110,35 @@ export class Team {
     this.lock.release()
   }
 
+  /** Commands appended to `.team/control.jsonl` by other processes while the team runs. */
+  onControl(listener: (command: ControlCommand) => void): Disposable {
+    this.controlListeners.add(listener)
+    return { dispose: () => this.controlListeners.delete(listener) }
+  }
+
+  private readControl(): void {
+    let text: Buffer
+    try {
+      text = readFileSync(this.paths.control)
+    } catch {
+      return
+    }
+    if (text.length < this.controlOffset) this.controlOffset = 0
+    const end = text.lastIndexOf(10) + 1
+    if (end <= this.controlOffset) return
+    const lines = text.subarray(this.controlOffset, end).toString('utf8').split('\n')
+    this.controlOffset = end
+    for (const line of lines) {
+      const command = parseControl(line)
+      if (command) for (const listener of this.controlListeners) listener(command)
+    }
+  }
+
   private onFileChange(change: TeamChange): void {
+    if (change.kind === 'control') {
+      this.readControl()
+      return
+    }
     if (change.kind === 'inbox') {
       this.emit({ type: 'inbox-changed', name: change.name, change: change.change })
       return
@@ -152,5 +185,29 @@ export class Team {
 
   private assertOpen(): void {
     if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+  }
+}
+
+export interface ControlCommand {
+  readonly command: 'stop' | 'resume'
+  readonly name: string
+}
+
+function parseControl(line: string): ControlCommand | null {
+  try {
+    const value = JSON.parse(line) as { command?: unknown; name?: unknown }
+    if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string')
+      return { command: value.command, name: value.name }
+  } catch {
+    // Not a command: ignored, like any stray line in a control file.
+  }
+  return null
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
   }
 }

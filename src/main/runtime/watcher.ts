@@ -10,7 +10,7 @@ export type TeamChange =
       readonly name: string
       readonly change: 'added' | 'appended' | 'removed'
     }
-  | { readonly kind: 'config' }
+  | { readonly kind: 'config' | 'control' }
 
 /**
  * chokidar throttles `change` per file (50 ms) and sends nothing after the throttle, so the last
@@ -45,6 +45,7 @@ export class TeamWatcher {
     // What is already there counts as seen: its next write is an append, not a new file.
     for (const path of [
       paths.config,
+      paths.control,
       ...readdirSync(paths.inboxDirectory).map((file) => join(paths.inboxDirectory, file)),
     ]) {
       if (this.classify(path) !== null) this.remember(path)
@@ -77,7 +78,13 @@ export class TeamWatcher {
 
   private isIgnored(path: string): boolean {
     const inside = relative(this.paths.root, path)
-    if (inside === '' || inside === 'inbox' || inside === 'config.json') return false
+    if (
+      inside === '' ||
+      inside === 'inbox' ||
+      inside === 'config.json' ||
+      inside === 'control.jsonl'
+    )
+      return false
     const parts = inside.split(sep)
     return !(parts.length === 2 && parts[0] === 'inbox' && parts[1]?.endsWith('.jsonl'))
   }
@@ -135,8 +142,11 @@ export class TeamWatcher {
     this.trailing.set(path, timer)
   }
 
-  private classify(path: string): { kind: 'config' } | { kind: 'inbox'; name: string } | null {
+  private classify(
+    path: string,
+  ): { kind: 'config' | 'control' } | { kind: 'inbox'; name: string } | null {
     if (path === this.paths.config) return { kind: 'config' }
+    if (path === this.paths.control) return { kind: 'control' }
     if (dirname(path) === this.paths.inboxDirectory && path.endsWith('.jsonl')) {
       const name = basename(path, '.jsonl')
       return isValidName(name) ? { kind: 'inbox', name } : null
@@ -148,7 +158,9 @@ export class TeamWatcher {
     const target = this.classify(path)
     if (target === null) return
     this.onChange(
-      target.kind === 'config' ? { kind: 'config' } : { kind: 'inbox', name: target.name, change },
+      target.kind === 'inbox'
+        ? { kind: 'inbox', name: target.name, change }
+        : { kind: target.kind },
     )
   }
 }

@@ -1,21 +1,24 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import type { TeamEvent } from '../../../shared/events'
+import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
-  InjectedMessage,
   ToolUseBlock,
   TranscriptRecord,
   NewTranscriptRecord,
   Usage,
 } from '../../../shared/transcript'
 import type { Clock } from '../clock'
-import type { InboxConsumer, Batch } from '../mailbox/consumer'
+import type { InboxConsumer } from '../mailbox/consumer'
 import type { Mailbox } from '../mailbox/mailbox'
 import type { ModelClient } from '../model/client'
 import type { TeamPaths } from '../team-paths'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { Tool } from '../tools/types'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
+import { LoopDetector, MUTATING_TOOLS } from './guards'
+import { InboxIntake } from './intake'
+import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
 import { TranscriptStore } from './transcript-store'
 
 export type AgentKind = 'lead' | 'teammate'
@@ -32,15 +35,28 @@ export interface AgentOptions {
   readonly modelId?: () => string | undefined
   readonly system: () => string
   readonly roundCap: number
+  readonly turnPolicy?: TurnPolicy
   readonly emit: (event: TeamEvent) => void
   readonly setStatus: (status: MemberStatus, reason: string) => void
+  /** Why a delivered message must be refused (the protocols), or null to take it. */
+  readonly judge?: (message: MailMessage) => string | null
+  /** Told of messages taken into the transcript (protocol requests act on this). */
+  readonly onMessages?: (messages: readonly MailMessage[]) => void
+  /** Why the next model call may not happen (a budget, the team's key refused), or null. */
+  readonly pauseReason?: () => string | null
+  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
+  readonly planGate?: () => string | null
+  /** The endpoint refused the key: reported once for the whole team by the host. */
+  readonly onAuthFailure?: (message: string) => void
 }
 
-/** How one activation ended: the typed step the host acts on. */
+/** How one activation ended: the typed step the agent and the host act on. */
 export type ActivationEnd =
   | { readonly kind: 'idle' }
   | { readonly kind: 'round-cap'; readonly rounds: number }
   | { readonly kind: 'stopped' }
+  | { readonly kind: 'paused'; readonly reason: string }
+  | { readonly kind: 'shutdown'; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string; readonly code: string }
 
 const RECENT_IDS = 5000
@@ -48,18 +64,24 @@ const RECENT_IDS = 5000
 /**
  * One agent's loop: before every model call its new inbox messages are injected, then one
  * streamed model turn, then its tool calls; until a final answer with nothing new, the round
- * cap, a stop or an error. It wakes again when `wake()` is called (a message arrived).
+ * cap, a pause, a stop, a shutdown or an error. `wake()` starts it again.
  */
 export class Agent {
   readonly store: TranscriptStore
   private readonly consumer: InboxConsumer
+  private readonly intake: InboxIntake
   private readonly toolsByName: Map<string, Tool>
+  private readonly turns: ModelTurnRunner
+  private readonly loops = new LoopDetector()
   private running: Promise<void> | null = null
   private wakeRequested = false
+  /** Set by `resume()`: go on even though the last activation ended on a status. */
+  private resumeRequested = false
+  private shutdownReason: string | null = null
   private controller: AbortController | null = null
   private usageTotal: Usage = { input_tokens: 0, output_tokens: 0 }
+  private rounds = 0
   private lastEnd: ActivationEnd = { kind: 'idle' }
-  /** A wake-up owed to messages waiting behind an archived segment's grace window. */
   private wakeTimer: NodeJS.Timeout | null = null
 
   constructor(private readonly options: AgentOptions) {
@@ -73,29 +95,50 @@ export class Agent {
       this.store.close()
       throw error
     }
+    this.intake = new InboxIntake({
+      name: options.name,
+      consumer: this.consumer,
+      store: this.store,
+      record: (record) => this.record(record),
+      emit: options.emit,
+      judge: options.judge ?? (() => null),
+      onTaken: (messages) => options.onMessages?.(messages),
+      wakeLater: (milliseconds) => this.wakeLater(milliseconds),
+    })
+    this.turns = new ModelTurnRunner(options.turnPolicy ?? DEFAULT_TURN_POLICY, {
+      waiting: (reason) => options.setStatus('waiting', reason),
+      working: () => options.setStatus('working', 'working again'),
+      stalled: (reason) => options.setStatus('stalled', reason),
+      reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
+    })
     this.toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
-    for (const record of this.store.all)
-      if (record.kind === 'assistant') this.addUsage(record.usage)
+    for (const record of this.store.all) {
+      if (record.kind !== 'assistant') continue
+      this.addUsage(record.usage)
+      this.rounds++
+    }
   }
 
   get name(): string {
     return this.options.name
   }
-
   get isRunning(): boolean {
     return this.running !== null
   }
-
   get usage(): Usage {
     return this.usageTotal
   }
-
+  /** Model calls made, over the agent's whole life. */
+  get roundsUsed(): number {
+    return this.rounds
+  }
   get lastActivation(): ActivationEnd {
     return this.lastEnd
   }
 
   /** Records a turn from the person (lead chat) or a task (spawn prompt), then wakes. */
   addUserTurn(from: string, text: string): void {
+    this.shutdownReason = null
     this.record({ kind: 'user', from, text })
     this.store.flush()
     this.wake()
@@ -112,7 +155,18 @@ export class Agent {
     })
   }
 
-  /** Resolves when the agent is not running. */
+  /** Goes on after a pause, an error or a stop (a raised budget, a fixed key, a retry). */
+  resume(): void {
+    if (this.turns.retryNow()) return
+    this.resumeRequested = true
+    this.wake()
+  }
+
+  /** The shutdown protocol approved: finish the current step, then end as `shutdown`. */
+  shutdownAfterThisStep(reason: string): void {
+    this.shutdownReason = reason
+  }
+
   async settled(): Promise<void> {
     while (this.running) await this.running
   }
@@ -136,82 +190,82 @@ export class Agent {
     do {
       this.wakeRequested = false
       if (!(await this.hasWork())) continue
+      this.resumeRequested = false
       this.options.setStatus('working', 'activated')
       this.lastEnd = await this.activate()
-      const end = this.lastEnd
-      switch (end.kind) {
-        case 'idle':
-          this.options.setStatus('idle', 'finished its turn')
-          break
-        case 'round-cap':
-          this.record({
-            kind: 'status',
-            status: 'idle',
-            reason: `stopped after the round cap of ${end.rounds} model calls; a new message wakes it`,
-          })
-          this.options.setStatus('idle', `round cap (${end.rounds}) reached`)
-          break
-        case 'stopped':
-          this.record({ kind: 'status', status: 'idle', reason: 'stopped by the person' })
-          this.options.setStatus('idle', 'stopped')
-          break
-        case 'error':
-          this.record({ kind: 'status', status: 'error', reason: end.message })
+      this.settle(this.lastEnd)
+    } while (this.wakeRequested)
+  }
+
+  private settle(end: ActivationEnd): void {
+    switch (end.kind) {
+      case 'idle':
+        this.options.setStatus('idle', 'finished its turn')
+        return
+      case 'round-cap':
+        this.record({
+          kind: 'status',
+          status: 'idle',
+          reason: `stopped after the round cap of ${end.rounds} model calls; a new message wakes it`,
+        })
+        this.options.setStatus('idle', `round cap (${end.rounds}) reached`)
+        return
+      case 'stopped':
+        this.record({ kind: 'status', status: 'idle', reason: 'stopped by the person' })
+        this.options.setStatus('idle', 'stopped')
+        return
+      case 'paused':
+        this.record({ kind: 'status', status: 'waiting', reason: `paused: ${end.reason}` })
+        this.options.setStatus('waiting', `paused: ${end.reason}`)
+        return
+      case 'shutdown':
+        this.record({ kind: 'status', status: 'shutdown', reason: end.reason })
+        this.options.setStatus('shutdown', end.reason)
+        return
+      case 'error':
+        this.record({ kind: 'status', status: 'error', reason: end.message })
+        if (end.code !== 'auth')
           this.options.emit({
             type: 'agent-error',
             agent: this.name,
             code: end.code,
             message: end.message,
           })
-          this.options.setStatus('error', end.message)
-          break
-      }
-    } while (this.wakeRequested)
+        this.options.setStatus('error', end.message)
+        return
+    }
   }
 
   private async hasWork(): Promise<boolean> {
-    // An activation that ended on a status (round cap, stop, error) goes on only for new
-    // input: a message, a chat turn, a spawn prompt. Otherwise every wake (or a restart)
-    // would hand a looping model another full round cap.
+    // An activation that ended on a status (round cap, stop, pause, error) goes on only for
+    // new input or an explicit resume: otherwise every wake, or a restart, would hand a looping
+    // model another full round cap.
     const endedOnStatus = this.store.all[this.store.all.length - 1]?.kind === 'status'
-    if (
-      !endedOnStatus &&
-      (awaitsModel(this.store.all) || unansweredToolCalls(this.store.all).length > 0)
-    )
-      return true
-    return (await this.injectInbox()) > 0
+    const pending = awaitsModel(this.store.all) || unansweredToolCalls(this.store.all).length > 0
+    if (pending && (!endedOnStatus || this.resumeRequested)) return true
+    return (await this.intake.inject()) > 0
   }
 
   private async activate(): Promise<ActivationEnd> {
     const controller = new AbortController()
     this.controller = controller
+    this.loops.reset()
     try {
       this.answerInterruptedCalls()
       for (let rounds = 0; ;) {
-        await this.injectInbox()
+        if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
+        await this.intake.inject()
         if (!awaitsModel(this.store.all)) return { kind: 'idle' }
         if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
-        const turn = await this.options.model().turn({
-          agent: this.name,
-          system: this.options.system(),
-          messages: toConversation(this.store.all),
-          tools: this.apiTools(),
-          model: this.options.modelId?.(),
-          signal: controller.signal,
-          observer: {
-            onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
-            onToolStart: (block) =>
-              this.options.emit({ type: 'tool-call-started', agent: this.name, ...block }),
-            onToolInput: (id, partial) =>
-              this.options.emit({
-                type: 'tool-input-delta',
-                agent: this.name,
-                id,
-                partial_json: partial,
-              }),
-          },
-        })
+        const pause = this.options.pauseReason?.() ?? null
+        if (pause !== null) return { kind: 'paused', reason: pause }
+        const turn = await this.turns.run(
+          this.options.model(),
+          this.turnRequest(),
+          controller.signal,
+        )
         rounds++
+        this.rounds++
         this.record({ kind: 'assistant', ...turn })
         this.addUsage(turn.usage)
         this.options.emit({
@@ -220,141 +274,98 @@ export class Agent {
           usage: turn.usage,
           total: this.usageTotal,
         })
+        let loop: string | null = null
         for (const call of unansweredToolCalls(this.store.all)) {
           if (controller.signal.aborted) break
           await this.runTool(call, controller.signal)
+          loop ??= this.loops.observe(call.name, call.input)
         }
         if (controller.signal.aborted) {
           this.answerInterruptedCalls('stopped before it ran')
           return { kind: 'stopped' }
         }
+        if (loop !== null) return { kind: 'paused', reason: loop }
       }
     } catch (error) {
       if (controller.signal.aborted) {
         this.answerInterruptedCalls('stopped while it ran')
         return { kind: 'stopped' }
       }
-      return describeFailure(error)
+      if (error instanceof TurnFailure) {
+        if (error.kind === 'auth') {
+          this.options.onAuthFailure?.(error.message)
+          return { kind: 'error', code: 'auth', message: error.message }
+        }
+        return { kind: 'error', code: error.code, message: error.message }
+      }
+      throw error
     } finally {
       this.controller = null
     }
   }
 
+  private turnRequest(): Parameters<ModelTurnRunner['run']>[1] {
+    return {
+      agent: this.name,
+      system: this.options.system(),
+      messages: toConversation(this.store.all),
+      tools: this.apiTools(),
+      model: this.options.modelId?.(),
+      observer: {
+        onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
+        onToolStart: (block) =>
+          this.options.emit({ type: 'tool-call-started', agent: this.name, ...block }),
+        onToolInput: (id, partial) =>
+          this.options.emit({
+            type: 'tool-input-delta',
+            agent: this.name,
+            id,
+            partial_json: partial,
+          }),
+      },
+    }
+  }
+
   private async runTool(call: ToolUseBlock, signal: AbortSignal): Promise<void> {
+    let content: string
+    let isError: boolean
+    const gate = MUTATING_TOOLS.has(call.name) ? (this.options.planGate?.() ?? null) : null
     if (call.name === READ_INBOX_DEFINITION.name) {
-      await this.readInboxTool(call)
-      return
-    }
-    const tool = this.toolsByName.get(call.name)
-    const outcome = tool
-      ? await tool.run(call.input, {
-          workspace: this.options.paths.workspace,
-          agent: this.name,
-          signal,
-        })
-      : {
-          content: `Unknown tool "${call.name}". Available tools: ${[...this.toolsByName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
-          isError: true,
-        }
-    this.record({
-      kind: 'tool-result',
-      tool_use_id: call.id,
-      name: call.name,
-      content: outcome.content,
-      is_error: outcome.isError,
-    })
-    this.options.emit({
-      type: 'tool-call-finished',
-      agent: this.name,
-      id: call.id,
-      name: call.name,
-      content: outcome.content,
-      is_error: outcome.isError,
-    })
-  }
-
-  /** read_inbox: the messages become the tool's result, recorded before the cursor moves. */
-  private async readInboxTool(call: ToolUseBlock): Promise<void> {
-    const batch = await this.consumer.poll()
-    const messages = batch.deliveries.map((delivery) => injected(delivery.message))
-    const content = JSON.stringify(
-      messages.map((message) => ({
-        ...message.extra,
-        id: message.id,
-        type: message.type,
-        from: message.from,
-        content: message.content,
-        timestamp: message.timestamp,
-      })),
-      null,
-      2,
-    )
-    this.record({
-      kind: 'tool-result',
-      tool_use_id: call.id,
-      name: call.name,
-      content,
-      is_error: false,
-      inbox_end: batch.end,
-      inbox_ids: messages.map((message) => message.id),
-    })
-    this.commit(batch)
-    this.options.emit({
-      type: 'tool-call-finished',
-      agent: this.name,
-      id: call.id,
-      name: call.name,
-      content,
-      is_error: false,
-    })
-  }
-
-  /** Takes what is pending in the inbox into the transcript. Returns how many messages. */
-  private async injectInbox(): Promise<number> {
-    const batch = await this.consumer.poll()
-    if (batch.waitMs > 0 && !this.wakeTimer) {
-      this.wakeTimer = setTimeout(() => {
-        this.wakeTimer = null
-        this.wake()
-      }, batch.waitMs)
-    }
-    if (
-      batch.deliveries.length === 0 &&
-      batch.rejections.length === 0 &&
-      batch.end.offset === batch.start.offset &&
-      batch.end.segment === batch.start.segment
-    )
-      return 0
-    if (batch.deliveries.length > 0) {
+      content = await this.intake.readForTool(call)
+      isError = false
+    } else {
+      const tool = this.toolsByName.get(call.name)
+      const outcome =
+        gate !== null
+          ? { content: `Refused by the runtime: ${gate}`, isError: true }
+          : tool
+            ? await tool.run(call.input, {
+                workspace: this.options.paths.workspace,
+                agent: this.name,
+                signal,
+              })
+            : {
+                content: `Unknown tool "${call.name}". Available tools: ${[...this.toolsByName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
+                isError: true,
+              }
+      content = outcome.content
+      isError = outcome.isError
       this.record({
-        kind: 'inbox',
-        messages: batch.deliveries.map((delivery) => injected(delivery.message)),
-        end: batch.end,
+        kind: 'tool-result',
+        tool_use_id: call.id,
+        name: call.name,
+        content,
+        is_error: isError,
       })
     }
-    this.commit(batch)
-    return batch.deliveries.length
-  }
-
-  /** Durable first, then the cursor: a crash in between redelivers, and ids de-duplicate. */
-  private commit(batch: Batch): void {
-    this.store.flush()
-    this.consumer.commit(batch)
-    for (const rejection of batch.rejections) {
-      this.options.emit({
-        type: 'message-rejected',
-        inbox: this.name,
-        position: rejection.position,
-        reason: rejection.reason,
-      })
-    }
-    if (batch.deliveries.length > 0) {
-      this.options.emit({
-        type: 'message-delivered',
-        agent: this.name,
-        ids: batch.deliveries.map((delivery) => delivery.message.id),
-      })
-    }
+    this.options.emit({
+      type: 'tool-call-finished',
+      agent: this.name,
+      id: call.id,
+      name: call.name,
+      content,
+      is_error: isError,
+    })
   }
 
   /** A tool call found without its result (a crash, a stop) is answered, never re-run. */
@@ -379,6 +390,14 @@ export class Agent {
     }
   }
 
+  private wakeLater(milliseconds: number): void {
+    if (this.wakeTimer) return
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null
+      this.wake()
+    }, milliseconds)
+  }
+
   private apiTools(): ApiTool[] {
     return [
       ...this.options.tools.map((tool) => tool.definition),
@@ -397,38 +416,5 @@ export class Agent {
       input_tokens: this.usageTotal.input_tokens + usage.input_tokens,
       output_tokens: this.usageTotal.output_tokens + usage.output_tokens,
     }
-  }
-}
-
-function injected(message: {
-  id: string
-  type: InjectedMessage['type']
-  from: string
-  content: string
-  timestamp: number
-  extra: Readonly<Record<string, unknown>>
-}): InjectedMessage {
-  return {
-    id: message.id,
-    type: message.type,
-    from: message.from,
-    content: message.content,
-    timestamp: message.timestamp,
-    extra: { ...message.extra },
-  }
-}
-
-function describeFailure(error: unknown): ActivationEnd {
-  const status = (error as { status?: unknown }).status
-  const name = error instanceof Error ? error.name : 'Error'
-  const message = error instanceof Error ? error.message : String(error)
-  const code = typeof status === 'number' ? `http-${status}` : name
-  return {
-    kind: 'error',
-    code,
-    message:
-      typeof status === 'number'
-        ? `The model endpoint answered ${status}: ${message}`
-        : `${name}: ${message}`,
   }
 }

@@ -147,7 +147,7 @@ export class InboxConsumer {
   }
 
   /** Marks a polled batch as consumed, after the caller recorded it durably. */
-  commit(batch: Batch): void {
+  commit(batch: Batch, alsoRejected: readonly Rejection[] = []): void {
     this.assertOpen()
     if (comparePositions(batch.start, this.cursor) !== 0) {
       throw new TeamError(
@@ -155,9 +155,10 @@ export class InboxConsumer {
         `This batch of "${this.name}" starts at a position that is no longer the cursor (was it committed already?).`,
       )
     }
-    if (batch.rejections.length > 0) {
+    const rejections = [...batch.rejections, ...alsoRejected]
+    if (rejections.length > 0) {
       const stamp = this.clock.now() / 1000
-      const lines = batch.rejections.map((rejection) =>
+      const lines = rejections.map((rejection) =>
         JSON.stringify({
           v: 1,
           segment: rejection.position.segment,

@@ -8,11 +8,16 @@ export interface ModelEndpoint {
   readonly baseURL?: string
   readonly model: string
   readonly maxTokens?: number
-  /** Retries of a failed request by the SDK (429, 5xx, connection errors). */
+  /**
+   * Retries of a failed request by the SDK itself (default 0: the agent retries, visibly, and
+   * also after a stream that broke off, which the SDK does not retry).
+   */
   readonly maxRetries?: number
 }
 
 export interface StreamObserver {
+  /** Any data from the stream (every event, pings included): the stream is alive. */
+  onActivity?(): void
   onText?(delta: string): void
   onToolStart?(block: { id: string; name: string }): void
   onToolInput?(id: string, partialJson: string): void
@@ -44,7 +49,7 @@ export class ModelClient {
     this.client = new Anthropic({
       apiKey: endpoint.apiKey,
       baseURL: endpoint.baseURL ?? null,
-      maxRetries: endpoint.maxRetries ?? 2,
+      maxRetries: endpoint.maxRetries ?? 0,
     })
   }
 
@@ -62,6 +67,7 @@ export class ModelClient {
     const observer = request.observer
     const toolIds = new Map<number, string>()
     stream.on('streamEvent', (event) => {
+      observer?.onActivity?.()
       if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
         toolIds.set(event.index, event.content_block.id)
         observer?.onToolStart?.({ id: event.content_block.id, name: event.content_block.name })

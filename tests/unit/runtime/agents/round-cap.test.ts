@@ -9,7 +9,8 @@ import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'
 
 /** A cheap tool call (no child process) that leaves the inbox alone. */
-const keepGoing = (id: string): Reply => toolCall('read_file', { path: 'notes.txt' }, id)
+// A different file each time: the same call three times in a row would pause it as a loop.
+const keepGoing = (id: string): Reply => toolCall('read_file', { path: `notes-${id}.txt` }, id)
 
 async function cappedHost(script: Script, roundCap?: number): Promise<HostUnderTest> {
   const team = await startHost(script, roundCap === undefined ? {} : { roundCap })

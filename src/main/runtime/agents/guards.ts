@@ -1,0 +1,70 @@
+import type { Usage } from '../../../shared/transcript'
+
+/** A limit on tokens (input + output) and on model calls; null means none. */
+export interface Budget {
+  readonly tokens: number | null
+  readonly rounds: number | null
+}
+
+export const NO_BUDGET: Budget = { tokens: null, rounds: null }
+
+export interface Spend {
+  readonly usage: Usage
+  readonly rounds: number
+}
+
+/** Why the next model call would go past a budget, or null when it may go ahead. */
+export function budgetProblem(
+  scope: 'agent' | 'team',
+  budget: Budget,
+  spend: Spend,
+): string | null {
+  const tokens = spend.usage.input_tokens + spend.usage.output_tokens
+  if (budget.tokens !== null && tokens >= budget.tokens) {
+    return `the ${scope}'s token budget is used up (${tokens} of ${budget.tokens}); raise it to resume`
+  }
+  if (budget.rounds !== null && spend.rounds >= budget.rounds) {
+    return `the ${scope}'s round budget is used up (${spend.rounds} of ${budget.rounds} model calls); raise it to resume`
+  }
+  return null
+}
+
+/** The tools that change things: refused until a plan-first teammate's plan is approved. */
+export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file'])
+
+export const LOOP_REPEATS = 3
+
+/**
+ * Notices a model stuck repeating itself: the same tool with the same input three times in a
+ * row pauses the agent.
+ */
+export class LoopDetector {
+  private last: string | null = null
+  private count = 0
+
+  /** Records a call; returns the reason to pause when it is the third identical one in a row. */
+  observe(name: string, input: unknown): string | null {
+    const key = `${name} ${stableJson(input)}`
+    this.count = key === this.last ? this.count + 1 : 1
+    this.last = key
+    if (this.count < LOOP_REPEATS) return null
+    const shown = key.length > 200 ? `${key.slice(0, 199)}…` : key
+    return `it made the same tool call ${LOOP_REPEATS} times in a row (${shown}); it looks stuck in a loop`
+  }
+
+  reset(): void {
+    this.last = null
+    this.count = 0
+  }
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a.localeCompare(b),
+    )
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'undefined'
+}

@@ -1,0 +1,127 @@
+import type { TeamEvent } from '../../../shared/events'
+import type { MailMessage } from '../../../shared/messages'
+import type {
+  InjectedMessage,
+  NewTranscriptRecord,
+  ToolUseBlock,
+  TranscriptRecord,
+} from '../../../shared/transcript'
+import type { Batch, Delivery, InboxConsumer, Rejection } from '../mailbox/consumer'
+import type { TranscriptStore } from './transcript-store'
+
+export interface IntakeOptions {
+  readonly name: string
+  readonly consumer: InboxConsumer
+  readonly store: TranscriptStore
+  readonly record: (record: NewTranscriptRecord) => TranscriptRecord
+  readonly emit: (event: TeamEvent) => void
+  /** Why a delivered message must be refused (a protocol rule), or null to take it. */
+  readonly judge: (message: MailMessage) => string | null
+  /** Told of the messages taken, after they are durable (to act on protocol requests). */
+  readonly onTaken: (messages: readonly MailMessage[]) => void
+  /** Asks for a wake-up later: messages wait behind an archived segment's grace window. */
+  readonly wakeLater: (milliseconds: number) => void
+}
+
+/**
+ * How mail enters an agent's transcript, exactly once: poll the inbox, judge each message,
+ * record the accepted ones durably, and only then commit the cursor.
+ */
+export class InboxIntake {
+  constructor(private readonly options: IntakeOptions) {}
+
+  /** Injects what is pending as an `inbox` record. Returns how many messages were taken. */
+  async inject(): Promise<number> {
+    const batch = await this.options.consumer.poll()
+    if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
+    const moved =
+      batch.end.offset !== batch.start.offset || batch.end.segment !== batch.start.segment
+    if (batch.deliveries.length === 0 && batch.rejections.length === 0 && !moved) return 0
+    const { taken, refused } = this.judge(batch.deliveries)
+    if (taken.length > 0)
+      this.options.record({ kind: 'inbox', messages: taken.map(injected), end: batch.end })
+    this.commit(batch, taken, refused)
+    return taken.length
+  }
+
+  /** read_inbox: the pending messages become the tool's result, recorded before the cursor moves. */
+  async readForTool(call: ToolUseBlock): Promise<string> {
+    const batch = await this.options.consumer.poll()
+    if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
+    const { taken, refused } = this.judge(batch.deliveries)
+    const content = JSON.stringify(taken.map(injected).map(plainMessage), null, 2)
+    this.options.record({
+      kind: 'tool-result',
+      tool_use_id: call.id,
+      name: call.name,
+      content,
+      is_error: false,
+      inbox_end: batch.end,
+      inbox_ids: taken.map((message) => message.id),
+    })
+    this.commit(batch, taken, refused)
+    return content
+  }
+
+  private judge(deliveries: readonly Delivery[]): { taken: MailMessage[]; refused: Rejection[] } {
+    const taken: MailMessage[] = []
+    const refused: Rejection[] = []
+    for (const delivery of deliveries) {
+      const reason = this.options.judge(delivery.message)
+      if (reason === null) taken.push(delivery.message)
+      else
+        refused.push({
+          inbox: this.options.name,
+          position: delivery.position,
+          reason: `${delivery.message.type} ${delivery.message.id} from ${delivery.message.from}: ${reason}`,
+          rawBase64: '',
+        })
+    }
+    return { taken, refused }
+  }
+
+  /** Durable first, then the cursor: a crash in between redelivers, and ids de-duplicate. */
+  private commit(batch: Batch, taken: readonly MailMessage[], refused: readonly Rejection[]): void {
+    this.options.store.flush()
+    this.options.consumer.commit(batch, refused)
+    for (const rejection of [...batch.rejections, ...refused]) {
+      this.options.emit({
+        type: 'message-rejected',
+        inbox: this.options.name,
+        position: rejection.position,
+        reason: rejection.reason,
+      })
+    }
+    if (taken.length > 0) {
+      this.options.emit({
+        type: 'message-delivered',
+        agent: this.options.name,
+        ids: taken.map((message) => message.id),
+      })
+      this.options.onTaken(taken)
+    }
+  }
+}
+
+export function injected(message: MailMessage): InjectedMessage {
+  return {
+    id: message.id,
+    type: message.type,
+    from: message.from,
+    content: message.content,
+    timestamp: message.timestamp,
+    extra: { ...message.extra },
+  }
+}
+
+/** A message as the model reads it: s09's fields with the extras beside them. */
+export function plainMessage(message: InjectedMessage): Record<string, unknown> {
+  return {
+    ...message.extra,
+    id: message.id,
+    type: message.type,
+    from: message.from,
+    content: message.content,
+    timestamp: message.timestamp,
+  }
+}

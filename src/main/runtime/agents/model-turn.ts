@@ -1,0 +1,218 @@
+import type { ModelClient, ModelTurn, StreamObserver, TurnRequest } from '../model/client'
+
+export interface TurnPolicy {
+  /** Attempts for a failure that may pass (429, 5xx, 529, a broken stream), the first included. */
+  readonly maxAttempts: number
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+  /** A stream silent this long marks the agent stalled (it can then be retried or stopped). */
+  readonly stallTimeoutMs: number
+}
+
+export const DEFAULT_TURN_POLICY: TurnPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  stallTimeoutMs: 90_000,
+}
+
+/** Why a turn could not be had: the endpoint refused the key, or gave up. */
+export class TurnFailure extends Error {
+  override readonly name = 'TurnFailure'
+  constructor(
+    readonly kind: 'auth' | 'fatal',
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface TurnHooks {
+  /** The agent waits (a retry after a failure or a rate limit), with the reason shown. */
+  waiting(reason: string): void
+  /** The agent works again (after a wait or a stall). */
+  working(): void
+  stalled(reason: string): void
+  /** A partial turn was thrown away; the UI clears what had streamed. */
+  reset(reason: string): void
+}
+
+/**
+ * One model turn with the retries the SDK cannot show: the SDK's own retries are off, so that
+ * a wait for a rate limit or a retry after an overload is visible as `waiting`, an `error`
+ * event in the middle of a stream (which the SDK never retries) is retried too, and a partial
+ * turn is never recorded. `retryNow()` on the returned handle abandons the current attempt.
+ */
+export class ModelTurnRunner {
+  private attempt: AbortController | null = null
+  private retryRequested = false
+
+  constructor(
+    private readonly policy: TurnPolicy,
+    private readonly hooks: TurnHooks,
+  ) {}
+
+  /** Abandons the attempt under way (a stalled stream) and starts it again at once. */
+  retryNow(): boolean {
+    if (!this.attempt) return false
+    this.retryRequested = true
+    this.attempt.abort()
+    return true
+  }
+
+  async run(client: ModelClient, request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+    for (let failures = 0; ;) {
+      const attempt = new AbortController()
+      const abort = (): void => attempt.abort()
+      signal.addEventListener('abort', abort, { once: true })
+      this.attempt = attempt
+      let streamed = false
+      let stalled = false
+      let stallTimer: NodeJS.Timeout | null = null
+      const armStall = (): void => {
+        if (stallTimer) clearTimeout(stallTimer)
+        stallTimer = setTimeout(() => {
+          stalled = true
+          this.hooks.stalled(
+            `no data from the model for ${Math.round(this.policy.stallTimeoutMs / 1000)} s; retry or stop it`,
+          )
+        }, this.policy.stallTimeoutMs)
+      }
+      const activity = (): void => {
+        if (stalled) {
+          stalled = false
+          this.hooks.working()
+        }
+        armStall()
+      }
+      const observer: StreamObserver = {
+        onActivity: activity,
+        onText: (text) => {
+          streamed = true
+          request.observer?.onText?.(text)
+        },
+        onToolStart: (block) => {
+          streamed = true
+          request.observer?.onToolStart?.(block)
+        },
+        onToolInput: (id, partial) => request.observer?.onToolInput?.(id, partial),
+      }
+      armStall()
+      try {
+        return await client.turn({ ...request, signal: attempt.signal, observer })
+      } catch (error) {
+        if (signal.aborted) throw error
+        if (this.retryRequested) {
+          this.retryRequested = false
+          if (streamed) this.hooks.reset('retried by the person')
+          this.hooks.working()
+          continue
+        }
+        const failure = classify(error)
+        if (failure.kind !== 'retry')
+          throw new TurnFailure(failure.kind, failure.code, failure.message)
+        failures++
+        if (streamed)
+          this.hooks.reset(`the stream broke off (${failure.message}); the turn is asked for again`)
+        if (failures >= this.policy.maxAttempts) {
+          throw new TurnFailure(
+            'fatal',
+            failure.code,
+            `${failure.message} (gave up after ${failures} attempts)`,
+          )
+        }
+        const backoff = Math.min(
+          this.policy.maxDelayMs,
+          this.policy.baseDelayMs * 2 ** (failures - 1),
+        )
+        const wait = Math.max(failure.retryAfterMs ?? 0, backoff)
+        this.hooks.waiting(
+          `${failure.message}; retrying in ${formatSeconds(wait)} (attempt ${failures + 1} of ${this.policy.maxAttempts})`,
+        )
+        await sleep(wait, signal)
+        this.hooks.working()
+      } finally {
+        if (stallTimer) clearTimeout(stallTimer)
+        signal.removeEventListener('abort', abort)
+        this.attempt = null
+      }
+    }
+  }
+}
+
+type Classified =
+  | { kind: 'auth' | 'fatal'; code: string; message: string }
+  | { kind: 'retry'; code: string; message: string; retryAfterMs?: number }
+
+/** What a failed request means for the turn. */
+export function classify(error: unknown): Classified {
+  const status = (error as { status?: unknown }).status
+  const message = apiMessage(error)
+  if (typeof status === 'number') {
+    const code = `http-${status}`
+    if (status === 401 || status === 403)
+      return {
+        kind: 'auth',
+        code,
+        message: `The model endpoint refused the API key (${status}): ${message}. Check the key and base URL in Settings.`,
+      }
+    if (status === 429)
+      return {
+        kind: 'retry',
+        code,
+        message: `rate limited by the endpoint (429)`,
+        retryAfterMs: retryAfter(error),
+      }
+    if (status === 408 || status === 409 || status >= 500)
+      return {
+        kind: 'retry',
+        code,
+        message: `the endpoint answered ${status}: ${message}`,
+        retryAfterMs: retryAfter(error),
+      }
+    return { kind: 'fatal', code, message: `The model endpoint answered ${status}: ${message}` }
+  }
+  const name = error instanceof Error ? error.name : 'Error'
+  // An `error` event after a 200, a dropped connection: the SDK does not retry these.
+  return { kind: 'retry', code: name, message: `the stream failed: ${message}` }
+}
+
+function apiMessage(error: unknown): string {
+  const inner = (error as { error?: { error?: { message?: unknown } } }).error?.error?.message
+  if (typeof inner === 'string') return inner
+  return error instanceof Error ? error.message : String(error)
+}
+
+function retryAfter(error: unknown): number | undefined {
+  const headers = (error as { headers?: { get?: (name: string) => string | null } }).headers
+  const milliseconds = Number(headers?.get?.('retry-after-ms'))
+  if (Number.isFinite(milliseconds) && milliseconds > 0) return milliseconds
+  const value = headers?.get?.('retry-after')
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(value)
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined
+}
+
+function formatSeconds(milliseconds: number): string {
+  return milliseconds < 1000
+    ? `${milliseconds} ms`
+    : `${(milliseconds / 1000).toFixed(milliseconds < 10_000 ? 1 : 0)} s`
+}
+
+function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, milliseconds)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,0 +1,132 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { TeamError } from '../../../shared/errors'
+import type { Clock } from '../clock'
+import { writeFileAtomicSync } from '../fs/durable'
+import type { TeamPaths } from '../team-paths'
+
+export const PROTOCOLS_FORMAT_VERSION = 1
+
+const requestSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['shutdown', 'plan']),
+  /** Who asked: the requester of a shutdown, the teammate submitting a plan. */
+  from: z.string(),
+  /** Who must answer: the teammate asked to shut down, the lead reviewing a plan. */
+  to: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  created_at: z.number(),
+  settled_at: z.number().nullable(),
+  plan: z.string().nullable(),
+  /** The answer's reason (shutdown) or feedback (plan). */
+  reason: z.string().nullable(),
+  /** The message that settled it: judging that message again (a redelivery) changes nothing. */
+  settled_by: z.string().nullable().default(null),
+})
+export type ProtocolRequest = z.infer<typeof requestSchema>
+
+const fileSchema = z.object({
+  v: z.literal(PROTOCOLS_FORMAT_VERSION),
+  requests: z.array(requestSchema),
+})
+
+/**
+ * The s10 protocols' state — shutdown requests and plan reviews with their ids — in
+ * `.team/protocols.json`, replaced atomically by the runtime alone, so that a pending request
+ * survives a restart.
+ */
+export class ProtocolStore {
+  private readonly requests = new Map<string, ProtocolRequest>()
+
+  private constructor(
+    private readonly path: string,
+    private readonly clock: Clock,
+  ) {}
+
+  static open(paths: TeamPaths, clock: Clock): ProtocolStore {
+    const store = new ProtocolStore(join(paths.root, 'protocols.json'), clock)
+    for (const request of readProtocols(store.path)) store.requests.set(request.id, request)
+    return store
+  }
+
+  get(id: string): ProtocolRequest | undefined {
+    return this.requests.get(id)
+  }
+
+  all(): ProtocolRequest[] {
+    return [...this.requests.values()]
+  }
+
+  create(
+    request: Pick<ProtocolRequest, 'id' | 'kind' | 'from' | 'to'> & { plan?: string },
+  ): ProtocolRequest {
+    if (this.requests.has(request.id))
+      throw new TeamError('invalid-argument', `A request with id ${request.id} exists already.`)
+    const created: ProtocolRequest = {
+      ...request,
+      plan: request.plan ?? null,
+      status: 'pending',
+      created_at: this.clock.now() / 1000,
+      settled_at: null,
+      reason: null,
+      settled_by: null,
+    }
+    this.requests.set(created.id, created)
+    this.save()
+    return created
+  }
+
+  settle(
+    id: string,
+    approved: boolean,
+    reason: string | null,
+    by: string | null = null,
+  ): ProtocolRequest {
+    const request = this.requests.get(id)
+    if (!request || request.status !== 'pending')
+      throw new TeamError('invalid-argument', `Request ${id} is not pending.`)
+    const settled: ProtocolRequest = {
+      ...request,
+      status: approved ? 'approved' : 'rejected',
+      settled_at: this.clock.now() / 1000,
+      reason,
+      settled_by: by,
+    }
+    this.requests.set(id, settled)
+    this.save()
+    return settled
+  }
+
+  private save(): void {
+    mkdirSync(join(this.path, '..'), { recursive: true })
+    writeFileAtomicSync(
+      this.path,
+      `${JSON.stringify({ v: PROTOCOLS_FORMAT_VERSION, requests: this.all() }, null, 2)}\n`,
+    )
+  }
+}
+
+/** The requests in a protocols file, read-only (the CLI uses this to find a plan's teammate). */
+export function readProtocols(path: string): ProtocolRequest[] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = null
+  }
+  const parsed = fileSchema.safeParse(value)
+  if (!parsed.success)
+    throw new TeamError(
+      'io',
+      `${path} is damaged; move it aside to start the protocols afresh (pending requests in it are then forgotten).`,
+    )
+  return parsed.data.requests
+}
