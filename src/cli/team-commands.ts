@@ -28,13 +28,29 @@ async function runTeam(
     activityPrinter(context.output.stdout, { json: context.options.json }),
   )
   let errors: { agent: string; message: string }[]
+  let interrupted = false
+  // Ctrl+C stops every agent (their bash process groups too) and lets the team settle, so that
+  // every transcript stays valid; a second Ctrl+C is Node's default: exit at once.
+  const onInterrupt = (): void => {
+    interrupted = true
+    host.stopAll()
+  }
+  process.once('SIGINT', onInterrupt)
   try {
     host.chat(text)
     await host.whenIdle()
     errors = host.errors()
   } finally {
+    process.removeListener('SIGINT', onInterrupt)
     subscription.dispose()
     await host.close()
+  }
+  if (interrupted) {
+    await writeLine(
+      context.output.stderr,
+      'agent-teams: stopped by Ctrl+C; the transcripts are saved.',
+    )
+    return 130
   }
   for (const error of errors)
     await writeLine(

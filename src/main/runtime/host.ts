@@ -15,7 +15,7 @@ import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
-import { Team, type Disposable, type TeamListener } from './team'
+import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
@@ -192,6 +192,11 @@ export class TeamHost {
     this.existingAgent(name).stop()
   }
 
+  /** Stops every agent (Ctrl+C in the CLI); transcripts stay valid for the API. */
+  stopAll(): void {
+    for (const agent of this.agents.values()) agent.stop()
+  }
+
   /** Goes on after a pause, an error, a stall or a stop; a stalled stream is retried at once. */
   resume(name: string): void {
     this.assertOpen()
@@ -299,10 +304,23 @@ export class TeamHost {
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
-  private control(command: { command: string; name: string }): void {
-    if (this.closed || !this.agents.has(command.name)) return
-    if (command.command === 'stop') this.stop(command.name)
-    else if (command.command === 'resume') this.resume(command.name)
+  private control(command: ControlCommand): void {
+    if (this.closed) return
+    try {
+      if (command.command === 'budget')
+        this.setBudget(command.name, { tokens: command.tokens, rounds: command.rounds })
+      else if (command.command === 'stop') this.stop(command.name)
+      else this.resume(command.name)
+    } catch (error) {
+      // A command naming an agent that is not running: nothing to do, but say so in the UI.
+      if (!(error instanceof TeamError)) throw error
+      this.team.publish({
+        type: 'agent-error',
+        agent: command.name ?? 'team',
+        code: error.code,
+        message: `control: ${error.message}`,
+      })
+    }
   }
 
   private route(event: TeamEvent): void {

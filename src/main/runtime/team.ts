@@ -7,6 +7,7 @@ import { acquireFileLock, type FileLock } from './mailbox/lock'
 import { Roster } from './roster/roster'
 import { TeamPaths } from './team-paths'
 import { TeamWatcher, type TeamChange } from './watcher'
+import { isProcessAlive } from './fs/processes'
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -188,20 +189,35 @@ export class Team {
   }
 }
 
-export interface ControlCommand {
-  readonly command: 'stop' | 'resume'
-  readonly name: string
-}
+export type ControlCommand =
+  | { readonly command: 'stop' | 'resume'; readonly name: string }
+  | { readonly command: 'budget'; readonly name: string | null; readonly tokens: number | null; readonly rounds: number | null }
 
 function parseControl(line: string): ControlCommand | null {
+  let value: { command?: unknown; name?: unknown; tokens?: unknown; rounds?: unknown }
   try {
-    const value = JSON.parse(line) as { command?: unknown; name?: unknown }
-    if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string')
-      return { command: value.command, name: value.name }
+    value = JSON.parse(line) as typeof value
   } catch {
-    // Not a command: ignored, like any stray line in a control file.
+    return null // not a command: ignored, like any stray line in a control file
+  }
+  if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string') return { command: value.command, name: value.name }
+  const limit = (field: unknown): number | null | undefined => (field === null ? null : Number.isSafeInteger(field) && (field as number) > 0 ? (field as number) : undefined)
+  if (value.command === 'budget' && (value.name === null || typeof value.name === 'string')) {
+    const tokens = limit(value.tokens)
+    const rounds = limit(value.rounds)
+    if (tokens !== undefined && rounds !== undefined) return { command: 'budget', name: value.name, tokens, rounds }
   }
   return null
+}
+
+/** Whether a runtime holds the team in `paths` open right now (another process, or this one). */
+export function isTeamRunning(paths: TeamPaths): boolean {
+  try {
+    const holder = JSON.parse(readFileSync(join(paths.root, 'runtime.lock'), 'utf8')) as { pid?: unknown }
+    return typeof holder.pid === 'number' && isProcessAlive(holder.pid)
+  } catch {
+    return false
+  }
 }
 
 function fileSize(path: string): number {
