@@ -193,7 +193,11 @@ export class AppService {
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
       })
     } catch (error) {
-      if (!(error instanceof TeamError) || error.code !== 'roster-invalid') throw error
+      if (!(error instanceof TeamError) || error.code !== 'roster-invalid') {
+        // Nothing is open now (the old team was closed): say so rather than claim this folder.
+        this.workspace = null
+        throw error
+      }
       const details = error.details as { file?: string; line?: number; column?: number }
       this.rosterProblem = {
         message: error.message,
@@ -243,7 +247,11 @@ export class AppService {
       agent: (typeof roster)['lead'],
       model: string | null,
     ): Promise<AgentView> => ({
-      ...agent,
+      name: agent.name,
+      role: agent.role,
+      status: agent.status,
+      running: agent.running,
+      usage: agent.usage,
       statusReason: this.reasons.get(agent.name) ?? null,
       model,
       pending: await this.pendingCount(agent.name),
