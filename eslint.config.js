@@ -12,6 +12,61 @@ const electronImport = {
 /** @param {string} message */
 const nodeBuiltins = (message) => ({ group: ['node:*'], message })
 
+/**
+ * Raw IPC, as GitHub Desktop bans it: only the typed adapter (src/main/ipc.ts) and the preload
+ * (src/preload/index.ts) may touch ipcMain and ipcRenderer, so every channel goes through the
+ * contract's named commands and the sender check.
+ */
+const rawIpcMessage =
+  'Raw IPC is allowed only in src/main/ipc.ts and src/preload/index.ts: go through the contract.'
+const rawIpcImport = {
+  name: 'electron',
+  importNames: ['ipcMain', 'ipcRenderer'],
+  message: rawIpcMessage,
+}
+const rawIpcSyntax = [
+  'error',
+  // `electron.ipcMain`, `require('electron').ipcRenderer`, and destructuring of either.
+  { selector: 'MemberExpression[property.name=/^ipc(Main|Renderer)$/]', message: rawIpcMessage },
+  {
+    selector: 'VariableDeclarator > ObjectPattern > Property[key.name=/^ipc(Main|Renderer)$/]',
+    message: rawIpcMessage,
+  },
+]
+/** The main layer's import rule; `allowRawIpc` drops the raw IPC ban for the adapter itself. */
+const mainImports = (allowRawIpc = false) => [
+  'error',
+  {
+    ...(allowRawIpc ? {} : { paths: [rawIpcImport] }),
+    patterns: [{ group: ['**/renderer/**'], message: 'Main may not import the renderer.' }],
+  },
+]
+
+/** The preload's import rule; `allowRawIpc` drops the raw IPC ban for the preload itself. */
+const preloadImports = (allowRawIpc = false) => [
+  'error',
+  {
+    paths: [
+      ...(allowRawIpc ? [] : [rawIpcImport]),
+      { name: 'zod', message: 'The preload bundle stays free of zod: main validates.' },
+    ],
+    patterns: [
+      {
+        group: [
+          '**/shared/*',
+          '!**/shared/ipc-channels',
+          '!**/shared/ipc-reply',
+          '!**/shared/errors',
+        ],
+        allowTypeImports: true,
+        message:
+          'The preload bundles what it imports: values only from ipc-channels, ipc-reply and errors (zod-free); types from anywhere.',
+      },
+      { group: ['**/main/**', '**/renderer/**'], message: 'The preload imports only src/shared.' },
+    ],
+  },
+]
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'out/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/'],
@@ -27,6 +82,14 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+    },
+  },
+  // Everywhere: no raw IPC (the layers below also ban 'electron' where it has no place at all).
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [rawIpcImport] }],
+      'no-restricted-syntax': rawIpcSyntax,
     },
   },
   // Layer: src/shared is pure TypeScript, the contract between runtime and UI.
@@ -50,7 +113,7 @@ export default tseslint.config(
   },
   // Layer: the runtime runs on plain Node and never sees Electron.
   {
-    files: ['src/main/runtime/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/main/runtime/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -69,11 +132,27 @@ export default tseslint.config(
   // Layer: the Electron main process adapts the runtime; it never imports the renderer.
   {
     files: ['src/main/*.ts', 'src/main/!(runtime)/**/*.ts'],
+    rules: { 'no-restricted-imports': mainImports() },
+  },
+  // The two files that are the typed IPC boundary: the adapter in main and the preload.
+  {
+    files: ['src/main/ipc.ts'],
+    rules: { 'no-restricted-imports': mainImports(true), 'no-restricted-syntax': 'off' },
+  },
+  // Layer: the preload is one bundled file in a sandbox, so it takes values only from the
+  // zod-free shared modules (types from anywhere), and never the main or renderer code.
+  {
+    files: ['src/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/renderer/**'], message: 'Main may not import the renderer.' }] },
-      ],
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': preloadImports(),
+    },
+  },
+  {
+    files: ['src/preload/index.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': preloadImports(true),
+      'no-restricted-syntax': 'off',
     },
   },
   // Layer: the renderer talks only to the contract in src/shared.

@@ -1,17 +1,23 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, session } from 'electron'
+import { app, BrowserWindow, dialog, session, type OpenDialogOptions } from 'electron'
 import icon from '../../resources/icon.png?asset'
 import {
   developmentContentSecurityPolicy,
   productionContentSecurityPolicy,
 } from '../shared/content-security-policy'
+import { serializeError } from '../shared/errors'
 import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
-import { registerIpcHandlers } from './ipc'
+import { createIpcAdapter, type IpcAdapter } from './ipc'
+import { AppService } from './runtime/app-service'
+import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
 import { resolveWorkspace } from './workspace'
 
 const rendererIndexHtml = join(import.meta.dirname, '../renderer/index.html')
 const preloadScript = join(import.meta.dirname, '../preload/index.cjs')
+
+/** How long quitting waits for the team to stop before it exits anyway. */
+const CLOSE_TIMEOUT_MS = 5000
 
 /** electron-vite dev sets ELECTRON_RENDERER_URL; a packaged app always loads the built file. */
 function resolveAppLocation(): AppLocation {
@@ -60,10 +66,67 @@ function focus(window: BrowserWindow): void {
   window.focus()
 }
 
+/** The OS folder picker, attached to the window when there is one; null when cancelled. */
+async function pickFolder(window: BrowserWindow | undefined): Promise<string | null> {
+  const options: OpenDialogOptions = { properties: ['openDirectory', 'createDirectory'] }
+  const result =
+    window !== undefined && !window.isDestroyed()
+      ? await dialog.showOpenDialog(window, options)
+      : await dialog.showOpenDialog(options)
+  return result.canceled ? null : (result.filePaths[0] ?? null)
+}
+
+/**
+ * The app service, with the `--workspace` folder open when one was given. A folder that cannot
+ * be opened (missing, or another runtime holds it) must not keep the app from starting: it
+ * starts without one and says why. Opened through the command, not `create`, so that a failed
+ * open leaves no half-made service behind.
+ */
+async function createService(
+  workspace: string | undefined,
+  currentWindow: () => BrowserWindow | undefined,
+): Promise<{ service: AppService; openProblem: string | null }> {
+  const userData = app.getPath('userData')
+  const service = await AppService.create({
+    mode: 'electron',
+    version: app.getVersion(),
+    configDirectory: userData,
+    secrets: createSecretStore(userData),
+    env: process.env,
+    pickFolder: () => pickFolder(currentWindow()),
+  })
+  if (workspace === undefined) return { service, openProblem: null }
+  try {
+    await service.execute('openWorkspace', { path: workspace })
+    return { service, openProblem: null }
+  } catch (error) {
+    return { service, openProblem: serializeError(error).message }
+  }
+}
+
+async function closeWithin(service: AppService, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.warn(`[main] the team did not stop within ${timeoutMs} ms; quitting anyway`)
+      resolve()
+    }, timeoutMs)
+  })
+  try {
+    await Promise.race([service.close(), timeout])
+  } catch (error) {
+    console.error('[main] closing the team failed:', error)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 function start(): void {
   const location = resolveAppLocation()
   const workspace = resolveWorkspace(process.argv, process.cwd())
   let mainWindow: BrowserWindow | undefined
+  let running: { service: AppService; ipc: IpcAdapter } | undefined
+  let quitting = false
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, location))
   app.on('second-instance', () => {
@@ -73,25 +136,55 @@ function start(): void {
     // On macOS an app stays active without windows until the person quits it explicitly.
     if (process.platform !== 'darwin') app.quit()
   })
-
-  void app.whenReady().then(() => {
-    const policy =
-      location.kind === 'dev-server'
-        ? developmentContentSecurityPolicy
-        : productionContentSecurityPolicy
-    installContentSecurityPolicy(session.defaultSession, policy)
-    denyAllPermissions(session.defaultSession)
-    const disposeIpc = registerIpcHandlers({
-      isTrustedUrl: (url) => isAppUrl(location, url),
-      getInfo: () => ({ version: app.getVersion(), workspace }),
-    })
-    app.once('will-quit', disposeIpc)
-
-    mainWindow = createMainWindow(location)
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow(location)
-    })
+  app.on('before-quit', (event) => {
+    if (running === undefined) return
+    // Agents may be mid-write: hold the quit until the team has stopped and released its files.
+    event.preventDefault()
+    if (quitting) return
+    quitting = true
+    const { service, ipc } = running
+    ipc.dispose()
+    void closeWithin(service, CLOSE_TIMEOUT_MS).then(() => app.exit())
   })
+
+  const openWindow = (ipc: IpcAdapter): BrowserWindow => {
+    const window = createMainWindow(location)
+    ipc.attach(window.webContents)
+    mainWindow = window
+    return window
+  }
+
+  app
+    .whenReady()
+    .then(async () => {
+      const policy =
+        location.kind === 'dev-server'
+          ? developmentContentSecurityPolicy
+          : productionContentSecurityPolicy
+      installContentSecurityPolicy(session.defaultSession, policy)
+      denyAllPermissions(session.defaultSession)
+
+      const { service, openProblem } = await createService(workspace, () => mainWindow)
+      const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
+      running = { service, ipc }
+
+      const window = openWindow(ipc)
+      if (openProblem !== null) {
+        void dialog.showMessageBox(window, {
+          type: 'error',
+          message: `Could not open the workspace ${workspace ?? ''}`,
+          detail: openProblem,
+        })
+      }
+      app.on('activate', () => {
+        if (BrowserWindow.getAllWindows().length === 0 && !quitting) openWindow(ipc)
+      })
+    })
+    .catch((error: unknown) => {
+      console.error('[main] could not start:', error)
+      dialog.showErrorBox('Agent Teams could not start', serializeError(error).message)
+      app.exit(1)
+    })
 }
 
 // Sandbox every renderer, including any created without explicit webPreferences.

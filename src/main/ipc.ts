@@ -1,49 +1,101 @@
-import { ipcMain, type IpcMainInvokeEvent } from 'electron'
-import type { z } from 'zod'
-import { appInfoSchema, ipcChannels, type AppInfo, type IpcChannel } from '../shared/contract'
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import type { HostEvent } from '../shared/contract'
+import {
+  commandChannel,
+  commandNames,
+  EVENTS_CHANNEL,
+  type CommandName,
+} from '../shared/ipc-channels'
+import { toIpcReply, type IpcReply } from '../shared/ipc-reply'
+import { createEventBatcher } from './event-batcher'
 
-/** What the IPC handlers answer with; main wires these to the app and, later, the runtime host. */
-export interface IpcServices {
-  /** Whether a frame at this URL is the app's own page. */
-  isTrustedUrl(url: string): boolean
-  getInfo(): AppInfo
+/** The part of AppService the adapter needs: it parses every request and reply itself. */
+export interface CommandService {
+  execute(name: string, params: unknown): Promise<unknown>
+  onEvent(listener: (event: HostEvent) => void): () => void
 }
 
-export type Dispose = () => void
+export interface IpcAdapterOptions {
+  readonly service: CommandService
+  /** Whether a frame at this URL is the app's own page. */
+  readonly isTrustedUrl: (url: string) => boolean
+}
 
-/** Registers every handler of the contract; the returned function removes them again. */
-export function registerIpcHandlers(services: IpcServices): Dispose {
-  const disposers = [handle(ipcChannels.getInfo, appInfoSchema, services, () => services.getInfo())]
-  return () => {
-    for (const dispose of disposers) dispose()
-  }
+export interface IpcAdapter {
+  /** Streams the service's events to this window's page until it is destroyed. */
+  attach(contents: WebContents): void
+  /** Removes every handler and stops every stream. */
+  dispose(): void
 }
 
 /**
- * The one place that calls ipcMain: checks the sender, runs the handler, and parses the reply
- * with the contract's schema so nothing unchecked leaves main.
+ * The one place that calls ipcMain: a handler per command on its own channel, each checking
+ * the sender before the service parses the parameters; and the event stream to each window.
  */
-function handle<Reply>(
-  channel: IpcChannel,
-  replySchema: z.ZodType<Reply>,
-  services: IpcServices,
-  handler: () => Reply | Promise<Reply>,
-): Dispose {
-  ipcMain.handle(channel, async (event) => {
-    assertTrustedSender(event, channel, services)
-    return replySchema.parse(await handler())
-  })
-  return () => ipcMain.removeHandler(channel)
+export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
+  const streams = new Map<WebContents, EventStream>()
+  for (const name of commandNames) {
+    ipcMain.handle(commandChannel(name), async (event, params: unknown) => {
+      const reply = await runCommand(options, name, event, params)
+      // Events the command caused go out before its reply: the page sees `workspace-opened`
+      // before `openWorkspace` resolves, as over the browser-mode socket.
+      streams.get(event.sender)?.flush()
+      return reply
+    })
+  }
+  return {
+    attach(contents) {
+      if (streams.has(contents)) return
+      const stream = streamEvents(options.service, contents)
+      const forget = (): void => {
+        stream.stop()
+        streams.delete(contents)
+        contents.removeListener('destroyed', forget)
+      }
+      streams.set(contents, { flush: stream.flush, stop: forget })
+      contents.once('destroyed', forget)
+    },
+    dispose() {
+      for (const name of commandNames) ipcMain.removeHandler(commandChannel(name))
+      for (const stream of [...streams.values()]) stream.stop()
+    },
+  }
 }
 
-function assertTrustedSender(
+interface EventStream {
+  flush(): void
+  stop(): void
+}
+
+function runCommand(
+  options: IpcAdapterOptions,
+  name: CommandName,
   event: IpcMainInvokeEvent,
-  channel: IpcChannel,
-  services: IpcServices,
-): void {
-  // senderFrame is null when the frame navigated away or was destroyed before the message arrived.
+  params: unknown,
+): Promise<IpcReply> {
+  // senderFrame is null when the frame navigated away or was destroyed before the message came.
   const url = event.senderFrame?.url
-  if (url !== undefined && services.isTrustedUrl(url)) return
-  console.warn(`[ipc] refused ${channel} from untrusted sender ${url ?? '(no frame)'}`)
-  throw new Error(`Refused ${channel}: the sender is not the app's own page`)
+  if (url === undefined || !options.isTrustedUrl(url)) {
+    console.warn(`[ipc] refused ${name} from untrusted sender ${url ?? '(no frame)'}`)
+    // Thrown, not answered: an untrusted page learns nothing beyond the refusal.
+    throw new Error(`Refused ${name}: the sender is not the app's own page`)
+  }
+  return toIpcReply(() => options.service.execute(name, params))
+}
+
+/** Sends the service's events to `contents` in batches of at most one per animation frame. */
+function streamEvents(service: CommandService, contents: WebContents): EventStream {
+  const batcher = createEventBatcher({
+    send: (events) => {
+      if (!contents.isDestroyed()) contents.send(EVENTS_CHANNEL, events)
+    },
+  })
+  const unsubscribe = service.onEvent((event) => batcher.push(event))
+  return {
+    flush: () => batcher.flush(),
+    stop: () => {
+      unsubscribe()
+      batcher.dispose()
+    },
+  }
 }

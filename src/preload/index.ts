@@ -1,14 +1,34 @@
-import { contextBridge, ipcRenderer } from 'electron'
-import type { AgentTeamsApi, AppInfo } from '../shared/contract'
-// Straight from ipc-channels, not via ./contract: the preload must not pull zod into its bundle.
-import { ipcChannels } from '../shared/ipc-channels'
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import type { AgentTeamsApi, HostEvent } from '../shared/contract'
+// Straight from the zod-free modules, never via ../shared/contract: the sandboxed preload is one
+// bundled file, and a schema library has no place in it.
+import { commandChannel, commandNames, EVENTS_CHANNEL } from '../shared/ipc-channels'
+import { unwrapIpcReply, type IpcReply } from '../shared/ipc-reply'
 
 /**
- * The only surface the renderer sees: one named function per contract entry. No channel names,
- * no ipcRenderer, nothing that lets the page send arbitrary messages to main.
+ * The only surface the page sees: one named function per command, each bound to its own
+ * channel, and a batched event subscription. No channel names, no ipcRenderer, no IPC event
+ * objects: nothing that lets the page send arbitrary messages to main.
  */
-const api: AgentTeamsApi = {
-  getInfo: (): Promise<AppInfo> => ipcRenderer.invoke(ipcChannels.getInfo),
+function createApi(): AgentTeamsApi {
+  const commands = Object.fromEntries(
+    commandNames.map((name) => {
+      const channel = commandChannel(name)
+      const command = async (params: unknown): Promise<unknown> =>
+        unwrapIpcReply((await ipcRenderer.invoke(channel, params)) as IpcReply)
+      return [name, command]
+    }),
+  ) as Omit<AgentTeamsApi, 'onEvents'>
+  return {
+    ...commands,
+    onEvents(listener) {
+      const forward = (_event: IpcRendererEvent, events: HostEvent[]): void => listener(events)
+      ipcRenderer.on(EVENTS_CHANNEL, forward)
+      return () => {
+        ipcRenderer.removeListener(EVENTS_CHANNEL, forward)
+      }
+    },
+  }
 }
 
-contextBridge.exposeInMainWorld('agentTeams', api)
+contextBridge.exposeInMainWorld('agentTeams', createApi())
