@@ -191,7 +191,12 @@ export class Team {
 
 export type ControlCommand =
   | { readonly command: 'stop' | 'resume'; readonly name: string }
-  | { readonly command: 'budget'; readonly name: string | null; readonly tokens: number | null; readonly rounds: number | null }
+  | {
+      readonly command: 'budget'
+      readonly name: string | null
+      readonly tokens: number | null
+      readonly rounds: number | null
+    }
 
 function parseControl(line: string): ControlCommand | null {
   let value: { command?: unknown; name?: unknown; tokens?: unknown; rounds?: unknown }
@@ -200,12 +205,19 @@ function parseControl(line: string): ControlCommand | null {
   } catch {
     return null // not a command: ignored, like any stray line in a control file
   }
-  if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string') return { command: value.command, name: value.name }
-  const limit = (field: unknown): number | null | undefined => (field === null ? null : Number.isSafeInteger(field) && (field as number) > 0 ? (field as number) : undefined)
+  if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string')
+    return { command: value.command, name: value.name }
+  const limit = (field: unknown): number | null | undefined =>
+    field === null
+      ? null
+      : Number.isSafeInteger(field) && (field as number) > 0
+        ? (field as number)
+        : undefined
   if (value.command === 'budget' && (value.name === null || typeof value.name === 'string')) {
     const tokens = limit(value.tokens)
     const rounds = limit(value.rounds)
-    if (tokens !== undefined && rounds !== undefined) return { command: 'budget', name: value.name, tokens, rounds }
+    if (tokens !== undefined && rounds !== undefined)
+      return { command: 'budget', name: value.name, tokens, rounds }
   }
   return null
 }
@@ -213,7 +225,9 @@ function parseControl(line: string): ControlCommand | null {
 /** Whether a runtime holds the team in `paths` open right now (another process, or this one). */
 export function isTeamRunning(paths: TeamPaths): boolean {
   try {
-    const holder = JSON.parse(readFileSync(join(paths.root, 'runtime.lock'), 'utf8')) as { pid?: unknown }
+    const holder = JSON.parse(readFileSync(join(paths.root, 'runtime.lock'), 'utf8')) as {
+      pid?: unknown
+    }
     return typeof holder.pid === 'number' && isProcessAlive(holder.pid)
   } catch {
     return false
