@@ -2,7 +2,9 @@ import type { MailMessage } from '../shared/messages'
 import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
+import { serve } from '../server/serve-command'
 import type { ParsedOptions } from './main'
+import { budget, plan, requests, resume, shutdown, stop } from './control-commands'
 import { chat, demo, transcript } from './team-commands'
 import { UsageError, writeLine, type Output } from './output'
 
@@ -228,4 +230,11 @@ export const commands: Readonly<Record<string, Command>> = {
   chat,
   demo,
   transcript,
+  serve,
+  stop,
+  resume,
+  shutdown,
+  plan,
+  requests,
+  budget,
 }

@@ -24,6 +24,21 @@ Commands:
   demo                   run the offline demo (no key needed): a coder and a tester build
                          and test a small module; in a fresh folder unless --workspace is given
   transcript <name>      print an agent's transcript
+  serve [--port N]       browser mode: run the team headless and serve the app at
+                         http://127.0.0.1:PORT (a free port unless --port is given); open the
+                         printed address, which carries the launch's secret token
+
+A running team (the app, serve or chat, in another terminal):
+  stop <name>            stop an agent mid-stream or mid-tool (its bash process group too)
+  resume <name>          go on after a stop, a pause, an error or a stall
+  shutdown <name>        ask a teammate to shut down (the s10 shutdown protocol)
+  plan approve <id>      approve a plan-first teammate's plan
+  plan reject <id> --feedback TEXT
+                         reject it, asking for a new plan
+  requests               shutdown and plan requests with their state
+  budget [<name>] [--tokens N] [--rounds N]
+                         set an agent's (or, without a name, the team's) budget; "none"
+                         lifts it; agents paused by a budget go on
 
 Options:
   --workspace DIR        the folder whose .team/ holds the team (default: the current folder)
@@ -43,6 +58,10 @@ const options = {
   type: { type: 'string' },
   all: { type: 'boolean', default: false },
   limit: { type: 'string' },
+  port: { type: 'string' },
+  feedback: { type: 'string' },
+  tokens: { type: 'string' },
+  rounds: { type: 'string' },
   reset: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
@@ -56,6 +75,10 @@ export type ParsedOptions = {
   type?: string
   all: boolean
   limit?: string
+  port?: string
+  feedback?: string
+  tokens?: string
+  rounds?: string
   reset: boolean
 }
 

@@ -69,7 +69,14 @@ export class AppService {
 
   static async create(options: AppServiceOptions): Promise<AppService> {
     const service = new AppService(options)
-    if (options.workspace) await service.open(options.workspace)
+    if (options.workspace) {
+      try {
+        await service.open(options.workspace)
+      } catch (error) {
+        await service.close()
+        throw error
+      }
+    }
     return service
   }
 
@@ -145,7 +152,8 @@ export class AppService {
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
         const view = this.settings.save(change)
-        await this.prepareModel()
+        // Saved either way; the team gets the new endpoint once there is one to use.
+        if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
         this.emit({ type: 'settings-changed', settings: view })
         return view
       },

@@ -1,0 +1,231 @@
+import { createReadStream } from 'node:fs'
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { HostEvent } from '../shared/contract'
+import { productionContentSecurityPolicy } from '../shared/content-security-policy'
+import { MAX_FRAME_BYTES } from '../shared/wire'
+import {
+  authorize,
+  generateToken,
+  isOwnHost,
+  isOwnOrigin,
+  splitTarget,
+  tokenCookie,
+} from './access'
+import { EventBatcher } from './event-batcher'
+import { lookupStaticFile } from './static-files'
+import { serveSocket, type CommandRunner } from './socket-session'
+
+/** The slice of AppService the server uses. */
+export interface BrowserService extends CommandRunner {
+  onEvent(listener: (event: HostEvent) => void): () => void
+}
+
+export interface BrowserServerOptions {
+  readonly service: BrowserService
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  /** The built renderer (out/renderer). */
+  readonly staticDirectory: string
+  /** The per-launch secret; default 32 random bytes, base64url. */
+  readonly token?: string
+  /** Where failures that are bugs (code 'internal') are reported; default console.error. */
+  readonly reportInternal?: (command: string, error: unknown) => void
+}
+
+export interface BrowserServer {
+  /** `http://127.0.0.1:PORT/?token=…`: the address to open. */
+  readonly url: string
+  readonly port: number
+  readonly token: string
+  /** Stops listening, closes every socket and timer; resolves even with clients connected. */
+  close(): Promise<void>
+}
+
+/** The WebSocket's path; the page is everything else. */
+export const SOCKET_PATH = '/ws'
+/** How long a client gets to answer our close frame before its socket is cut. */
+const CLOSE_GRACE_MS = 1000
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': productionContentSecurityPolicy,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+}
+
+const UNAUTHORIZED =
+  'This Agent Teams server needs its token. Open the full address that "agent-teams serve" printed (it ends in ?token=…).'
+
+/**
+ * Browser mode: the built renderer over HTTP and the contract over a WebSocket at /ws, on
+ * 127.0.0.1 only. Every request and upgrade must carry the token (`?token=` or the cookie the
+ * page gets when opened with it); Host must name this server (guards against DNS rebinding);
+ * an upgrade's Origin must be this server's own page. No CORS headers are ever sent.
+ */
+export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
+  const token = options.token ?? generateToken()
+  const server = createServer()
+  const sockets = new Set<Socket>()
+  // Known once listening; no request can arrive before.
+  let port = 0
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const batcher = new EventBatcher((frames) => {
+    for (const client of wss.clients) {
+      if (client.readyState !== client.OPEN) continue
+      for (const frame of frames) client.send(frame)
+    }
+  })
+
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    handleRequest(request, response, token, port, options.staticDirectory).catch(() =>
+      response.destroy(),
+    )
+  })
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    const refusal = upgradeRefusal(request, token, port)
+    if (refusal !== null) {
+      refuseUpgrade(socket, refusal.status, refusal.message)
+      return
+    }
+    wss.handleUpgrade(request, socket, head, (client) => {
+      serveSocket(client, {
+        runner: options.service,
+        beforeResponse: () => batcher.flush(),
+        reportInternal:
+          options.reportInternal ??
+          ((command, error) => console.error(`[agent-teams serve] ${command} failed:`, error)),
+      })
+    })
+  })
+
+  await listen(server, options.port ?? 0)
+  port = (server.address() as AddressInfo).port
+  const unsubscribe = options.service.onEvent((event) => batcher.push(event))
+
+  let closing: Promise<void> | null = null
+  const close = async (): Promise<void> => {
+    unsubscribe()
+    batcher.dispose()
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+    await Promise.all([...wss.clients].map(closeClient))
+    await new Promise<void>((resolve) => wss.close(() => resolve()))
+    server.closeAllConnections()
+    for (const socket of sockets) socket.destroy()
+    await stopped
+  }
+  return {
+    url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`,
+    port,
+    token,
+    close: () => (closing ??= close()),
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+function closeClient(client: WebSocket): Promise<void> {
+  if (client.readyState === client.CLOSED) return Promise.resolve()
+  return new Promise((resolve) => {
+    const cut = setTimeout(() => client.terminate(), CLOSE_GRACE_MS)
+    client.once('close', () => {
+      clearTimeout(cut)
+      resolve()
+    })
+    client.close(1001, 'The Agent Teams server is shutting down.')
+  })
+}
+
+function upgradeRefusal(
+  request: IncomingMessage,
+  token: string,
+  port: number,
+): { status: number; message: string } | null {
+  if (!isOwnHost(request.headers.host, port))
+    return { status: 421, message: `This server answers only to 127.0.0.1:${port}.` }
+  if (splitTarget(request.url ?? '/').path !== SOCKET_PATH)
+    return { status: 404, message: `The WebSocket is at ${SOCKET_PATH}.` }
+  if (!isOwnOrigin(request.headers.origin, port))
+    return { status: 403, message: 'WebSockets are accepted only from the app’s own page.' }
+  if (authorize(request, token) === 'refused') return { status: 401, message: UNAUTHORIZED }
+  return null
+}
+
+/** Answers a refused upgrade in plain HTTP, then closes the socket once that is written. */
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = `${message}\n`
+  const headers = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Connection: close',
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+  ]
+  socket.once('finish', () => socket.destroy())
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`)
+}
+
+function replyText(response: ServerResponse, status: number, message: string): void {
+  const body = `${message}\n`
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  })
+  response.end(body)
+}
+
+async function handleRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  token: string,
+  port: number,
+  staticDirectory: string,
+): Promise<void> {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+  if (!isOwnHost(request.headers.host, port))
+    return replyText(response, 421, `This server answers only to 127.0.0.1:${port}.`)
+  const authorization = authorize(request, token)
+  if (authorization === 'refused') return replyText(response, 401, UNAUTHORIZED)
+  if (authorization === 'query') response.setHeader('set-cookie', tokenCookie(token))
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('allow', 'GET, HEAD')
+    return replyText(response, 405, `${request.method ?? 'This method'} is not allowed here.`)
+  }
+  const { path } = splitTarget(request.url ?? '/')
+  if (path === SOCKET_PATH)
+    return replyText(response, 426, 'This address is the WebSocket; connect with one.')
+  const found = await lookupStaticFile(staticDirectory, path)
+  if (found.kind === 'bad-path') return replyText(response, 400, 'That path is not allowed.')
+  if (found.kind === 'not-found') return replyText(response, 404, 'Not found.')
+  response.writeHead(200, {
+    'content-type': found.contentType,
+    'content-length': found.size,
+    'cache-control': 'no-cache',
+  })
+  if (request.method === 'HEAD') return void response.end()
+  await pipeline(createReadStream(found.path), response)
+}

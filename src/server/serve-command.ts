@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { TeamError } from '../shared/errors'
+import { AppService } from '../main/runtime/app-service'
+import { settingsPath } from '../main/runtime/model/config'
+import { plainFileSecretStore } from '../main/runtime/secrets'
+import type { CommandContext } from '../cli/commands'
+import { UsageError, writeLine } from '../cli/output'
+import { startBrowserServer, type BrowserServer } from './browser-server'
+
+/** The built renderer, next to the sources: `<repo>/out/renderer`. */
+export const DEFAULT_STATIC_DIRECTORY = fileURLToPath(
+  new URL('../../out/renderer/', import.meta.url),
+)
+
+export interface ServeDependencies {
+  /** The environment (model settings, XDG_CONFIG_HOME); default process.env. */
+  readonly env?: NodeJS.ProcessEnv
+  readonly staticDirectory?: string
+  /**
+   * Resolves when the server should stop; default: the first SIGINT or SIGTERM (a second one
+   * then ends the process the usual way).
+   */
+  readonly untilStopped?: () => Promise<void>
+  /** Told the running server, for tests. */
+  readonly onListening?: (server: BrowserServer) => void
+}
+
+export function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`--port takes a whole number from 1 to 65535, not "${value}"`)
+  return port
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8')
+  const version = (JSON.parse(text) as { version?: unknown }).version
+  return typeof version === 'string' && version.length > 0 ? version : '0.0.0'
+}
+
+function startFailure(error: unknown, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE')
+    return new TeamError(
+      'io',
+      `Port ${port} on 127.0.0.1 is already in use; choose another with --port, or leave --port out to get a free one.`,
+    )
+  if (code === 'EACCES')
+    return new TeamError(
+      'io',
+      `Port ${port} needs privileges this user lacks; choose one above 1023.`,
+    )
+  return error
+}
+
+/**
+ * `agent-teams serve [--workspace DIR] [--port N]`: the runtime headless, the renderer over
+ * http://127.0.0.1:PORT and the contract over its WebSocket, until Ctrl+C.
+ */
+export function createServeCommand(
+  dependencies: ServeDependencies = {},
+): (context: CommandContext) => Promise<number> {
+  return async (context) => {
+    if (context.positionals.length > 0)
+      throw new UsageError(`takes no arguments (got "${context.positionals.join(' ')}")`)
+    const port = parsePort(context.options.port)
+    const staticDirectory = dependencies.staticDirectory ?? DEFAULT_STATIC_DIRECTORY
+    if (!existsSync(join(staticDirectory, 'index.html')))
+      throw new TeamError(
+        'invalid-argument',
+        `Build the UI first: npm run build (there is no index.html in ${staticDirectory}).`,
+      )
+    const env = dependencies.env ?? process.env
+    const configDirectory = dirname(settingsPath(env))
+    const service = await AppService.create({
+      mode: 'browser',
+      version: packageVersion(),
+      configDirectory,
+      secrets: plainFileSecretStore(join(configDirectory, 'settings.json')),
+      env,
+    })
+    let server: BrowserServer | null = null
+    try {
+      // Opened here rather than by create(), so that a workspace that cannot be opened (busy in
+      // another process, missing) still gets the service closed: what create() started before
+      // failing would otherwise keep this process alive.
+      await service.execute('openWorkspace', { path: context.options.workspace })
+      server = await startBrowserServer({
+        service,
+        port,
+        staticDirectory,
+        reportInternal: (command, error) => {
+          void writeLine(
+            context.output.stderr,
+            `agent-teams serve: ${command} failed: ${(error as Error).stack ?? String(error)}`,
+          )
+        },
+      }).catch((error: unknown) => {
+        throw startFailure(error, port)
+      })
+      const stopped = (dependencies.untilStopped ?? untilSignal)()
+      await writeLine(context.output.stdout, `Agent Teams is running at ${server.url}`)
+      await writeLine(context.output.stdout, 'Open it in a browser; press Ctrl+C to stop.')
+      dependencies.onListening?.(server)
+      await stopped
+      return 0
+    } finally {
+      await server?.close()
+      await service.close()
+    }
+  }
+}
+
+export const serve = createServeCommand()

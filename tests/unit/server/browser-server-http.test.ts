@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { productionContentSecurityPolicy } from '../../../src/shared/content-security-policy'
+import { APP_JS, http, INDEX_HTML, SECRET, startFixture, type Fixture } from './fixture'
+
+describe('browser server: HTTP', () => {
+  let fixture: Fixture
+  let port: number
+  let token: string
+  beforeAll(async () => {
+    fixture = await startFixture()
+    port = fixture.server.port
+    token = fixture.server.token
+  })
+  afterAll(() => fixture.dispose())
+
+  it('prints a loopback address that carries a long random token', () => {
+    expect(fixture.server.url).toBe(`http://127.0.0.1:${port}/?token=${token}`)
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('serves the page with ?token= and sets the token cookie', async () => {
+    const answer = await http(port, `/?token=${token}`)
+    expect(answer.status).toBe(200)
+    expect(answer.body).toBe(INDEX_HTML)
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(answer.headers['set-cookie']).toEqual([
+      `agent_teams_token=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    ])
+  })
+
+  it('serves files with the cookie alone, with their content types', async () => {
+    const cookie = `other=1; agent_teams_token=${token}`
+    const script = await http(port, '/app.js', { headers: { cookie } })
+    expect(script.status).toBe(200)
+    expect(script.body).toBe(APP_JS)
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(script.headers['set-cookie']).toBeUndefined()
+    const style = await http(port, '/assets/style.css', { headers: { cookie } })
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8')
+    const head = await http(port, '/', { method: 'HEAD', headers: { cookie } })
+    expect(head.status).toBe(200)
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(INDEX_HTML)))
+    expect(head.body).toBe('')
+  })
+
+  it('sends the security headers and no CORS headers, on every answer', async () => {
+    for (const path of [`/?token=${token}`, '/', `/nothing?token=${token}`]) {
+      const answer = await http(port, path, { headers: { origin: 'http://evil.example' } })
+      expect(answer.headers['content-security-policy']).toBe(productionContentSecurityPolicy)
+      expect(answer.headers['x-content-type-options']).toBe('nosniff')
+      expect(answer.headers['referrer-policy']).toBe('no-referrer')
+      expect(
+        Object.keys(answer.headers).filter((name) => name.startsWith('access-control')),
+      ).toEqual([])
+    }
+  })
+
+  it('refuses a missing or wrong token with 401, whatever the cookie says', async () => {
+    const missing = await http(port, '/')
+    expect(missing.status).toBe(401)
+    expect(missing.body).toContain('?token=')
+    expect(missing.body).not.toContain(INDEX_HTML)
+    expect((await http(port, `/?token=${token}x`)).status).toBe(401)
+    expect((await http(port, '/?token=')).status).toBe(401)
+    expect((await http(port, '/', { headers: { cookie: 'agent_teams_token=nope' } })).status).toBe(
+      401,
+    )
+    const wrongQueryGoodCookie = await http(port, '/?token=nope', {
+      headers: { cookie: `agent_teams_token=${token}` },
+    })
+    expect(wrongQueryGoodCookie.status).toBe(401)
+    expect(wrongQueryGoodCookie.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('refuses a Host that is not this server (DNS rebinding) with 421', async () => {
+    for (const host of [
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      'localhost',
+    ]) {
+      const answer = await http(port, `/?token=${token}`, { headers: { host } })
+      expect(answer.status, host).toBe(421)
+      expect(answer.body).not.toContain(INDEX_HTML)
+    }
+    expect(
+      (await http(port, `/?token=${token}`, { headers: { host: `localhost:${port}` } })).status,
+    ).toBe(200)
+  })
+
+  it('refuses path traversal, plain, encoded and through a link', async () => {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2E%2E%2Fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/%00index.html',
+      '/%E0%A4%A',
+      '/link.txt',
+    ]) {
+      const answer = await http(port, `${path}?token=${token}`)
+      expect(answer.status, path).toBe(400)
+      expect(answer.body).not.toContain(SECRET)
+    }
+    expect((await http(port, `/absent.js?token=${token}`)).status).toBe(404)
+    expect((await http(port, `/assets/?token=${token}`)).status).toBe(404)
+    expect((await http(port, `/assets?token=${token}`)).status).toBe(404)
+  })
+
+  it('answers only GET and HEAD: POST is 405', async () => {
+    const answer = await http(port, `/?token=${token}`, { method: 'POST' })
+    expect(answer.status).toBe(405)
+    expect(answer.headers.allow).toBe('GET, HEAD')
+  })
+})

@@ -1,0 +1,115 @@
+import { WebSocket } from 'ws'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  connectWebSocketApi,
+  RemoteCommandError,
+  type ConnectionState,
+  type SocketConstructor,
+  type WebSocketApi,
+} from '../../../src/renderer/transport/websocket-api'
+import { startBrowserServer, type BrowserServer } from '../../../src/server/browser-server'
+import type { HostEvent } from '../../../src/shared/contract'
+import { waitFor } from '../../helpers/wait'
+import { startFixture, type Fixture } from './fixture'
+
+/** The `ws` client as a browser would open it: with the page's Origin. */
+function pageSocket(origin: string): SocketConstructor {
+  return class extends WebSocket {
+    constructor(url: string) {
+      super(url, { origin })
+    }
+  }
+}
+
+describe('connectWebSocketApi against the real server', () => {
+  let fixture: Fixture
+  let api: WebSocketApi
+  const states: ConnectionState[] = []
+  let restarted: BrowserServer | null = null
+
+  beforeEach(async () => {
+    fixture = await startFixture()
+    states.length = 0
+    api = connectWebSocketApi({
+      WebSocketImpl: pageSocket(fixture.origin),
+      location: {
+        protocol: 'http:',
+        host: `127.0.0.1:${fixture.server.port}`,
+        search: `?token=${fixture.server.token}`,
+      },
+    })
+    api.onConnectionChange((state) => states.push(state))
+  })
+  afterEach(async () => {
+    api.close()
+    await restarted?.close()
+    restarted = null
+    await fixture.dispose()
+  })
+
+  it('queues a request made while connecting and resolves it with the parsed result', async () => {
+    expect(await api.getInfo({})).toEqual({ version: '1.2.3', workspace: null, mode: 'browser' })
+    expect(states).toEqual(['open'])
+    const snapshot = await api.openWorkspace({ path: fixture.workspace })
+    expect(snapshot.workspace).toBe(fixture.workspace)
+  })
+
+  it('rejects with the error frame’s name, code and message', async () => {
+    const failure = await api
+      .openWorkspace({ path: `${fixture.workspace}/absent` })
+      .catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(RemoteCommandError)
+    expect(failure).toMatchObject({
+      name: 'TeamError',
+      code: 'invalid-argument',
+      message: expect.stringContaining('There is no folder'),
+    })
+  })
+
+  it('delivers events in batches to onEvents listeners until they unsubscribe', async () => {
+    const batches: HostEvent[][] = []
+    const unsubscribe = api.onEvents((events) => batches.push(events))
+    await api.saveSettings({ useOfflineModel: true })
+    await waitFor(
+      () => batches.length > 0,
+      () => 'an events batch',
+    )
+    expect(batches.flat()).toContainEqual(
+      expect.objectContaining({
+        type: 'settings-changed',
+        settings: expect.objectContaining({ useOfflineModel: true }),
+      }),
+    )
+    unsubscribe()
+    const seen = batches.length
+    await api.saveSettings({ model: 'another-model' })
+    await api.getInfo({})
+    expect(batches).toHaveLength(seen)
+  })
+
+  it('rejects with "disconnected" after a drop, then reconnects on its own', async () => {
+    await api.getInfo({})
+    const { port, token } = fixture.server
+    await fixture.server.close()
+    await waitFor(
+      () => states.includes('closed'),
+      () => 'the closed state',
+    )
+    const refused = await api.getInfo({}).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: 'disconnected' })
+    restarted = await startBrowserServer({
+      service: fixture.service,
+      port,
+      token,
+      staticDirectory: fixture.staticDirectory,
+    })
+    await waitFor(
+      () => states[states.length - 1] === 'open',
+      () => 'a reconnect',
+      {
+        timeout: 10_000,
+      },
+    )
+    expect(await api.getInfo({})).toMatchObject({ mode: 'browser' })
+  })
+})
