@@ -58,6 +58,27 @@ try {
   failures.push(`vitest (no report: ${error.message})`)
 }
 
+// End to end: the built app in browser mode, driven by Playwright in Debian's Chromium.
+const built = run('build (electron-vite)', 'npx', ['electron-vite', 'build'])
+if (!built) {
+  results.failed++
+  failures.push('build')
+} else {
+  const playwrightReport = 'test-results/playwright.json'
+  rmSync(playwrightReport, { force: true })
+  const playwrightOk = run('end-to-end tests (Playwright)', 'npx', ['playwright', 'test'])
+  try {
+    const stats = JSON.parse(readFileSync(playwrightReport, 'utf8')).stats
+    results.passed += stats.expected + (stats.flaky ?? 0)
+    results.failed += stats.unexpected
+    results.skipped += stats.skipped
+    if (!playwrightOk || stats.unexpected > 0) failures.push('playwright')
+  } catch (error) {
+    results.failed++
+    failures.push(`playwright (no report: ${error.message})`)
+  }
+}
+
 console.log(failures.length > 0 ? `\nFailed: ${failures.join(', ')}` : '\nEverything passed.')
 console.log(
   `${results.passed} passed, ${results.failed} failed${results.skipped > 0 ? `, ${results.skipped} skipped` : ''}`,
