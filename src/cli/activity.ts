@@ -43,6 +43,14 @@ function describe(event: TeamEvent): string | null {
       return `[${event.agent}] error: ${event.message}`
     case 'message-rejected':
       return `[${event.inbox}] rejected a line at p${event.position.segment}-${event.position.offset}: ${event.reason}`
+    case 'team-alert':
+      return `[team] ${event.message}`
+    case 'team-alert-cleared':
+      return `[team] the ${event.code} problem is resolved`
+    case 'stream-reset':
+      return `[${event.agent}] the partial turn was thrown away: ${event.reason}`
+    case 'protocol-changed':
+      return `[${event.request.kind} ${event.request.id}] ${event.request.from} → ${event.request.to}: ${event.request.status}${event.request.reason ? ` (${event.request.reason})` : ''}`
     case 'roster-invalid':
       return `roster: ${event.message}`
     default:

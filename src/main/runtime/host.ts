@@ -4,7 +4,7 @@ import type { MailMessage } from '../../shared/messages'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
-import { Agent } from './agents/agent'
+import { Agent, type PauseCause } from './agents/agent'
 import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
@@ -107,7 +107,11 @@ export class TeamHost {
     this.team.publish({ type: 'team-alert-cleared', code: AUTH_ALERT })
     for (const agent of this.agents.values()) {
       const end = agent.lastActivation
-      if ((end.kind === 'error' && end.code === 'auth') || end.kind === 'paused') agent.resume()
+      if (
+        (end.kind === 'error' && end.code === 'auth') ||
+        (end.kind === 'paused' && end.cause === 'auth')
+      )
+        agent.resume()
     }
   }
 
@@ -221,8 +225,10 @@ export class TeamHost {
   setBudget(name: string | null, budget: Budget): void {
     this.assertOpen()
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
-    for (const agent of this.agents.values())
-      if (agent.lastActivation.kind === 'paused') agent.resume()
+    for (const agent of this.agents.values()) {
+      const end = agent.lastActivation
+      if (end.kind === 'paused' && end.cause === 'budget') agent.resume()
+    }
   }
 
   budgetOf(name: string | null): Budget {
@@ -394,15 +400,18 @@ export class TeamHost {
     return agent
   }
 
-  private pauseReason(name: string): string | null {
+  private pauseReason(name: string): { cause: PauseCause; reason: string } | null {
     if (this.authProblem !== null)
-      return `the endpoint refused the API key; fix it in Settings (${this.authProblem})`
+      return {
+        cause: 'auth',
+        reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
+      }
     const agent = this.agents.get(name)
     const own = budgetProblem('agent', this.budgets.forAgent(name), {
       usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
       rounds: agent?.roundsUsed ?? 0,
     })
-    if (own !== null) return own
+    if (own !== null) return { cause: 'budget', reason: own }
     let usage = { input_tokens: 0, output_tokens: 0 }
     let rounds = 0
     for (const each of this.agents.values()) {
@@ -412,7 +421,8 @@ export class TeamHost {
       }
       rounds += each.roundsUsed
     }
-    return budgetProblem('team', this.budgets.forTeam(), { usage, rounds })
+    const team = budgetProblem('team', this.budgets.forTeam(), { usage, rounds })
+    return team === null ? null : { cause: 'budget', reason: team }
   }
 
   /** One alert for the whole team, however many agents hit the refused key. */

@@ -201,7 +201,8 @@ describe('agent-teams chat (the real binary)', () => {
     })
     expect(server.requests.length).toBeGreaterThan(0)
     expect(server.requests.every((request) => 'error' in request.reply)).toBe(true)
-    expect(result.stdout).toMatch(/\[lead\] error: .*401/)
+    // One alert for the whole team, pointing to the settings, rather than one error per agent.
+    expect(result.stdout).toMatch(/\[team\] .*401.*Settings/)
     // The team ended in error, so the command must say so on stderr and exit 1.
     expect(result.stderr).toMatch(/lead ended in error: .*401/)
     expect(result.code).toBe(1)

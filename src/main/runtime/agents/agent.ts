@@ -23,6 +23,9 @@ import { TranscriptStore } from './transcript-store'
 
 export type AgentKind = 'lead' | 'teammate'
 
+/** What paused an agent: what lifts the pause is the matching fix (a budget, a key, a resume). */
+export type PauseCause = 'budget' | 'auth' | 'loop'
+
 export interface AgentOptions {
   readonly name: string
   readonly kind: AgentKind
@@ -43,7 +46,7 @@ export interface AgentOptions {
   /** Told of messages taken into the transcript (protocol requests act on this). */
   readonly onMessages?: (messages: readonly MailMessage[]) => void
   /** Why the next model call may not happen (a budget, the team's key refused), or null. */
-  readonly pauseReason?: () => string | null
+  readonly pauseReason?: () => { cause: PauseCause; reason: string } | null
   /** Why mutating tools are refused right now (a plan not yet approved), or null. */
   readonly planGate?: () => string | null
   /** The endpoint refused the key: reported once for the whole team by the host. */
@@ -55,7 +58,7 @@ export type ActivationEnd =
   | { readonly kind: 'idle' }
   | { readonly kind: 'round-cap'; readonly rounds: number }
   | { readonly kind: 'stopped' }
-  | { readonly kind: 'paused'; readonly reason: string }
+  | { readonly kind: 'paused'; readonly cause: PauseCause; readonly reason: string }
   | { readonly kind: 'shutdown'; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string; readonly code: string }
 
@@ -258,7 +261,7 @@ export class Agent {
         if (!awaitsModel(this.store.all)) return { kind: 'idle' }
         if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
         const pause = this.options.pauseReason?.() ?? null
-        if (pause !== null) return { kind: 'paused', reason: pause }
+        if (pause !== null) return { kind: 'paused', ...pause }
         const turn = await this.turns.run(
           this.options.model(),
           this.turnRequest(),
@@ -284,7 +287,7 @@ export class Agent {
           this.answerInterruptedCalls('stopped before it ran')
           return { kind: 'stopped' }
         }
-        if (loop !== null) return { kind: 'paused', reason: loop }
+        if (loop !== null) return { kind: 'paused', cause: 'loop', reason: loop }
       }
     } catch (error) {
       if (controller.signal.aborted) {

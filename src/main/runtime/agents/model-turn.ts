@@ -45,7 +45,10 @@ export interface TurnHooks {
  * turn is never recorded. `retryNow()` on the returned handle abandons the current attempt.
  */
 export class ModelTurnRunner {
-  private attempt: AbortController | null = null
+  /** The attempt streaming now; abandoned by `retryNow()` only while it is stalled. */
+  private attempt: { controller: AbortController; stalled: boolean } | null = null
+  /** Set while waiting out a back-off: `retryNow()` cuts the wait short. */
+  private backoff: AbortController | null = null
   private retryRequested = false
 
   constructor(
@@ -53,90 +56,128 @@ export class ModelTurnRunner {
     private readonly hooks: TurnHooks,
   ) {}
 
-  /** Abandons the attempt under way (a stalled stream) and starts it again at once. */
+  /**
+   * The person's "retry": a stalled stream is abandoned and asked for again at once, a back-off
+   * wait ends now. Either way it buys no extra attempt. False when there is nothing to retry.
+   */
   retryNow(): boolean {
-    if (!this.attempt) return false
+    if (this.backoff) {
+      this.backoff.abort()
+      return true
+    }
+    if (!this.attempt?.stalled) return false
     this.retryRequested = true
-    this.attempt.abort()
+    this.attempt.controller.abort()
     return true
   }
 
   async run(client: ModelClient, request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
     for (let failures = 0; ;) {
-      const attempt = new AbortController()
-      const abort = (): void => attempt.abort()
-      signal.addEventListener('abort', abort, { once: true })
-      this.attempt = attempt
-      let streamed = false
-      let stalled = false
-      let stallTimer: NodeJS.Timeout | null = null
-      const armStall = (): void => {
-        if (stallTimer) clearTimeout(stallTimer)
-        stallTimer = setTimeout(() => {
-          stalled = true
-          this.hooks.stalled(
-            `no data from the model for ${Math.round(this.policy.stallTimeoutMs / 1000)} s; retry or stop it`,
-          )
-        }, this.policy.stallTimeoutMs)
+      const outcome = await this.attemptOnce(client, request, signal)
+      if (outcome.kind === 'turn') return outcome.turn
+      if (outcome.kind === 'retried') {
+        if (outcome.streamed) this.hooks.reset('retried by the person')
+        this.hooks.working()
+        continue
       }
-      const activity = (): void => {
-        if (stalled) {
-          stalled = false
+      const failure = classify(outcome.error)
+      if (failure.kind !== 'retry')
+        throw new TurnFailure(failure.kind, failure.code, failure.message)
+      failures++
+      if (outcome.streamed)
+        this.hooks.reset(`the stream broke off (${failure.message}); the turn is asked for again`)
+      if (failures >= this.policy.maxAttempts) {
+        throw new TurnFailure(
+          'fatal',
+          failure.code,
+          `${failure.message} (gave up after ${failures} attempts)`,
+        )
+      }
+      const wait = Math.max(
+        failure.retryAfterMs ?? 0,
+        Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (failures - 1)),
+      )
+      this.hooks.waiting(
+        `${failure.message}; retrying in ${formatDuration(wait)} (attempt ${failures + 1} of ${this.policy.maxAttempts})`,
+      )
+      await this.waitOut(wait, signal)
+      this.hooks.working()
+    }
+  }
+
+  /** One request: its turn, or why it ended. The stall watch lives exactly as long as it. */
+  private async attemptOnce(
+    client: ModelClient,
+    request: TurnRequest,
+    signal: AbortSignal,
+  ): Promise<
+    | { kind: 'turn'; turn: ModelTurn }
+    | { kind: 'retried' | 'failed'; streamed: boolean; error: unknown }
+  > {
+    const attempt = { controller: new AbortController(), stalled: false }
+    const abort = (): void => attempt.controller.abort()
+    signal.addEventListener('abort', abort, { once: true })
+    this.attempt = attempt
+    let streamed = false
+    let stallTimer: NodeJS.Timeout | null = null
+    const armStall = (): void => {
+      if (stallTimer) clearTimeout(stallTimer)
+      stallTimer = setTimeout(() => {
+        attempt.stalled = true
+        this.hooks.stalled(
+          `no data from the model for ${formatDuration(this.policy.stallTimeoutMs)}; retry or stop it`,
+        )
+      }, this.policy.stallTimeoutMs)
+    }
+    const observer: StreamObserver = {
+      onActivity: () => {
+        if (attempt.stalled) {
+          attempt.stalled = false
           this.hooks.working()
         }
         armStall()
+      },
+      onText: (text) => {
+        streamed = true
+        request.observer?.onText?.(text)
+      },
+      onToolStart: (block) => {
+        streamed = true
+        request.observer?.onToolStart?.(block)
+      },
+      onToolInput: (id, partial) => request.observer?.onToolInput?.(id, partial),
+    }
+    armStall()
+    try {
+      return {
+        kind: 'turn',
+        turn: await client.turn({ ...request, signal: attempt.controller.signal, observer }),
       }
-      const observer: StreamObserver = {
-        onActivity: activity,
-        onText: (text) => {
-          streamed = true
-          request.observer?.onText?.(text)
-        },
-        onToolStart: (block) => {
-          streamed = true
-          request.observer?.onToolStart?.(block)
-        },
-        onToolInput: (id, partial) => request.observer?.onToolInput?.(id, partial),
-      }
-      armStall()
-      try {
-        return await client.turn({ ...request, signal: attempt.signal, observer })
-      } catch (error) {
-        if (signal.aborted) throw error
-        if (this.retryRequested) {
-          this.retryRequested = false
-          if (streamed) this.hooks.reset('retried by the person')
-          this.hooks.working()
-          continue
-        }
-        const failure = classify(error)
-        if (failure.kind !== 'retry')
-          throw new TurnFailure(failure.kind, failure.code, failure.message)
-        failures++
-        if (streamed)
-          this.hooks.reset(`the stream broke off (${failure.message}); the turn is asked for again`)
-        if (failures >= this.policy.maxAttempts) {
-          throw new TurnFailure(
-            'fatal',
-            failure.code,
-            `${failure.message} (gave up after ${failures} attempts)`,
-          )
-        }
-        const backoff = Math.min(
-          this.policy.maxDelayMs,
-          this.policy.baseDelayMs * 2 ** (failures - 1),
-        )
-        const wait = Math.max(failure.retryAfterMs ?? 0, backoff)
-        this.hooks.waiting(
-          `${failure.message}; retrying in ${formatSeconds(wait)} (attempt ${failures + 1} of ${this.policy.maxAttempts})`,
-        )
-        await sleep(wait, signal)
-        this.hooks.working()
-      } finally {
-        if (stallTimer) clearTimeout(stallTimer)
-        signal.removeEventListener('abort', abort)
-        this.attempt = null
-      }
+    } catch (error) {
+      if (signal.aborted) throw error
+      const retried = this.retryRequested
+      this.retryRequested = false
+      return { kind: retried ? 'retried' : 'failed', streamed, error }
+    } finally {
+      if (stallTimer) clearTimeout(stallTimer)
+      signal.removeEventListener('abort', abort)
+      this.attempt = null
+    }
+  }
+
+  private async waitOut(milliseconds: number, signal: AbortSignal): Promise<void> {
+    const backoff = new AbortController()
+    const abort = (): void => backoff.abort()
+    signal.addEventListener('abort', abort, { once: true })
+    this.backoff = backoff
+    try {
+      await sleep(milliseconds, backoff.signal)
+    } catch {
+      if (signal.aborted) throw signal.reason
+      // Cut short by the person's retry: go on at once.
+    } finally {
+      signal.removeEventListener('abort', abort)
+      this.backoff = null
     }
   }
 }
@@ -196,7 +237,7 @@ function retryAfter(error: unknown): number | undefined {
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined
 }
 
-function formatSeconds(milliseconds: number): string {
+function formatDuration(milliseconds: number): string {
   return milliseconds < 1000
     ? `${milliseconds} ms`
     : `${(milliseconds / 1000).toFixed(milliseconds < 10_000 ? 1 : 0)} s`

@@ -83,12 +83,8 @@ export function judgeProtocolMessage(
       const request = store.get(id)
       if (!request || request.kind !== 'plan')
         return { accepted: false, reason: `unknown plan request ${id}` }
-      if (request.status !== 'pending')
-        return {
-          accepted: false,
-          reason: `plan request ${id} was already settled (${request.status}); submit a new plan`,
-        }
-      // The submission reaching the reviewer, as the runtime sent it.
+      // The submission reaching the reviewer, as the runtime sent it; shown even when
+      // the person settled it meanwhile, so that the lead knows what was submitted.
       if (recipient === request.to)
         return request.from === message.from
           ? { accepted: true }
@@ -96,6 +92,11 @@ export function judgeProtocolMessage(
               accepted: false,
               reason: `plan ${id} was submitted by "${request.from}", not "${message.from}"`,
             }
+      if (request.status !== 'pending')
+        return {
+          accepted: false,
+          reason: `plan request ${id} was already settled (${request.status}); submit a new plan`,
+        }
       // The review reaching the teammate: only the lead or the person may decide.
       if (recipient !== request.from)
         return { accepted: false, reason: `plan ${id} belongs to "${request.from}"` }

@@ -1,4 +1,5 @@
 import type { ModelRequest, RequestContext, Reply, Script, Turn } from '../script'
+import { everydayLead, everydayTeammate } from './everyday'
 import { latestResults, latestTexts, mailSeen, toolCalls } from './reading'
 
 /** What the person asks in the offline demo. */
@@ -52,11 +53,23 @@ const call = (text: string, name: string, input: Record<string, unknown>): Turn 
 export function demoScript(): Script {
   return (request: ModelRequest, context: RequestContext): Reply => {
     const agent = context.agent ?? 'lead'
-    if (agent === 'lead') return lead(request)
-    if (agent === 'alice') return coder(request)
-    if (agent === 'bob') return tester(request)
-    return say(`I am ${agent}; the offline demo has no part for me, so I stay idle.`)
+    const task = firstText(request)
+    if (agent === 'lead') return task === DEMO_REQUEST ? lead(request) : everydayLead(request)
+    if (task.includes(`Write ${DEMO_MODULE_PATH}`)) return coder(request)
+    if (task.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`)) return tester(request)
+    return everydayTeammate(agent, request)
   }
+}
+
+/** The conversation's first text: the person's request (lead) or the spawn prompt (teammate). */
+function firstText(request: ModelRequest): string {
+  const first = request.messages[0] as { content?: unknown } | undefined
+  const content = first?.content
+  if (typeof content === 'string') return content
+  const block = Array.isArray(content)
+    ? (content as { type?: unknown; text?: unknown }[]).find((item) => item.type === 'text')
+    : undefined
+  return typeof block?.text === 'string' ? block.text : ''
 }
 
 function lead(request: ModelRequest): Reply {
