@@ -1,4 +1,5 @@
 import type { HostEvent } from '../shared/contract'
+import { appendMerged } from '../shared/event-batching'
 
 /** One animation frame at 60 Hz: the renderer cannot paint batches any faster than this. */
 export const FRAME_INTERVAL_MS = 16
@@ -68,18 +69,4 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   }
 }
 
-/** Appends `event`, folding it into the last one when both are text deltas of the same agent. */
-export function appendMerged(batch: HostEvent[], event: HostEvent): void {
-  const last = batch.at(-1)
-  if (
-    event.type === 'text-delta' &&
-    last !== undefined &&
-    last.type === 'text-delta' &&
-    last.agent === event.agent
-  ) {
-    // A new object: the original events may be shared with other subscribers.
-    batch[batch.length - 1] = { ...last, text: last.text + event.text }
-    return
-  }
-  batch.push(event)
-}
+export { appendMerged }

@@ -1,129 +1,122 @@
 import { useEffect, useState } from 'react'
-import { z } from 'zod'
+import type { AgentTeamsApi } from '../shared/contract'
 import { assertNever } from '../shared/errors'
-import { appInfoSchema, type AgentTeamsApi, type AppInfo } from '../shared/contract'
-
-type InfoState =
-  | { readonly status: 'not-connected' }
-  | { readonly status: 'loading' }
-  | { readonly status: 'ready'; readonly info: AppInfo }
-  | { readonly status: 'failed'; readonly message: string }
+import { checkReplies } from './checked-api'
+import { Banners } from './components/Banners'
+import { Dialog } from './components/Dialog'
+import { FirstRun, BrandMark } from './components/FirstRun'
+import { Header } from './components/Header'
+import { HelpDialog } from './components/HelpDialog'
+import { MainArea } from './components/MainArea'
+import { OpenWorkspace } from './components/OpenWorkspace'
+import { Roster } from './components/Roster'
+import { SettingsDialog } from './components/SettingsDialog'
+import { useShortcuts } from './components/shortcuts'
+import { SpawnDialog } from './components/SpawnDialog'
+import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
+import { createAppStore, type AppStore } from './store/store'
+import type { ConnectionStatus, DialogState } from './store/ui'
 
 export interface AppProps {
-  /** The contract's API; defaults to the one the preload exposes, absent in a plain browser. */
-  readonly api?: AgentTeamsApi | undefined
+  /** The contract's API, whichever transport carries it. */
+  readonly api: AgentTeamsApi
+  /** Reports the transport's state (browser mode's WebSocket); returns the unsubscribe. */
+  readonly onConnectionChange?: (listener: (status: ConnectionStatus) => void) => () => void
 }
 
-export function App({ api = window.agentTeams }: AppProps) {
-  const info = useAppInfo(api)
+export function App({ api, onConnectionChange }: AppProps) {
+  const [store] = useState<AppStore>(() => createAppStore(checkReplies(api)))
+  useEffect(() => store.getState().start(), [store])
+  useEffect(
+    () => onConnectionChange?.((status) => store.getState().setConnection(status)),
+    [store, onConnectionChange],
+  )
   return (
-    <div className="app">
-      <header className="app-header">
-        <div className="brand-mark" aria-hidden="true">
-          <span />
-          <span />
-          <span />
+    <StoreProvider store={store}>
+      <Shell />
+    </StoreProvider>
+  )
+}
+
+function Shell() {
+  const store = useAppStoreApi()
+  useShortcuts(store)
+  const phase = useAppStore((state) => state.phase)
+  const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
+  switch (phase.kind) {
+    case 'connecting':
+      return (
+        <div className="splash">
+          <BrandMark large />
+          <p className="muted">Connecting to the team…</p>
         </div>
-        <div>
-          <h1>Agent Teams</h1>
-          <p className="tagline">
-            Lead a team of LLM agents that work together through mailboxes in your workspace.
+      )
+    case 'failed':
+      return (
+        <div className="splash">
+          <BrandMark large />
+          <h1>Agent Teams could not start</h1>
+          <p className="inline-error" role="alert">
+            {phase.message}
           </p>
+          <button type="button" className="button" onClick={() => window.location.reload()}>
+            Reload
+          </button>
         </div>
-      </header>
-      <main className="app-main">
-        <section className="panel" aria-labelledby="connection-heading">
-          <div className="panel-header">
-            <h2 id="connection-heading">Connection</h2>
-            <StatusBadge state={info} />
-          </div>
-          <InfoBody state={info} />
-        </section>
-      </main>
-    </div>
-  )
-}
-
-function useAppInfo(api: AgentTeamsApi | undefined): InfoState {
-  const [state, setState] = useState<InfoState>(() =>
-    api === undefined ? { status: 'not-connected' } : { status: 'loading' },
-  )
-  useEffect(() => {
-    if (api === undefined) {
-      setState({ status: 'not-connected' })
-      return
-    }
-    // A reply that lands after unmount (or after StrictMode's rehearsal) must not set state.
-    let current = true
-    setState({ status: 'loading' })
-    api
-      .getInfo()
-      .then(parseAppInfo)
-      .then(
-        (info) => {
-          if (current) setState({ status: 'ready', info })
-        },
-        (error: unknown) => {
-          if (current) setState({ status: 'failed', message: describeError(error) })
-        },
       )
-    return () => {
-      current = false
-    }
-  }, [api])
-  return state
-}
-
-function StatusBadge({ state }: { readonly state: InfoState }) {
-  switch (state.status) {
-    case 'not-connected':
-      return <span className="badge badge-muted">Browser</span>
-    case 'loading':
-      return <span className="badge badge-muted">Connecting…</span>
     case 'ready':
-      return <span className="badge badge-ok">Connected</span>
-    case 'failed':
-      return <span className="badge badge-danger">Error</span>
+      return (
+        <>
+          {inTeam ? (
+            <div className="app">
+              <Header />
+              <div className="app-body">
+                <Roster />
+                <div className="main-column">
+                  <Banners />
+                  <MainArea />
+                </div>
+              </div>
+            </div>
+          ) : (
+            <div className="app app-first-run">
+              <Banners />
+              <FirstRun />
+            </div>
+          )}
+          <Dialogs />
+        </>
+      )
     default:
-      return assertNever(state, 'info state')
+      return assertNever(phase, 'boot phase')
   }
 }
 
-function InfoBody({ state }: { readonly state: InfoState }) {
-  switch (state.status) {
-    case 'not-connected':
-      return <p className="muted">browser mode: not connected</p>
-    case 'loading':
-      return <p className="muted">Reading the app info…</p>
-    case 'ready':
+function Dialogs() {
+  const dialog = useAppStore((state) => state.dialog)
+  return dialog === null ? null : <DialogView dialog={dialog} />
+}
+
+function DialogView({ dialog }: { readonly dialog: DialogState }) {
+  const closeDialog = useAppStore((state) => state.closeDialog)
+  switch (dialog.kind) {
+    case 'spawn':
+      return <SpawnDialog prefill={dialog.prefill} />
+    case 'settings':
+      return <SettingsDialog />
+    case 'help':
+      return <HelpDialog />
+    case 'open-workspace':
       return (
-        <dl className="facts">
-          <dt>Version</dt>
-          <dd>{state.info.version}</dd>
-          <dt>Workspace</dt>
-          <dd>
-            <code>{state.info.workspace}</code>
-          </dd>
-        </dl>
-      )
-    case 'failed':
-      return (
-        <p className="error" role="alert">
-          Could not read the app info: {state.message}
-        </p>
+        <Dialog
+          title="Open a folder"
+          description="The team lives in the folder’s .team/ directory; opening another folder closes this team (it comes back when you reopen its folder)."
+          onClose={closeDialog}
+        >
+          <OpenWorkspace autoFocus />
+        </Dialog>
       )
     default:
-      return assertNever(state, 'info state')
+      return assertNever(dialog, 'dialog')
   }
-}
-
-/** The reply crossed a process boundary: check it against the contract before trusting it. */
-function parseAppInfo(reply: unknown): AppInfo {
-  const parsed = appInfoSchema.safeParse(reply)
-  if (parsed.success) return parsed.data
-  throw new Error(`the reply does not match the contract: ${z.prettifyError(parsed.error)}`)
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

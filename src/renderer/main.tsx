@@ -1,13 +1,17 @@
+import './zod-config'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { resolveApi } from './api'
 import { App } from './App'
 import './styles.css'
 
 const container = document.getElementById('root')
 if (container === null) throw new Error('index.html has no #root element')
 
+const { api, onConnectionChange } = resolveApi()
+
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <App api={api} onConnectionChange={onConnectionChange} />
   </StrictMode>,
 )

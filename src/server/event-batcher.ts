@@ -1,5 +1,6 @@
 import type { HostEvent } from '../shared/contract'
 import { EVENT_BATCH_MS, MAX_FRAME_BYTES, type EventsFrame } from '../shared/wire'
+import { appendMerged } from '../shared/event-batching'
 
 /**
  * Collects the app's events and hands them out as `{kind:'events'}` frames, at most one batch
@@ -38,21 +39,6 @@ export class EventBatcher {
     this.timer = null
     this.buffer = []
   }
-}
-
-/**
- * Appends `event`, folding a text delta into the one just before it when both come from the
- * same agent: a streaming reply becomes one event per batch instead of one per token. Only
- * neighbours merge, so the order of everything else is kept. The listener's object is never
- * mutated (other listeners see it too).
- */
-export function appendMerged(buffer: HostEvent[], event: HostEvent): void {
-  const last = buffer[buffer.length - 1]
-  if (event.type === 'text-delta' && last?.type === 'text-delta' && last.agent === event.agent) {
-    buffer[buffer.length - 1] = { ...last, text: last.text + event.text }
-    return
-  }
-  buffer.push(event)
 }
 
 /** One frame, or several when one would be over MAX_FRAME_BYTES (halved until each fits). */

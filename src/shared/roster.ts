@@ -9,7 +9,14 @@ export const ROSTER_FORMAT_VERSION = 1
  * raised budget; stalled: its model stream went silent; error: stopped by a failure (with the
  * reason); shutdown: ended by the shutdown protocol, re-spawnable.
  */
-export const MEMBER_STATUSES = ['working', 'idle', 'waiting', 'stalled', 'error', 'shutdown'] as const
+export const MEMBER_STATUSES = [
+  'working',
+  'idle',
+  'waiting',
+  'stalled',
+  'error',
+  'shutdown',
+] as const
 export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
 

@@ -44,28 +44,55 @@ describe('the runtime under SIGKILL', () => {
     expect(kills).toBeGreaterThanOrEqual(50)
 
     const paths = new TeamPaths(workspace)
-    const transcripts = new Map(AGENTS.map((name) => [name, readTranscript(paths.transcript(name))]))
+    const transcripts = new Map(
+      AGENTS.map((name) => [name, readTranscript(paths.transcript(name))]),
+    )
     for (const [name, { records, problems }] of transcripts) {
       expect(problems, `${name}'s transcript`).toEqual([])
       // Valid for the API: the offline server's own conversation rules.
-      expect(() => validateConversation(toConversation(records)), `${name}'s conversation`).not.toThrow()
+      expect(
+        () => validateConversation(toConversation(records)),
+        `${name}'s conversation`,
+      ).not.toThrow()
     }
 
     // Every message sent was delivered, to its recipient, exactly once.
-    const mailbox = new Mailbox(paths, { members: () => Roster.read(paths).members.map((member) => member.name) })
+    const mailbox = new Mailbox(paths, {
+      members: () => Roster.read(paths).members.map((member) => member.name),
+    })
     for (const name of AGENTS) {
       const page = await mailbox.peek(name, { limit: 100_000 })
-      expect(page.entries.filter((entry) => entry.state !== 'delivered'), `${name}'s inbox`).toEqual([])
-      const delivered = (transcripts.get(name)?.records ?? []).flatMap((record) => (record.kind === 'inbox' ? record.messages.map((message) => message.id) : record.kind === 'tool-result' ? (record.inbox_ids ?? []) : []))
+      expect(
+        page.entries.filter((entry) => entry.state !== 'delivered'),
+        `${name}'s inbox`,
+      ).toEqual([])
+      const delivered = (transcripts.get(name)?.records ?? []).flatMap((record) =>
+        record.kind === 'inbox'
+          ? record.messages.map((message) => message.id)
+          : record.kind === 'tool-result'
+            ? (record.inbox_ids ?? [])
+            : [],
+      )
       expect(new Set(delivered).size, `${name}: no message twice`).toBe(delivered.length)
-      expect(delivered.sort(), `${name}: every message in its inbox`).toEqual(page.entries.map((entry) => entry.message?.id).sort())
+      expect(delivered.sort(), `${name}: every message in its inbox`).toEqual(
+        page.entries.map((entry) => entry.message?.id).sort(),
+      )
     }
 
     // The side-effect counter: every bash call ran at most once, and every step happened.
     const effects = readFileSync(join(workspace, 'side-effects.txt'), 'utf8').trim().split('\n')
     expect(new Set(effects).size).toBe(effects.length)
-    const interrupted = [...transcripts.values()].flatMap(({ records }) => records).filter((record) => record.kind === 'tool-result' && record.is_error && record.content.includes('interrupted')).length
+    const interrupted = [...transcripts.values()]
+      .flatMap(({ records }) => records)
+      .filter(
+        (record) =>
+          record.kind === 'tool-result' &&
+          record.is_error &&
+          record.content.includes('interrupted'),
+      ).length
     expect(effects.length + interrupted).toBeGreaterThanOrEqual(STEPS * 3)
-    console.info(`[stress] runtime: ${kills} kills, ${effects.length} bash effects, ${interrupted} interrupted calls answered without re-running`)
+    console.info(
+      `[stress] runtime: ${kills} kills, ${effects.length} bash effects, ${interrupted} interrupted calls answered without re-running`,
+    )
   }, 600_000)
 })

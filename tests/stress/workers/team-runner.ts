@@ -6,7 +6,11 @@ import { join } from 'node:path'
 import { TeamHost } from '../../../src/main/runtime/host'
 import { OfflineModelServer } from '../../../src/main/runtime/model/offline-server'
 import type { ModelRequest, Reply } from '../../../src/main/runtime/model/script'
-import { latestResults, mailSeen, toolCalls } from '../../../src/main/runtime/model/scenarios/reading'
+import {
+  latestResults,
+  mailSeen,
+  toolCalls,
+} from '../../../src/main/runtime/model/scenarios/reading'
 
 const [workspace, stepsText] = process.argv.slice(2) as [string, string]
 const STEPS = Number(stepsText)
@@ -15,11 +19,19 @@ export const WORKERS = ['w1', 'w2', 'w3']
 function leadReply(request: ModelRequest): Reply {
   if (!toolCalls(request).some((call) => call.name === 'spawn_teammate')) {
     return {
-      content: WORKERS.map((name) => ({ type: 'tool_use' as const, id: `toolu_lead_spawn_${name}`, name: 'spawn_teammate', input: { name, role: 'worker', prompt: `Do ${STEPS} steps.` } })),
+      content: WORKERS.map((name) => ({
+        type: 'tool_use' as const,
+        id: `toolu_lead_spawn_${name}`,
+        name: 'spawn_teammate',
+        input: { name, role: 'worker', prompt: `Do ${STEPS} steps.` },
+      })),
     }
   }
-  if (latestResults(request).length > 0) return { content: [{ type: 'text', text: 'The workers are on it.' }] }
-  return { content: [{ type: 'text', text: `Noted ${mailSeen(request, true).length} message(s).` }] }
+  if (latestResults(request).length > 0)
+    return { content: [{ type: 'text', text: 'The workers are on it.' }] }
+  return {
+    content: [{ type: 'text', text: `Noted ${mailSeen(request, true).length} message(s).` }],
+  }
 }
 
 function workerReply(agent: string, request: ModelRequest): Reply {
@@ -30,26 +42,62 @@ function workerReply(agent: string, request: ModelRequest): Reply {
     // and a call that was recorded once is never made twice.
     return {
       content: [
-        { type: 'tool_use', id: `toolu_${agent}_bash_${step}`, name: 'bash', input: { command: `echo ${agent}-${step} >> side-effects.txt` } },
-        { type: 'tool_use', id: `toolu_${agent}_send_${step}`, name: 'send_message', input: { to: step % 3 === 0 ? 'lead' : next, content: `${agent}:${step}` } },
+        {
+          type: 'tool_use',
+          id: `toolu_${agent}_bash_${step}`,
+          name: 'bash',
+          input: { command: `echo ${agent}-${step} >> side-effects.txt` },
+        },
+        {
+          type: 'tool_use',
+          id: `toolu_${agent}_send_${step}`,
+          name: 'send_message',
+          input: { to: step % 3 === 0 ? 'lead' : next, content: `${agent}:${step}` },
+        },
       ],
     }
   }
-  const reported = toolCalls(request).some((call) => call.name === 'send_message' && (call.input as { content?: unknown }).content === `${agent} done`)
-  if (!reported) return { content: [{ type: 'tool_use', id: `toolu_${agent}_done`, name: 'send_message', input: { to: 'lead', content: `${agent} done` } }] }
+  const reported = toolCalls(request).some(
+    (call) =>
+      call.name === 'send_message' &&
+      (call.input as { content?: unknown }).content === `${agent} done`,
+  )
+  if (!reported)
+    return {
+      content: [
+        {
+          type: 'tool_use',
+          id: `toolu_${agent}_done`,
+          name: 'send_message',
+          input: { to: 'lead', content: `${agent} done` },
+        },
+      ],
+    }
   return { content: [{ type: 'text', text: 'All steps done.' }] }
 }
 
 const server = await OfflineModelServer.start({
-  script: (request, context) => (context.agent === 'lead' || context.agent === null ? leadReply(request) : workerReply(context.agent, request)),
+  script: (request, context) =>
+    context.agent === 'lead' || context.agent === null
+      ? leadReply(request)
+      : workerReply(context.agent, request),
   apiKey: 'crash-key',
 })
-const host = await TeamHost.open({ workspace, endpoint: { apiKey: 'crash-key', baseURL: server.url, model: 'offline', maxRetries: 0 } })
+const host = await TeamHost.open({
+  workspace,
+  endpoint: { apiKey: 'crash-key', baseURL: server.url, model: 'offline', maxRetries: 0 },
+})
 if (host.transcript('lead').total === 0) host.chat('Start the workers.')
 process.stdout.write('ready\n')
 
 const finished = (): boolean => {
-  const done = new Set(host.transcript('lead').records.flatMap((record) => (record.kind === 'inbox' ? record.messages.map((message) => message.content) : [])))
+  const done = new Set(
+    host
+      .transcript('lead')
+      .records.flatMap((record) =>
+        record.kind === 'inbox' ? record.messages.map((message) => message.content) : [],
+      ),
+  )
   return WORKERS.every((name) => done.has(`${name} done`))
 }
 for (;;) {

@@ -1,72 +1,161 @@
 // @vitest-environment jsdom
-import '@testing-library/jest-dom/vitest'
-import { cleanup, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
-import type { AgentTeamsApi, AppInfo } from '../../../src/shared/contract'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import { App } from '../../../src/renderer/App'
+import type { HostEvent } from '../../../src/shared/contract'
+import { agentView, fakeApi, rejection, snapshot } from './fake-api'
+import { failOnConsoleErrors, renderApp } from './render-app'
 
-/** Installs `api` where the preload would, on window.agentTeams (read-only there too). */
-function exposeApi(api: AgentTeamsApi): void {
-  Object.defineProperty(window, 'agentTeams', { value: api, configurable: true })
-}
+failOnConsoleErrors()
 
-function fakeApi(reply: unknown): AgentTeamsApi {
-  return { getInfo: vi.fn(async () => reply as AppInfo) }
-}
+const team = snapshot({
+  members: [
+    agentView('alice', { role: 'coder', status: 'working' }),
+    agentView('bob', { role: 'tester' }),
+  ],
+})
 
 describe('App', () => {
-  let consoleError: MockInstance<typeof console.error>
-
-  beforeEach(() => {
-    consoleError = vi.spyOn(console, 'error')
+  it('opens on the lead chat of the workspace it was started with', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    expect(screen.getByRole('heading', { level: 1, name: 'Lead' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Message the lead')).toBeInTheDocument()
+    expect(screen.getByTitle('/home/dana/stats')).toHaveTextContent('stats')
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', limit: 1 })
   })
 
-  afterEach(() => {
-    cleanup()
-    Reflect.deleteProperty(window, 'agentTeams')
-    // React reports act() problems and render errors through console.error.
-    expect(consoleError).not.toHaveBeenCalled()
-    consoleError.mockRestore()
+  it('says so when it cannot start', async () => {
+    const api = fakeApi()
+    api.getInfo.mockRejectedValueOnce(rejection('internal', 'main is gone'))
+    render(<App api={api} />)
+    expect(await screen.findByRole('alert')).toHaveTextContent('main is gone')
   })
 
-  it('says it is not connected when there is no window.agentTeams', () => {
-    render(<App />)
-
-    expect(screen.getByRole('heading', { level: 1, name: 'Agent Teams' })).toBeInTheDocument()
-    expect(screen.getByText('browser mode: not connected')).toBeInTheDocument()
+  it('refuses a reply that does not match the contract', async () => {
+    const api = fakeApi()
+    api.getInfo.mockResolvedValueOnce({ version: 7 } as never)
+    render(<App api={api} />)
+    expect(await screen.findByRole('alert')).toHaveTextContent('does not match the contract')
   })
 
-  it('shows the version and workspace that window.agentTeams reports', async () => {
-    const api = fakeApi({ version: '1.2.3', workspace: '/home/lead/project' })
-    exposeApi(api)
-
-    render(<App />)
-
-    expect(await screen.findByText('1.2.3')).toBeInTheDocument()
-    expect(screen.getByText('/home/lead/project')).toBeInTheDocument()
-    expect(screen.getByText('Connected')).toBeInTheDocument()
-    expect(screen.queryByText('browser mode: not connected')).not.toBeInTheDocument()
-    expect(api.getInfo).toHaveBeenCalled()
-  })
-
-  it('reports a reply that does not match the contract instead of showing it', async () => {
-    exposeApi(fakeApi({ version: 7 }))
-
-    render(<App />)
-
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      /Could not read the app info: the reply does not match the contract/,
+  it('reports events that do not match the contract and applies the rest', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    act(() =>
+      api.emit([
+        { type: 'no-such-event' } as unknown as HostEvent,
+        {
+          type: 'agent-status-changed',
+          name: 'bob',
+          previous: 'idle',
+          status: 'working',
+          reason: 'activated',
+        },
+      ]),
     )
-    expect(screen.queryByText('7')).not.toBeInTheDocument()
+    expect(screen.getByRole('alert')).toHaveTextContent('1 event(s) from the app were ignored')
+    expect(screen.getByTestId('status-bob')).toHaveTextContent('Working')
+    fireEvent.click(screen.getByRole('button', { name: /^Dismiss/ }))
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
   })
 
-  it('reports a rejected call', async () => {
-    exposeApi({ getInfo: () => Promise.reject(new Error('main is gone')) })
+  it('stops listening to events when it goes away', async () => {
+    const api = fakeApi()
+    const view = await renderApp(api)
+    expect(api.listenerCount()).toBe(1)
+    view.unmount()
+    expect(api.listenerCount()).toBe(0)
+  })
 
-    render(<App />)
-
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Could not read the app info: main is gone',
+  it('shows a team-wide alert until it is cleared', async () => {
+    const api = fakeApi()
+    await renderApp(api)
+    act(() =>
+      api.emit([{ type: 'team-alert', code: 'auth', message: 'The endpoint refused the API key' }]),
     )
+    expect(screen.getByRole('alert')).toHaveTextContent('The endpoint refused the API key')
+    act(() => api.emit([{ type: 'team-alert-cleared', code: 'auth' }]))
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  describe('keyboard shortcuts', () => {
+    it('Ctrl+N spawns, Ctrl+, settings, F1 help, Esc closes', async () => {
+      await renderApp(fakeApi({ snapshot: team }))
+      fireEvent.keyDown(window, { key: 'n', ctrlKey: true })
+      expect(screen.getByRole('dialog', { name: 'Spawn a teammate' })).toBeInTheDocument()
+      fireEvent.keyDown(window, { key: 'Escape' })
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+
+      fireEvent.keyDown(window, { key: ',', ctrlKey: true })
+      expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument()
+      fireEvent.keyDown(window, { key: 'Escape' })
+
+      fireEvent.keyDown(window, { key: 'F1' })
+      expect(screen.getByRole('dialog', { name: 'Help' })).toHaveTextContent('Keyboard shortcuts')
+    })
+
+    it('Ctrl+2 opens the first teammate, Ctrl+I its inbox, Ctrl+Shift+A the activity panes', async () => {
+      await renderApp(fakeApi({ snapshot: team }))
+      fireEvent.keyDown(window, { key: '2', ctrlKey: true })
+      expect(screen.getByRole('heading', { level: 1, name: 'alice' })).toBeInTheDocument()
+
+      fireEvent.keyDown(window, { key: 'i', ctrlKey: true })
+      expect(screen.getByRole('tab', { name: 'Inbox' })).toHaveAttribute('aria-selected', 'true')
+      expect(await screen.findByLabelText('Message alice')).toBeInTheDocument()
+
+      fireEvent.keyDown(window, { key: 'A', ctrlKey: true, shiftKey: true })
+      expect(screen.getByTestId('activity-pane-lead')).toBeInTheDocument()
+      expect(screen.getByTestId('activity-pane-alice')).toBeInTheDocument()
+      expect(screen.getByTestId('activity-pane-bob')).toBeInTheDocument()
+    })
+
+    it('Ctrl+K puts the cursor in the message box, once', async () => {
+      await renderApp(fakeApi({ snapshot: team }))
+      fireEvent.keyDown(window, { key: 'k', ctrlKey: true })
+      expect(screen.getByLabelText('Message the lead')).toHaveFocus()
+
+      fireEvent.click(screen.getByRole('tab', { name: 'Inbox' }))
+      expect(await screen.findByLabelText('Message lead')).not.toHaveFocus()
+    })
+
+    it('? opens help, but not while typing', async () => {
+      await renderApp(fakeApi())
+      fireEvent.keyDown(screen.getByLabelText('Message the lead'), { key: '?' })
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+      fireEvent.keyDown(document.body, { key: '?' })
+      expect(screen.getByRole('dialog', { name: 'Help' })).toBeInTheDocument()
+    })
+  })
+
+  describe('activity panes', () => {
+    it('show each agent’s status, current tool call and streaming text', async () => {
+      const api = fakeApi({ snapshot: team })
+      await renderApp(api)
+      fireEvent.click(screen.getByRole('tab', { name: 'Activity' }))
+
+      act(() =>
+        api.emit([
+          { type: 'text-delta', agent: 'alice', text: 'Writing the module' },
+          { type: 'tool-call-started', agent: 'alice', id: 't1', name: 'write_file' },
+          {
+            type: 'tool-input-delta',
+            agent: 'alice',
+            id: 't1',
+            partial_json: '{"path": "demo/stats.mjs", "content": "exp',
+          },
+        ]),
+      )
+
+      const pane = screen.getByTestId('activity-pane-alice')
+      expect(pane).toHaveTextContent('Working')
+      expect(pane).toHaveTextContent('write_file')
+      expect(pane).toHaveTextContent('demo/stats.mjs')
+      expect(pane).toHaveTextContent('Writing the module')
+
+      act(() => api.emit([{ type: 'text-delta', agent: 'alice', text: ', now the tests.' }]))
+      expect(pane).toHaveTextContent('Writing the module, now the tests.')
+      expect(screen.getByTestId('activity-pane-bob')).toHaveTextContent('Nothing streamed yet.')
+    })
   })
 })

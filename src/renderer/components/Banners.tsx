@@ -1,0 +1,108 @@
+import { assertNever } from '../../shared/errors'
+import { useAppStore } from '../store/context'
+import type { ConnectionStatus } from '../store/ui'
+import { InlineError } from './Dialog'
+import { useCommand } from './useCommand'
+
+/** Problems for the whole window: the connection, the roster file, team alerts, failed commands. */
+export function Banners() {
+  return (
+    <div className="banners">
+      <ConnectionBanner />
+      <RosterProblemBanner />
+      <TeamAlerts />
+      <Notices />
+    </div>
+  )
+}
+
+function connectionText(connection: ConnectionStatus): string | null {
+  switch (connection) {
+    case 'connected':
+      return null
+    case 'reconnecting':
+      return 'The connection to the team was lost. Reconnecting…'
+    case 'disconnected':
+      return 'Not connected to the team. Reload the page once the server runs again.'
+    default:
+      return assertNever(connection, 'connection')
+  }
+}
+
+function ConnectionBanner() {
+  const connection = useAppStore((state) => state.connection)
+  const text = connectionText(connection)
+  if (text === null) return null
+  return (
+    <div className="banner banner-warning" role="status">
+      <strong>{text}</strong>
+    </div>
+  )
+}
+
+function RosterProblemBanner() {
+  const problem = useAppStore((state) => state.rosterProblem)
+  const resetRoster = useAppStore((state) => state.resetRoster)
+  const reset = useCommand(resetRoster)
+  if (problem === null) return null
+  return (
+    <div className="banner banner-error" role="alert">
+      <div className="banner-text">
+        <strong>The roster file cannot be read</strong>
+        <code className="banner-location">
+          {problem.file}:{problem.line}:{problem.column}
+        </code>
+        <span className="banner-message">{problem.message}</span>
+        <span className="banner-hint">
+          Fix the file (the team picks the change up), or reset it: the broken file is kept aside.
+        </span>
+        <InlineError error={reset.error} />
+      </div>
+      <button
+        type="button"
+        className="button"
+        disabled={reset.pending}
+        onClick={() => void reset.run()}
+      >
+        {reset.pending ? 'Resetting…' : 'Reset roster'}
+      </button>
+    </div>
+  )
+}
+
+function TeamAlerts() {
+  const alerts = useAppStore((state) => state.alerts)
+  const openDialog = useAppStore((state) => state.openDialog)
+  return alerts.map((alert) => (
+    <div key={alert.code} className="banner banner-error" role="alert">
+      <div className="banner-text">
+        <strong>{alert.message}</strong>
+        <span className="error-code">{alert.code}</span>
+      </div>
+      <button type="button" className="button" onClick={() => openDialog({ kind: 'settings' })}>
+        Settings
+      </button>
+    </div>
+  ))
+}
+
+function Notices() {
+  const notices = useAppStore((state) => state.notices)
+  const dismiss = useAppStore((state) => state.dismissNotice)
+  return notices.map((notice) => (
+    <div key={notice.id} className={`banner banner-${notice.tone}`} role="alert">
+      <div className="banner-text">
+        <strong>{notice.title}</strong>
+        <span className="banner-message">{notice.message}</span>
+      </div>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Dismiss: ${notice.title}`}
+        onClick={() => dismiss(notice.id)}
+      >
+        ×
+      </button>
+    </div>
+  ))
+}

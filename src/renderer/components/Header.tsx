@@ -1,0 +1,81 @@
+import { useAppStore } from '../store/context'
+import { BrandMark } from './FirstRun'
+import { shortPath } from './format'
+
+export function Header() {
+  const workspace = useAppStore((state) => state.workspace)
+  const teamName = useAppStore((state) => state.teamName)
+  const openDialog = useAppStore((state) => state.openDialog)
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <BrandMark />
+        <span className="brand-name">Agent Teams</span>
+      </div>
+      {workspace !== null ? (
+        <div className="workspace-info" title={workspace}>
+          {teamName ? <span className="team-name">{teamName}</span> : null}
+          <span className="workspace-path">{shortPath(workspace, 4)}</span>
+        </div>
+      ) : (
+        <div className="workspace-info muted">No folder open</div>
+      )}
+      <ModelChip />
+      <nav className="header-actions" aria-label="Application">
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={() => openDialog({ kind: 'open-workspace' })}
+          title="Open a folder (Ctrl+O)"
+        >
+          Open folder
+        </button>
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={() => openDialog({ kind: 'settings' })}
+          title="Settings (Ctrl+,)"
+        >
+          Settings
+        </button>
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={() => openDialog({ kind: 'help' })}
+          title="Help and shortcuts (? or F1)"
+        >
+          Help
+        </button>
+      </nav>
+    </header>
+  )
+}
+
+/** Which model the team talks to; a missing key is a warning the person can act on. */
+function ModelChip() {
+  const settings = useAppStore((state) => state.settings)
+  const demo = useAppStore(
+    (state) => state.demoWorkspace !== null && state.demoWorkspace === state.workspace,
+  )
+  const openDialog = useAppStore((state) => state.openDialog)
+  if (settings === null) return null
+  const missing = !settings.apiKeySet && !settings.useOfflineModel && !demo
+  const label = demo
+    ? 'Offline demo'
+    : settings.useOfflineModel
+      ? 'Offline model'
+      : missing
+        ? 'No API key'
+        : settings.model
+  return (
+    <button
+      type="button"
+      className={missing ? 'model-chip model-chip-warning' : 'model-chip'}
+      onClick={() => openDialog({ kind: 'settings' })}
+      title={missing ? 'No API key is set: open Settings' : `Model: ${label}`}
+    >
+      <span className="model-dot" aria-hidden="true" />
+      {label}
+    </button>
+  )
+}

@@ -1,0 +1,135 @@
+import { useEffect, useId, useState } from 'react'
+import type { InboxEntryView } from '../../shared/contract'
+import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
+import { useAppStore } from '../store/context'
+import { positionKey } from '../store/pages'
+import { Composer } from './Composer'
+import { formatSeconds } from './format'
+
+/** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
+export function InboxView({ name }: { readonly name: string }) {
+  const inbox = useAppStore((state) => state.inboxes[name])
+  const loadInbox = useAppStore((state) => state.loadInbox)
+  const loadMore = useAppStore((state) => state.loadMoreInbox)
+  const sendMessage = useAppStore((state) => state.sendMessage)
+  const broadcast = useAppStore((state) => state.broadcast)
+  const [type, setType] = useState<MessageType>('message')
+  const typeId = useId()
+  const status = inbox?.status
+  const stale = inbox?.stale === true
+
+  useEffect(() => {
+    if (status === undefined || stale) void loadInbox(name)
+  }, [name, status, stale, loadInbox])
+
+  const entries = inbox?.entries ?? []
+  const counts = countStates(entries)
+  return (
+    <div className="inbox-view">
+      <div className="inbox-summary">
+        <span>
+          <strong>{entries.length}</strong> {entries.length === 1 ? 'line' : 'lines'} loaded
+        </span>
+        <span className="state-pill state-pending">{counts.pending} pending</span>
+        <span className="state-pill state-delivered">{counts.delivered} delivered</span>
+        {counts.rejected > 0 ? (
+          <span className="state-pill state-rejected">{counts.rejected} rejected</span>
+        ) : null}
+        <span className="muted small inbox-path">.team/inbox/{name}.jsonl</span>
+      </div>
+      <div className="inbox-list" aria-live="polite">
+        {status === 'loading' && entries.length === 0 ? (
+          <p className="empty-state muted">Reading the inbox…</p>
+        ) : null}
+        {status === 'failed' ? (
+          <div className="empty-state">
+            <p className="inline-error" role="alert">
+              Could not read the inbox: {inbox?.error}
+            </p>
+            <button type="button" className="button" onClick={() => void loadInbox(name)}>
+              Try again
+            </button>
+          </div>
+        ) : null}
+        {status === 'ready' && entries.length === 0 ? (
+          <p className="empty-state muted">
+            No messages yet. Anything appended to .team/inbox/{name}.jsonl shows up here.
+          </p>
+        ) : null}
+        {entries.map((entry) => (
+          <InboxEntry key={positionKey(entry.position)} entry={entry} />
+        ))}
+        {inbox?.next ? (
+          <button
+            type="button"
+            className="button load-more"
+            disabled={inbox.loadingMore}
+            onClick={() => void loadMore(name)}
+          >
+            {inbox.loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        ) : null}
+        {inbox?.error && status === 'ready' ? (
+          <p className="inline-error" role="alert">
+            {inbox.error}
+          </p>
+        ) : null}
+      </div>
+      <Composer
+        label={`Message ${name}`}
+        placeholder={`Write to ${name}… (Enter sends, Shift+Enter adds a line)`}
+        primary={{
+          label: `Send to ${name}`,
+          send: (content) => sendMessage({ to: name, content, type }),
+        }}
+        secondary={{ label: 'Broadcast to team', send: (content) => broadcast(content) }}
+        takesFocusRequests
+        tools={
+          <span className="type-select">
+            <label htmlFor={typeId}>Type</label>
+            <select
+              id={typeId}
+              value={type}
+              onChange={(event) => setType(event.target.value as MessageType)}
+            >
+              {MESSAGE_TYPES.filter((option) => option !== 'broadcast').map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          </span>
+        }
+      />
+    </div>
+  )
+}
+
+function countStates(entries: readonly InboxEntryView[]): Record<InboxEntryView['state'], number> {
+  const counts = { pending: 0, delivered: 0, rejected: 0 }
+  for (const entry of entries) counts[entry.state]++
+  return counts
+}
+
+function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
+  return (
+    <article
+      className={`inbox-entry inbox-${entry.state}`}
+      data-testid="inbox-entry"
+      data-state={entry.state}
+    >
+      <header className="inbox-entry-header">
+        <span className="inbox-from">{entry.from ?? 'unknown sender'}</span>
+        {entry.type ? <span className="type-chip">{entry.type.replace(/_/g, ' ')}</span> : null}
+        <time className="turn-time">{formatSeconds(entry.timestamp)}</time>
+        <span className={`state-pill state-${entry.state}`}>{entry.state}</span>
+      </header>
+      <div className={entry.content === null ? 'inbox-content muted' : 'inbox-content'}>
+        {entry.content ?? '(an unreadable line)'}
+      </div>
+      {entry.state === 'rejected' ? (
+        <p className="inbox-reason">Rejected: {entry.reason ?? 'no reason given'}</p>
+      ) : null}
+    </article>
+  )
+}

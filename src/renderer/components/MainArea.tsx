@@ -1,0 +1,87 @@
+import { LEAD } from '../../shared/names'
+import { useAppStore } from '../store/context'
+import type { MainView } from '../store/ui'
+import { ActivityPanes } from './ActivityPanes'
+import { Conversation } from './Conversation'
+import { describeTokens, formatTokens } from './format'
+import { InboxView } from './InboxView'
+import { StatusBadge } from './status'
+
+/** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
+export function MainArea() {
+  const view = useAppStore((state) => state.view)
+  const selected = useAppStore((state) => state.selected)
+  return (
+    <main className="main" aria-label="Main">
+      <ViewTabs view={view} selected={selected} />
+      <div className="main-content">
+        {view === 'activity' ? (
+          <ActivityPanes />
+        ) : view === 'inbox' ? (
+          <InboxView key={selected} name={selected} />
+        ) : (
+          <Conversation key={selected} name={selected} />
+        )}
+      </div>
+    </main>
+  )
+}
+
+function ViewTabs({ view, selected }: { readonly view: MainView; readonly selected: string }) {
+  const agent = useAppStore((state) => state.agents[selected])
+  const select = useAppStore((state) => state.select)
+  const showView = useAppStore((state) => state.showView)
+  const working = useAppStore(
+    (state) => state.order.filter((name) => state.agents[name]?.status === 'working').length,
+  )
+  const tab = (target: MainView, label: string, title: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={view === target}
+      className={view === target ? 'tab is-active' : 'tab'}
+      onClick={() => (target === 'activity' ? showView('activity') : select(selected, target))}
+      title={title}
+    >
+      {label}
+    </button>
+  )
+  return (
+    <div className="view-bar">
+      {view !== 'activity' && agent !== undefined ? (
+        <div className="view-agent">
+          <h1 className="view-title">{selected === LEAD ? 'Lead' : selected}</h1>
+          <span className="view-role">
+            {selected === LEAD ? 'your chat with the lead' : agent.role}
+          </span>
+          <StatusBadge
+            name={`${selected}-header`}
+            status={agent.status}
+            reason={agent.statusReason}
+          />
+          <span className="view-tokens" title={describeTokens(agent.usage)}>
+            {formatTokens(agent.usage)}
+          </span>
+        </div>
+      ) : (
+        <div className="view-agent">
+          <h1 className="view-title">Team activity</h1>
+          <span className="view-role">{working} working</span>
+        </div>
+      )}
+      <div className="tabs" role="tablist" aria-label="Views">
+        {tab(
+          'conversation',
+          selected === LEAD ? 'Chat' : 'Transcript',
+          'The conversation (Ctrl+K)',
+        )}
+        {tab(
+          'inbox',
+          agent !== undefined && agent.pending > 0 ? `Inbox (${agent.pending})` : 'Inbox',
+          'Inbox (Ctrl+I)',
+        )}
+        {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,195 @@
+import { useId, useState } from 'react'
+import type { Params, SettingsView } from '../../shared/contract'
+import { assertNever } from '../../shared/errors'
+import { useAppStore } from '../store/context'
+import { Dialog, InlineError } from './Dialog'
+import { useCommand } from './useCommand'
+
+function keySourceText(settings: SettingsView): string {
+  switch (settings.apiKeySource) {
+    case 'environment':
+      return 'An API key is set, from the ANTHROPIC_API_KEY environment variable.'
+    case 'settings':
+      return settings.secretStorage === 'os'
+        ? 'An API key is saved in the system’s secret store.'
+        : 'An API key is saved in a plain file on this computer.'
+    case 'none':
+      return 'No API key is set.'
+    default:
+      return assertNever(settings.apiKeySource, 'key source')
+  }
+}
+
+/** The model settings: the key never comes back to the window, only whether one is set. */
+export function SettingsDialog() {
+  const closeDialog = useAppStore((state) => state.closeDialog)
+  const settings = useAppStore((state) => state.settings)
+  if (settings === null) {
+    return (
+      <Dialog title="Settings" onClose={closeDialog}>
+        <p className="muted">Reading the settings…</p>
+      </Dialog>
+    )
+  }
+  return <SettingsForm settings={settings} onDone={closeDialog} />
+}
+
+function SettingsForm({
+  settings,
+  onDone,
+}: {
+  readonly settings: SettingsView
+  readonly onDone: () => void
+}) {
+  const saveSettings = useAppStore((state) => state.saveSettings)
+  const command = useCommand(saveSettings)
+  const [apiKey, setApiKey] = useState('')
+  const [baseURL, setBaseURL] = useState(settings.baseURL ?? '')
+  const [model, setModel] = useState(settings.model)
+  const [offline, setOffline] = useState(settings.useOfflineModel)
+  const [wakes, setWakes] = useState(settings.leadWakesOnMessages)
+  const ids = {
+    key: useId(),
+    url: useId(),
+    model: useId(),
+    offline: useId(),
+    wakes: useId(),
+    note: useId(),
+  }
+  const plainFile = settings.secretStorage === 'plain-file'
+
+  function change(): Params<'saveSettings'> {
+    const result: Params<'saveSettings'> = {}
+    if (apiKey.trim()) result.apiKey = apiKey.trim()
+    const url = baseURL.trim()
+    if (url !== (settings.baseURL ?? '')) result.baseURL = url === '' ? null : url
+    if (model.trim() && model.trim() !== settings.model) result.model = model.trim()
+    if (offline !== settings.useOfflineModel) result.useOfflineModel = offline
+    if (wakes !== settings.leadWakesOnMessages) result.leadWakesOnMessages = wakes
+    return result
+  }
+
+  async function save(params: Params<'saveSettings'>): Promise<void> {
+    if (Object.keys(params).length === 0) {
+      onDone()
+      return
+    }
+    const outcome = await command.run(params)
+    if (outcome.ok) onDone()
+  }
+
+  return (
+    <Dialog title="Settings" onClose={onDone}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void save(change())
+        }}
+      >
+        <fieldset className="fieldset">
+          <legend>Anthropic API</legend>
+          <p className={settings.apiKeySet ? 'key-state key-set' : 'key-state key-missing'}>
+            <span className="key-dot" aria-hidden="true" />
+            {keySourceText(settings)}
+          </p>
+          <div className="field">
+            <label htmlFor={ids.key}>API key</label>
+            <input
+              id={ids.key}
+              data-autofocus
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={apiKey}
+              placeholder={settings.apiKeySet ? 'Enter a new key to replace it' : 'sk-ant-…'}
+              aria-describedby={plainFile ? ids.note : undefined}
+              onChange={(event) => setApiKey(event.target.value)}
+            />
+            {plainFile ? (
+              <p id={ids.note} className="storage-note" role="note">
+                <strong>Before you save:</strong>{' '}
+                {settings.secretStorageNote ??
+                  'This system offers no secret store, so the key is kept in a plain file.'}
+              </p>
+            ) : (
+              <p className="field-hint">
+                Kept in the system’s secret store; it never reaches this window.
+              </p>
+            )}
+            {settings.apiKeySource === 'settings' ? (
+              <button
+                type="button"
+                className="link-button link-danger"
+                onClick={() => void save({ apiKey: null })}
+              >
+                Remove the saved key
+              </button>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={ids.url}>Base URL</label>
+            <input
+              id={ids.url}
+              type="url"
+              spellCheck={false}
+              value={baseURL}
+              placeholder="https://api.anthropic.com (or any compatible endpoint)"
+              onChange={(event) => setBaseURL(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.model}>Default model</label>
+            <input
+              id={ids.model}
+              spellCheck={false}
+              value={model}
+              onChange={(event) => setModel(event.target.value)}
+            />
+          </div>
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend>Team</legend>
+          <label className="toggle" htmlFor={ids.offline}>
+            <input
+              id={ids.offline}
+              type="checkbox"
+              checked={offline}
+              onChange={(event) => setOffline(event.target.checked)}
+            />
+            <span className="toggle-text">
+              <span>Use the offline model</span>
+              <span className="field-hint">
+                A scripted model on this computer: watch a team work without a key or a network.
+              </span>
+            </span>
+          </label>
+          <label className="toggle" htmlFor={ids.wakes}>
+            <input
+              id={ids.wakes}
+              type="checkbox"
+              checked={wakes}
+              onChange={(event) => setWakes(event.target.checked)}
+            />
+            <span className="toggle-text">
+              <span>The lead wakes on teammates’ messages</span>
+              <span className="field-hint">
+                Off: the lead reads its inbox only when you write to it.
+              </span>
+            </span>
+          </label>
+        </fieldset>
+        <InlineError error={command.error} />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={command.pending}>
+            {command.pending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}

@@ -1,0 +1,159 @@
+import { useId, useState, type KeyboardEvent } from 'react'
+import { NAME_RULE, RESERVED_NAMES, nameProblem } from '../../shared/names'
+import { useAppStore } from '../store/context'
+import type { SpawnPrefill } from '../store/ui'
+import { Dialog, InlineError } from './Dialog'
+import { statusLook } from './status'
+import { useCommand } from './useCommand'
+
+/** Why `name` cannot be spawned, or null: the shared name rule, then the reserved identities. */
+export function spawnNameProblem(name: string): string | null {
+  const problem = nameProblem(name)
+  if (problem !== null) return problem
+  if (RESERVED_NAMES.includes(name))
+    return `"${name}" is reserved (${RESERVED_NAMES.join(', ')}) and cannot be spawned`
+  return null
+}
+
+/** Spawn a teammate by click: the name is checked as it is typed, Enter submits, Esc closes. */
+export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null }) {
+  const closeDialog = useAppStore((state) => state.closeDialog)
+  const spawn = useAppStore((state) => state.spawn)
+  const defaultModel = useAppStore((state) => state.settings?.model ?? null)
+  const [name, setName] = useState(prefill?.name ?? '')
+  const [role, setRole] = useState(prefill?.role ?? '')
+  const [prompt, setPrompt] = useState('')
+  const [model, setModel] = useState(prefill?.model ?? '')
+  const [submitted, setSubmitted] = useState(false)
+  const existing = useAppStore((state) => state.agents[name.trim()])
+  const command = useCommand(spawn)
+  const ids = { name: useId(), role: useId(), prompt: useId(), model: useId(), rule: useId() }
+
+  const trimmedName = name.trim()
+  const problem = spawnNameProblem(trimmedName)
+  const showProblem = problem !== null && (trimmedName.length > 0 || submitted)
+  const roleMissing = role.trim().length === 0
+  const promptMissing = prompt.trim().length === 0
+
+  async function submit(): Promise<void> {
+    setSubmitted(true)
+    if (problem !== null || roleMissing || promptMissing || command.pending) return
+    const outcome = await command.run({
+      name: trimmedName,
+      role: role.trim(),
+      prompt: prompt.trim(),
+      ...(model.trim() ? { model: model.trim() } : {}),
+    })
+    if (outcome.ok) closeDialog()
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLFormElement>): void {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+    const target = event.target
+    if (!(target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) return
+    event.preventDefault()
+    void submit()
+  }
+
+  const respawn = existing !== undefined && trimmedName !== 'lead'
+  return (
+    <Dialog
+      title={prefill ? `Re-spawn ${prefill.name}` : 'Spawn a teammate'}
+      description="A teammate is a persistent agent with its own loop, transcript and inbox. It starts on the first prompt and then wakes whenever a message arrives."
+      onClose={closeDialog}
+    >
+      <form
+        className="form"
+        noValidate
+        onKeyDown={onKeyDown}
+        onSubmit={(event) => {
+          event.preventDefault()
+          void submit()
+        }}
+      >
+        <div className="field">
+          <label htmlFor={ids.name}>Name</label>
+          <input
+            id={ids.name}
+            data-autofocus
+            value={name}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="alice"
+            aria-invalid={showProblem}
+            aria-describedby={ids.rule}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <p
+            id={ids.rule}
+            className={showProblem ? 'field-error' : 'field-hint'}
+            role={showProblem ? 'alert' : undefined}
+          >
+            {showProblem
+              ? `${capitalize(problem)}: ${NAME_RULE}.`
+              : `Rule: ${NAME_RULE}; "lead" and "user" are reserved.`}
+          </p>
+          {respawn && !showProblem ? (
+            <p className={existing.status === 'working' ? 'field-error' : 'field-note'}>
+              {existing.status === 'working'
+                ? `${trimmedName} is working right now: stop it or wait until it is idle.`
+                : `${trimmedName} exists (${statusLook(existing.status).label.toLowerCase()}): it keeps its identity and transcript and takes the new role.`}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.role}>Role</label>
+          <input
+            id={ids.role}
+            value={role}
+            placeholder="coder, tester, reviewer…"
+            aria-invalid={submitted && roleMissing}
+            onChange={(event) => setRole(event.target.value)}
+          />
+          {submitted && roleMissing ? <p className="field-error">Give it a role.</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.prompt}>First prompt</label>
+          <textarea
+            id={ids.prompt}
+            value={prompt}
+            rows={4}
+            placeholder="What should it do first? (Shift+Enter for a new line)"
+            aria-invalid={submitted && promptMissing}
+            onChange={(event) => setPrompt(event.target.value)}
+          />
+          {submitted && promptMissing ? (
+            <p className="field-error">Tell it what to do first.</p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.model}>Model</label>
+          <input
+            id={ids.model}
+            value={model}
+            spellCheck={false}
+            placeholder={defaultModel ? `optional — default: ${defaultModel}` : 'optional'}
+            onChange={(event) => setModel(event.target.value)}
+          />
+        </div>
+        <InlineError error={command.error} />
+        <div className="form-actions">
+          <span className="muted small">
+            <kbd>Enter</kbd> spawns · <kbd>Esc</kbd> closes
+          </span>
+          <button type="button" className="button" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={command.pending}>
+            {command.pending ? 'Spawning…' : respawn ? `Re-spawn ${trimmedName}` : 'Spawn'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}
+
+function capitalize(text: string | null): string {
+  if (text === null) return ''
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

@@ -1,0 +1,52 @@
+import { assertNever } from '../../shared/errors'
+import type { MemberStatus } from '../../shared/roster'
+
+interface StatusLook {
+  readonly label: string
+  /** Said to screen readers and shown on hover: what the status means for the person. */
+  readonly meaning: string
+}
+
+export function statusLook(status: MemberStatus): StatusLook {
+  switch (status) {
+    case 'working':
+      return { label: 'Working', meaning: 'running its agent loop right now' }
+    case 'idle':
+      return { label: 'Idle', meaning: 'done for now; a new message wakes it' }
+    case 'waiting':
+      return { label: 'Waiting', meaning: 'waiting for a retry, an approval or a budget' }
+    case 'stalled':
+      return { label: 'Stalled', meaning: 'its model stream went silent' }
+    case 'error':
+      return { label: 'Error', meaning: 'stopped by a failure' }
+    case 'shutdown':
+      return { label: 'Shut down', meaning: 'ended; it can be spawned again' }
+    default:
+      return assertNever(status, 'member status')
+  }
+}
+
+/** A status that cannot be misread: a shape, a color and a word, with its reason on hover. */
+export function StatusBadge({
+  name,
+  status,
+  reason,
+}: {
+  readonly name: string
+  readonly status: MemberStatus
+  readonly reason: string | null
+}) {
+  const look = statusLook(status)
+  const title = reason ? `${look.label}: ${reason}` : `${look.label} — ${look.meaning}`
+  return (
+    <span
+      className={`status status-${status}`}
+      data-testid={`status-${name}`}
+      data-status={status}
+      title={title}
+    >
+      <span className="status-dot" aria-hidden="true" />
+      <span className="status-label">{look.label}</span>
+    </span>
+  )
+}

@@ -1,0 +1,74 @@
+import type { AgentTeamsApi, Params, Result, TeamSnapshot } from '../../shared/contract'
+import { LEAD } from '../../shared/names'
+import type { GetState, SetState } from './store'
+
+/**
+ * The commands the window sends. Each one rejects with the host's error ({code, message}) so
+ * that the place that asked can show it inline; none of them swallows a failure.
+ */
+export interface Commands {
+  chat(text: string): Promise<void>
+  spawn(params: Params<'spawn'>): Promise<Result<'spawn'>>
+  stopAgent(name: string): Promise<void>
+  sendMessage(params: Params<'sendMessage'>): Promise<Result<'sendMessage'>>
+  broadcast(content: string): Promise<Result<'broadcast'>>
+  saveSettings(change: Params<'saveSettings'>): Promise<Result<'saveSettings'>>
+  openWorkspace(path: string): Promise<void>
+  /** The OS folder picker; `supported: false` where there is none (browser mode). */
+  pickFolder(): Promise<Result<'pickFolder'>>
+  startDemo(): Promise<void>
+  resetRoster(): Promise<void>
+  refreshRecentWorkspaces(): Promise<void>
+}
+
+export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
+  function opened(snapshot: TeamSnapshot): void {
+    get().applyEvents([{ type: 'workspace-opened', snapshot }])
+    set({ firstRunDone: true, selected: LEAD, view: 'conversation', dialog: null })
+    void get().refreshRecentWorkspaces()
+  }
+
+  const commands: Commands = {
+    async chat(text) {
+      await api.chat({ text })
+    },
+    spawn: (params) => api.spawn(params),
+    async stopAgent(name) {
+      await api.stopAgent({ name })
+    },
+    sendMessage: (params) => api.sendMessage(params),
+    broadcast: (content) => api.broadcast({ content }),
+    async saveSettings(change) {
+      const settings = await api.saveSettings(change)
+      // A newcomer who just gave the open folder a model goes straight to the team.
+      const ready = get().workspace !== null && (settings.apiKeySet || settings.useOfflineModel)
+      set((state) => ({ settings, firstRunDone: state.firstRunDone || ready }))
+      return settings
+    },
+    async openWorkspace(path) {
+      opened(await api.openWorkspace({ path }))
+    },
+    async pickFolder() {
+      const picked = await api.pickFolder({})
+      if (picked.path !== null) await commands.openWorkspace(picked.path)
+      return picked
+    },
+    async startDemo() {
+      const snapshot = await api.startDemo({})
+      set({ demoWorkspace: snapshot.workspace })
+      opened(snapshot)
+    },
+    async resetRoster() {
+      get().applyEvents([{ type: 'workspace-opened', snapshot: await api.resetRoster({}) }])
+    },
+    async refreshRecentWorkspaces() {
+      try {
+        const recent = await api.getRecentWorkspaces({})
+        set({ recentWorkspaces: recent.paths })
+      } catch {
+        // The list is a convenience; the folder field still works without it.
+      }
+    },
+  }
+  return commands
+}

@@ -1,0 +1,148 @@
+import type { AgentTeamsApi } from '../../shared/contract'
+import { describeFailure } from './failures'
+import type { Position } from './state'
+import {
+  inboxFailed,
+  inboxLoading,
+  inboxMoreLoading,
+  inboxPageLoaded,
+  inboxReading,
+  inboxRefreshStart,
+  olderPageRange,
+  pendingCountsRefreshed,
+  transcriptFailed,
+  transcriptLoading,
+  transcriptOlderLoaded,
+  transcriptOlderLoading,
+  transcriptTailLoaded,
+} from './pages'
+import type { GetState, SetState } from './store'
+
+/** How many transcript records a page holds: the latest page first, older ones on scroll-up. */
+export const TRANSCRIPT_PAGE = 500
+export const INBOX_PAGE = 200
+/** Entries re-read at the end of a loaded inbox on a refresh: their states may have changed. */
+export const INBOX_REFRESH_OVERLAP = 50
+
+export interface Queries {
+  loadTranscript(name: string): Promise<void>
+  loadOlderTranscript(name: string): Promise<void>
+  loadInbox(name: string): Promise<void>
+  loadMoreInbox(name: string): Promise<void>
+  refreshInbox(name: string): Promise<void>
+  /** Re-reads the unread counts (coalesced: one request in flight, one more queued at most). */
+  refreshPendingCounts(): void
+}
+
+export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState): Queries {
+  let countsInFlight = false
+  let countsAgain = false
+  const inboxesInFlight = new Set<string>()
+
+  /** A reply that belongs to a workspace no longer open is dropped. */
+  const sameWorkspace = (workspace: string | null) => get().workspace === workspace
+
+  async function readInbox(name: string, from: Position | null, limit: number): Promise<void> {
+    const workspace = get().workspace
+    inboxesInFlight.add(name)
+    set((state) => inboxReading(state, name))
+    try {
+      const page = await api.getInbox({ name, limit, ...(from ? { from } : {}) })
+      if (sameWorkspace(workspace)) set((state) => inboxPageLoaded(state, name, from, page))
+    } catch (error) {
+      if (sameWorkspace(workspace))
+        set((state) => inboxFailed(state, name, describeFailure(error).message))
+    } finally {
+      inboxesInFlight.delete(name)
+    }
+    // It changed again while we read, and the person is looking at it: read once more.
+    const { inboxes, view, selected } = get()
+    if (inboxes[name]?.stale === true && view === 'inbox' && selected === name)
+      await queries.refreshInbox(name)
+  }
+
+  const queries: Queries = {
+    async loadTranscript(name) {
+      const existing = get().transcripts[name]
+      if (existing !== undefined && existing.status !== 'failed') return
+      const workspace = get().workspace
+      set((state) => transcriptLoading(state, name))
+      try {
+        // The contract pages forward from a sequence number: learn the total, then read the tail.
+        const head = await api.getTranscript({ name, limit: 1 })
+        const fromSeq = Math.max(1, head.total - TRANSCRIPT_PAGE + 1)
+        const page =
+          head.total <= 1
+            ? head
+            : await api.getTranscript({ name, fromSeq, limit: TRANSCRIPT_PAGE })
+        if (sameWorkspace(workspace)) set((state) => transcriptTailLoaded(state, name, page))
+      } catch (error) {
+        if (sameWorkspace(workspace))
+          set((state) => transcriptFailed(state, name, describeFailure(error).message))
+      }
+    },
+    async loadOlderTranscript(name) {
+      const transcript = get().transcripts[name]
+      if (transcript === undefined || transcript.loadingOlder || transcript.status !== 'ready')
+        return
+      const range = olderPageRange(transcript.records, TRANSCRIPT_PAGE)
+      if (range === null) return
+      const workspace = get().workspace
+      set((state) => transcriptOlderLoading(state, name))
+      try {
+        const page = await api.getTranscript({ name, ...range })
+        if (sameWorkspace(workspace)) set((state) => transcriptOlderLoaded(state, name, page))
+      } catch (error) {
+        if (sameWorkspace(workspace))
+          set((state) => transcriptFailed(state, name, describeFailure(error).message))
+      }
+    },
+    async loadInbox(name) {
+      const existing = get().inboxes[name]
+      if (existing !== undefined && existing.status !== 'failed' && !existing.stale) return
+      if (existing?.stale === true) return queries.refreshInbox(name)
+      set((state) => inboxLoading(state, name))
+      await readInbox(name, null, INBOX_PAGE)
+    },
+    async loadMoreInbox(name) {
+      const inbox = get().inboxes[name]
+      if (inbox === undefined || inbox.next === null || inbox.loadingMore) return
+      set((state) => inboxMoreLoading(state, name))
+      await readInbox(name, inbox.next, INBOX_PAGE)
+    },
+    async refreshInbox(name) {
+      const inbox = get().inboxes[name]
+      if (inbox === undefined || inboxesInFlight.has(name)) return
+      if (inbox.next !== null) {
+        // Later pages are not loaded yet: "Load more" will read what was appended.
+        set((state) => ({
+          inboxes: { ...state.inboxes, [name]: { ...inbox, stale: false } },
+        }))
+        return
+      }
+      const from = inboxRefreshStart(inbox.entries, INBOX_REFRESH_OVERLAP)
+      await readInbox(name, from, INBOX_PAGE + INBOX_REFRESH_OVERLAP)
+    },
+    refreshPendingCounts() {
+      if (countsInFlight) {
+        countsAgain = true
+        return
+      }
+      countsInFlight = true
+      void (async () => {
+        try {
+          do {
+            countsAgain = false
+            const snapshot = await api.getSnapshot({})
+            if (snapshot !== null) set((state) => pendingCountsRefreshed(state, snapshot))
+          } while (countsAgain)
+        } catch {
+          // The counts stay as the events left them; the next inbox event tries again.
+        } finally {
+          countsInFlight = false
+        }
+      })()
+    },
+  }
+  return queries
+}

@@ -1,0 +1,253 @@
+import type { HostEvent, TeamSnapshot } from '../../shared/contract'
+import { assertNever } from '../../shared/errors'
+import { LEAD, USER } from '../../shared/names'
+import type { MemberStatus } from '../../shared/roster'
+import { addNotice } from './notices'
+import {
+  agentFromView,
+  emptyUsage,
+  type AgentState,
+  type InboxState,
+  type ProtocolRequest,
+  type TeamData,
+} from './state'
+import {
+  appendText,
+  appendTranscriptRecord,
+  discardStream,
+  finishTool,
+  settleLive,
+  startTool,
+  streamToolInput,
+} from './reducer-stream'
+
+type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
+
+/**
+ * The one fold from the host's events to the window's data. Pure: the same state and events
+ * always give the same result, and nothing here touches the API, the DOM or a clock. A batch
+ * (≤ one per animation frame) is folded whole, so the store applies it in one `set()`.
+ */
+export function reduceEvents(state: TeamData, events: readonly HostEvent[]): TeamData {
+  let next = state
+  for (const event of events) next = reduceEvent(next, event)
+  return next
+}
+
+export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
+  switch (event.type) {
+    case 'workspace-opened':
+      return openWorkspace(state, event.snapshot)
+    case 'settings-changed':
+      return { ...state, settings: event.settings }
+    case 'agent-status-changed':
+      return changeStatus(state, event)
+    case 'roster-changed':
+      return changeRoster(state, event)
+    case 'roster-invalid':
+      return {
+        ...state,
+        rosterProblem: {
+          message: event.message,
+          file: event.file,
+          line: event.line,
+          column: event.column,
+        },
+      }
+    case 'inbox-changed':
+      return updateInbox(state, event.name, (inbox) => ({ ...inbox, stale: true }))
+    case 'message-sent':
+      return messageSent(state, event)
+    case 'message-delivered':
+      return messagesDelivered(state, event)
+    case 'message-rejected':
+      return messageRejected(state, event)
+    case 'text-delta':
+      return appendText(state, event.agent, event.text)
+    case 'tool-call-started':
+      return startTool(state, event.agent, event.id, event.name)
+    case 'tool-input-delta':
+      return streamToolInput(state, event.agent, event.id, event.partial_json)
+    case 'tool-call-finished':
+      return finishTool(state, event.agent, event.id, event.name, event.content, event.is_error)
+    case 'transcript-appended':
+      return appendTranscriptRecord(state, event.agent, event.record)
+    case 'usage-reported':
+      return updateAgent(state, event.agent, (agent) => ({ ...agent, usage: event.total }))
+    case 'agent-error':
+      return updateAgent(state, event.agent, (agent) => ({
+        ...agent,
+        failure: { code: event.code, message: event.message },
+        statusReason: event.message,
+      }))
+    case 'stream-reset':
+      return discardStream(state, event.agent)
+    case 'team-alert':
+      return {
+        ...state,
+        alerts: [
+          ...state.alerts.filter((alert) => alert.code !== event.code),
+          { code: event.code, message: event.message },
+        ],
+      }
+    case 'team-alert-cleared':
+      return { ...state, alerts: state.alerts.filter((alert) => alert.code !== event.code) }
+    case 'protocol-changed':
+      return changeProtocol(state, event.request)
+    default:
+      return assertNever(event, 'host event')
+  }
+}
+
+function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
+  const views = [snapshot.lead, ...snapshot.members]
+  const agents: Record<string, AgentState> = {}
+  for (const view of views) agents[view.name] = agentFromView(view)
+  return {
+    ...state,
+    info: state.info === null ? null : { ...state.info, workspace: snapshot.workspace },
+    workspace: snapshot.workspace,
+    teamName: snapshot.teamName,
+    agents,
+    order: views.map((view) => view.name),
+    rosterProblem: snapshot.rosterProblem,
+    alerts: [],
+    protocols: {},
+    live: {},
+    transcripts: {},
+    inboxes: {},
+  }
+}
+
+function changeStatus(state: TeamData, event: EventOf<'agent-status-changed'>): TeamData {
+  const updated = updateAgent(state, event.name, (agent) => ({
+    ...agent,
+    status: event.status,
+    statusReason: event.reason,
+    running: event.status === 'working',
+    failure: failureAfter(agent, event.status, event.reason),
+  }))
+  return event.status === 'working' ? updated : settleLive(updated, event.name)
+}
+
+function failureAfter(
+  agent: AgentState,
+  status: MemberStatus,
+  reason: string,
+): AgentState['failure'] {
+  if (status === 'working') return null
+  if (status === 'error') return agent.failure ?? { code: 'error', message: reason }
+  return agent.failure
+}
+
+/** A handshake moved on; the person hears the answer to a request they made themselves. */
+function changeProtocol(state: TeamData, request: ProtocolRequest): TeamData {
+  const before = state.protocols[request.id]
+  const next = { ...state, protocols: { ...state.protocols, [request.id]: request } }
+  const answered = request.status !== 'pending' && before?.status !== request.status
+  if (!answered || request.from !== USER) return next
+  const agreed = request.status === 'approved'
+  const what = request.kind === 'shutdown' ? 'shut down' : 'go ahead with the plan'
+  return addNotice(next, {
+    tone: agreed ? 'info' : 'warning',
+    title: agreed ? `${request.to} agreed to ${what}` : `${request.to} declined to ${what}`,
+    message: request.reason ?? '',
+  })
+}
+
+function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamData {
+  const agents: Record<string, AgentState> = {}
+  const lead = state.agents[LEAD]
+  if (lead !== undefined) agents[LEAD] = lead
+  for (const member of event.members) {
+    const existing = state.agents[member.name]
+    const model = typeof member['model'] === 'string' ? member['model'] : null
+    agents[member.name] =
+      existing === undefined
+        ? {
+            name: member.name,
+            role: member.role,
+            status: member.status,
+            statusReason: null,
+            running: member.status === 'working',
+            usage: emptyUsage,
+            model,
+            pending: 0,
+            failure: null,
+          }
+        : {
+            ...existing,
+            role: member.role,
+            status: member.status,
+            running: member.status === 'working',
+            model: model ?? existing.model,
+          }
+  }
+  return {
+    ...state,
+    teamName: event.team_name,
+    agents,
+    order: [...(lead === undefined ? [] : [LEAD]), ...event.members.map((member) => member.name)],
+    rosterProblem: null,
+  }
+}
+
+function messageSent(state: TeamData, event: EventOf<'message-sent'>): TeamData {
+  const to = event.message.to
+  const counted = updateAgent(state, to, (agent) => ({ ...agent, pending: agent.pending + 1 }))
+  return updateInbox(counted, to, (inbox) => ({ ...inbox, stale: true }))
+}
+
+function messagesDelivered(state: TeamData, event: EventOf<'message-delivered'>): TeamData {
+  const ids = new Set(event.ids)
+  const counted = updateAgent(state, event.agent, (agent) => ({
+    ...agent,
+    pending: Math.max(0, agent.pending - event.ids.length),
+  }))
+  return updateInbox(counted, event.agent, (inbox) => ({
+    ...inbox,
+    entries: inbox.entries.map((entry) =>
+      entry.id !== null && ids.has(entry.id) && entry.state === 'pending'
+        ? { ...entry, state: 'delivered' }
+        : entry,
+    ),
+  }))
+}
+
+function messageRejected(state: TeamData, event: EventOf<'message-rejected'>): TeamData {
+  const { segment, offset } = event.position
+  const marked = updateInbox(state, event.inbox, (inbox) => ({
+    ...inbox,
+    stale: true,
+    entries: inbox.entries.map((entry) =>
+      entry.position.segment === segment && entry.position.offset === offset
+        ? { ...entry, state: 'rejected', reason: event.reason }
+        : entry,
+    ),
+  }))
+  return addNotice(marked, {
+    tone: 'error',
+    title: `A line in ${event.inbox}'s inbox was rejected`,
+    message: event.reason,
+  })
+}
+
+export function updateAgent(
+  state: TeamData,
+  name: string,
+  change: (agent: AgentState) => AgentState,
+): TeamData {
+  const agent = state.agents[name]
+  if (agent === undefined) return state
+  return { ...state, agents: { ...state.agents, [name]: change(agent) } }
+}
+
+export function updateInbox(
+  state: TeamData,
+  name: string,
+  change: (inbox: InboxState) => InboxState,
+): TeamData {
+  const inbox = state.inboxes[name]
+  if (inbox === undefined) return state
+  return { ...state, inboxes: { ...state.inboxes, [name]: change(inbox) } }
+}

@@ -1,0 +1,156 @@
+import type {
+  AgentView,
+  AppInfo,
+  HostEvent,
+  InboxEntryView,
+  SettingsView,
+  TeamSnapshot,
+} from '../../shared/contract'
+import type { MemberStatus } from '../../shared/roster'
+import type { TranscriptRecord, Usage } from '../../shared/transcript'
+
+/** An inbox position, as the contract carries it. */
+export type Position = InboxEntryView['position']
+
+export type LoadStatus = 'loading' | 'ready' | 'failed'
+
+/** The last error an agent's loop ended with, shown on the agent until it works again. */
+export interface AgentFailure {
+  readonly code: string
+  readonly message: string
+}
+
+/** One agent as the window shows it: the contract's view plus what events tell us. */
+export interface AgentState {
+  readonly name: string
+  readonly role: string
+  readonly status: MemberStatus
+  readonly statusReason: string | null
+  readonly running: boolean
+  readonly usage: Usage
+  readonly model: string | null
+  /** Messages waiting in its inbox (the unread count). */
+  readonly pending: number
+  readonly failure: AgentFailure | null
+}
+
+/** A tool call seen on the stream: its input streams in, then it runs, then it finishes. */
+export interface LiveTool {
+  readonly id: string
+  readonly name: string
+  /** The input JSON as streamed so far (may be incomplete). */
+  readonly input: string
+  readonly phase: 'input' | 'running' | 'finished'
+  readonly output: string | null
+  readonly isError: boolean
+}
+
+/** What an agent is doing right now, before (and a little after) it lands in the transcript. */
+export interface LiveState {
+  /** Text streamed since the last recorded assistant turn. */
+  readonly text: string
+  /** The most recent tool calls, oldest first (a few are kept for the activity panes). */
+  readonly tools: readonly LiveTool[]
+  /** The text of the last recorded assistant turn (shown when nothing streams). */
+  readonly lastText: string
+}
+
+/** A loaded tail of a transcript: records[0] may be later than seq 1 (older pages load on demand). */
+export interface TranscriptState {
+  readonly records: readonly TranscriptRecord[]
+  readonly total: number
+  readonly status: LoadStatus
+  readonly error: string | null
+  readonly loadingOlder: boolean
+}
+
+export interface InboxState {
+  readonly entries: readonly InboxEntryView[]
+  /** Where the next page starts; null when everything up to the end is loaded. */
+  readonly next: Position | null
+  readonly status: LoadStatus
+  readonly error: string | null
+  /** The file changed since the entries were read: refetch when the view is open. */
+  readonly stale: boolean
+  readonly loadingMore: boolean
+}
+
+export type NoticeTone = 'error' | 'warning' | 'info'
+
+/** A dismissible banner: a failed command, a rejected mailbox line, an event that did not parse. */
+export interface Notice {
+  readonly id: number
+  readonly tone: NoticeTone
+  readonly title: string
+  readonly message: string
+}
+
+export type RosterProblem = TeamSnapshot['rosterProblem']
+
+/** A problem for the whole team (the endpoint refused the key), until the host clears it. */
+export interface TeamAlert {
+  readonly code: string
+  readonly message: string
+}
+
+/** A shutdown or plan-approval handshake between two agents (the s10 protocols). */
+export type ProtocolRequest = Extract<HostEvent, { type: 'protocol-changed' }>['request']
+
+/** Everything the events and the queries tell us; folded by the pure reducer. */
+export interface TeamData {
+  readonly info: AppInfo | null
+  readonly settings: SettingsView | null
+  readonly workspace: string | null
+  readonly teamName: string
+  /** Every agent by name, the lead included. */
+  readonly agents: Readonly<Record<string, AgentState>>
+  /** The lead first, then the teammates in roster order. */
+  readonly order: readonly string[]
+  readonly rosterProblem: RosterProblem
+  readonly alerts: readonly TeamAlert[]
+  /** Protocol handshakes by request id. */
+  readonly protocols: Readonly<Record<string, ProtocolRequest>>
+  readonly live: Readonly<Record<string, LiveState>>
+  readonly transcripts: Readonly<Record<string, TranscriptState>>
+  readonly inboxes: Readonly<Record<string, InboxState>>
+  readonly notices: readonly Notice[]
+  readonly nextNoticeId: number
+}
+
+export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
+
+export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
+
+export const initialTeamData: TeamData = {
+  info: null,
+  settings: null,
+  workspace: null,
+  teamName: '',
+  agents: {},
+  order: [],
+  rosterProblem: null,
+  alerts: [],
+  protocols: {},
+  live: {},
+  transcripts: {},
+  inboxes: {},
+  notices: [],
+  nextNoticeId: 1,
+}
+
+export function agentFromView(view: AgentView): AgentState {
+  return {
+    name: view.name,
+    role: view.role,
+    status: view.status,
+    statusReason: view.statusReason,
+    running: view.running,
+    usage: view.usage,
+    model: view.model,
+    pending: view.pending,
+    failure:
+      view.status === 'error' && view.statusReason !== null
+        ? { code: 'error', message: view.statusReason }
+        : null,
+  }
+}

@@ -1,0 +1,173 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { hostEventSchema, type AgentTeamsApi, type HostEvent } from '../../shared/contract'
+import { LEAD } from '../../shared/names'
+import { addNotice, dismissNotice } from './notices'
+import { reduceEvents } from './reducer'
+import { initialTeamData, type TeamData } from './state'
+import { createCommands, type Commands } from './commands'
+import { createQueries, type Queries } from './queries'
+import { describeFailure } from './failures'
+import {
+  initialUiState,
+  type ConnectionStatus,
+  type DialogState,
+  type MainView,
+  type UiState,
+} from './ui'
+
+export interface CoreActions {
+  /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
+  start(): () => void
+  /** A batch as it came off the wire: parsed against the contract, then folded in one set(). */
+  receiveEvents(batch: readonly unknown[]): void
+  applyEvents(events: readonly HostEvent[]): void
+  select(name: string, view?: MainView): void
+  showView(view: MainView): void
+  openDialog(dialog: DialogState): void
+  closeDialog(): void
+  setToolExpanded(id: string, expanded: boolean): void
+  requestComposerFocus(): void
+  composerFocused(request: number): void
+  dismissNotice(id: number): void
+  reportFailure(title: string, error: unknown): void
+  finishFirstRun(): void
+  setConnection(connection: ConnectionStatus): void
+}
+
+export type AppState = TeamData & UiState & CoreActions & Commands & Queries
+export type AppStore = StoreApi<AppState>
+export type SetState = AppStore['setState']
+export type GetState = AppStore['getState']
+
+const inboxEvents = new Set<HostEvent['type']>([
+  'inbox-changed',
+  'message-sent',
+  'message-delivered',
+  'message-rejected',
+])
+
+/** One store from slices: the folded data, the window's own state, and the actions beside them. */
+export function createAppStore(api: AgentTeamsApi): AppStore {
+  return createStore<AppState>()((set, get) => {
+    const queries = createQueries(api, set, get)
+    const commands = createCommands(api, set, get)
+
+    const core: CoreActions = {
+      start() {
+        const unsubscribe = api.onEvents((batch) => get().receiveEvents(batch))
+        void boot()
+        return unsubscribe
+      },
+      receiveEvents(batch) {
+        const events: HostEvent[] = []
+        const problems: string[] = []
+        for (const raw of batch) {
+          const parsed = hostEventSchema.safeParse(raw)
+          if (parsed.success) events.push(parsed.data)
+          else problems.push(parsed.error.issues[0]?.message ?? 'does not match the contract')
+        }
+        if (problems.length > 0) {
+          set((state) =>
+            addNotice(state, {
+              tone: 'warning',
+              title: `${problems.length} event(s) from the app were ignored`,
+              message: problems.join('; '),
+            }),
+          )
+        }
+        if (events.length > 0) get().applyEvents(events)
+      },
+      applyEvents(events) {
+        set((state) => reduceEvents(state, events))
+        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshPendingCounts()
+        const { view, selected, inboxes, agents } = get()
+        if (agents[selected] === undefined && agents[LEAD] !== undefined)
+          set({ selected: LEAD, view: view === 'activity' ? view : 'conversation' })
+        if (view === 'inbox' && inboxes[selected]?.stale === true) void get().refreshInbox(selected)
+      },
+      select(name, view) {
+        set((state) => ({
+          selected: name,
+          view: view ?? (state.view === 'activity' ? 'conversation' : state.view),
+        }))
+      },
+      showView(view) {
+        set({ view })
+      },
+      openDialog(dialog) {
+        set({ dialog })
+      },
+      closeDialog() {
+        set({ dialog: null })
+      },
+      setToolExpanded(id, expanded) {
+        set((state) => ({ expandedTools: { ...state.expandedTools, [id]: expanded } }))
+      },
+      requestComposerFocus() {
+        // The inbox has a composer of its own; the activity panes have none.
+        set((state) => ({
+          view: state.view === 'activity' ? 'conversation' : state.view,
+          composerFocusRequest: state.composerFocusRequest + 1,
+        }))
+      },
+      composerFocused(request) {
+        set({ composerFocusHandled: request })
+      },
+      dismissNotice(id) {
+        set((state) => dismissNotice(state, id))
+      },
+      reportFailure(title, error) {
+        const failure = describeFailure(error)
+        set((state) =>
+          addNotice(state, {
+            tone: 'error',
+            title,
+            message:
+              failure.code === 'error' ? failure.message : `${failure.message} (${failure.code})`,
+          }),
+        )
+      },
+      finishFirstRun() {
+        set({ firstRunDone: true })
+      },
+      setConnection(connection) {
+        const before = get().connection
+        set({ connection })
+        // Events sent while the connection was down are lost: read the whole state again.
+        if (before !== 'connected' && connection === 'connected') void resync()
+      },
+    }
+
+    async function boot(): Promise<void> {
+      try {
+        const [info, settings, recent] = await Promise.all([
+          api.getInfo({}),
+          api.getSettings({}),
+          api.getRecentWorkspaces({}),
+        ])
+        const snapshot = info.workspace === null ? null : await api.getSnapshot({})
+        set({
+          info,
+          settings,
+          recentWorkspaces: recent.paths,
+          firstRunDone: info.workspace !== null && (settings.apiKeySet || settings.useOfflineModel),
+        })
+        if (snapshot !== null) get().applyEvents([{ type: 'workspace-opened', snapshot }])
+        set({ phase: { kind: 'ready' } })
+      } catch (error) {
+        set({ phase: { kind: 'failed', message: describeFailure(error).message } })
+      }
+    }
+
+    async function resync(): Promise<void> {
+      try {
+        const snapshot = await api.getSnapshot({})
+        if (snapshot !== null) get().applyEvents([{ type: 'workspace-opened', snapshot }])
+      } catch (error) {
+        get().reportFailure('Could not read the team again after reconnecting', error)
+      }
+    }
+
+    return { ...initialTeamData, ...initialUiState, ...core, ...commands, ...queries }
+  })
+}

@@ -1,0 +1,64 @@
+import type { MemberStatus } from '../../shared/roster'
+import { LEAD } from '../../shared/names'
+
+/** What the main area shows for the selected agent, or the whole team. */
+export type MainView = 'conversation' | 'inbox' | 'activity'
+
+/** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */
+export interface SpawnPrefill {
+  readonly name: string
+  readonly role: string
+  readonly model: string | null
+}
+
+export type DialogState =
+  | { readonly kind: 'spawn'; readonly prefill: SpawnPrefill | null }
+  | { readonly kind: 'settings' }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'open-workspace' }
+
+export type BootPhase =
+  | { readonly kind: 'connecting' }
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'failed'; readonly message: string }
+
+/** How the transport feels (browser mode's WebSocket can drop and come back). */
+export type ConnectionStatus = 'connected' | 'reconnecting' | 'disconnected'
+
+export interface UiState {
+  readonly phase: BootPhase
+  readonly connection: ConnectionStatus
+  /** The person left the first-run screen (opened a folder, started the demo, continued). */
+  readonly firstRunDone: boolean
+  readonly recentWorkspaces: readonly string[]
+  /** The folder startDemo opened in this session: it runs on the offline model whatever the settings. */
+  readonly demoWorkspace: string | null
+  readonly selected: string
+  readonly view: MainView
+  readonly dialog: DialogState | null
+  /** Tool cards the person opened or closed, by tool-use id (absent: the card's default). */
+  readonly expandedTools: Readonly<Record<string, boolean>>
+  /** Bumped to ask the visible composer to take focus (Ctrl+K)… */
+  readonly composerFocusRequest: number
+  /** …and the request a composer last answered, so that a composer mounted later does not. */
+  readonly composerFocusHandled: number
+}
+
+export const initialUiState: UiState = {
+  phase: { kind: 'connecting' },
+  connection: 'connected',
+  firstRunDone: false,
+  recentWorkspaces: [],
+  demoWorkspace: null,
+  selected: LEAD,
+  view: 'conversation',
+  dialog: null,
+  expandedTools: {},
+  composerFocusRequest: 0,
+  composerFocusHandled: 0,
+}
+
+/** Whether a member may be spawned again under its name (the runtime refuses a working one). */
+export function canRespawn(status: MemberStatus): boolean {
+  return status === 'idle' || status === 'shutdown' || status === 'error'
+}

@@ -1,0 +1,145 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import type { TranscriptRecord } from '../../shared/transcript'
+import { useAppStore } from '../store/context'
+import { RowView } from './RowView'
+import { recordRows, withLiveRows, type Row } from './rows'
+
+const noRecords: readonly TranscriptRecord[] = []
+/** How close to the bottom (px) still counts as "at the latest": the view keeps following. */
+const FOLLOW_THRESHOLD = 64
+
+function estimateSize(row: Row | undefined): number {
+  switch (row?.kind) {
+    case 'tool':
+      return 46
+    case 'status':
+      return 34
+    case 'inbox':
+      return 92
+    default:
+      return 88
+  }
+}
+
+/**
+ * An agent's transcript, virtualized: only the rows on screen exist in the DOM, so a
+ * 10,000-entry transcript opens and scrolls smoothly. The latest page loads first, earlier
+ * pages as the person scrolls up; it follows the stream while it is at the bottom.
+ */
+export function Transcript({
+  name,
+  emptyHint,
+}: {
+  readonly name: string
+  readonly emptyHint: string
+}) {
+  const transcript = useAppStore((state) => state.transcripts[name])
+  const live = useAppStore((state) => state.live[name])
+  const loadTranscript = useAppStore((state) => state.loadTranscript)
+  const loadOlder = useAppStore((state) => state.loadOlderTranscript)
+  const status = transcript?.status
+
+  useEffect(() => {
+    if (status === undefined) void loadTranscript(name)
+  }, [name, status, loadTranscript])
+
+  const records = transcript?.records ?? noRecords
+  const recorded = useMemo(() => recordRows(records), [records])
+  const hasOlder = (records[0]?.seq ?? 1) > 1
+  const rows = useMemo(() => withLiveRows(recorded, live), [recorded, live])
+
+  const scroller = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimateSize(rows[index]),
+    getItemKey: (index) => rows[index]?.key ?? index,
+    overscan: 6,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: FOLLOW_THRESHOLD,
+  })
+  const items = virtualizer.getVirtualItems()
+
+  // The first time the tail is on screen, start at the bottom: the latest is what matters.
+  const startedAtEnd = useRef(false)
+  useLayoutEffect(() => {
+    if (startedAtEnd.current || status !== 'ready' || rows.length === 0) return
+    startedAtEnd.current = true
+    virtualizer.scrollToEnd()
+  }, [status, rows.length, virtualizer])
+
+  // Earlier pages load once the person has scrolled up to the first loaded row. The rows
+  // keep their keys, so the virtualizer holds what is on screen in place as the page lands.
+  const firstIndex = items[0]?.index
+  const firstSeq = records[0]?.seq
+  const direction = virtualizer.scrollDirection
+  const scrolledUp = useRef(false)
+  useEffect(() => {
+    if (direction === 'backward') scrolledUp.current = true
+    if (hasOlder && firstIndex === 0 && scrolledUp.current) void loadOlder(name)
+  }, [direction, hasOlder, firstIndex, firstSeq, loadOlder, name])
+
+  const atEnd = rows.length === 0 || virtualizer.isAtEnd(FOLLOW_THRESHOLD)
+
+  return (
+    <div className="transcript">
+      <div ref={scroller} className="transcript-scroll" data-testid="transcript" tabIndex={0}>
+        {status === 'failed' ? (
+          <div className="empty-state">
+            <p className="inline-error" role="alert">
+              Could not read the transcript: {transcript?.error}
+            </p>
+            <button type="button" className="button" onClick={() => void loadTranscript(name)}>
+              Try again
+            </button>
+          </div>
+        ) : rows.length === 0 ? (
+          <div className="empty-state">
+            <p className="muted">{status === 'loading' ? 'Loading the transcript…' : emptyHint}</p>
+          </div>
+        ) : (
+          <div className="transcript-sizer" style={{ height: virtualizer.getTotalSize() }}>
+            <div
+              className="transcript-window"
+              style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+            >
+              {items.map((item) => {
+                const row = rows[item.index]
+                if (row === undefined) return null
+                return (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className="transcript-row"
+                  >
+                    <RowView row={row} agent={name} />
+                  </div>
+                )
+              })}
+            </div>
+          </div>
+        )}
+      </div>
+      {transcript?.loadingOlder ? (
+        <div className="older-marker">Loading earlier entries…</div>
+      ) : null}
+      {transcript?.error && status === 'ready' ? (
+        <p className="inline-error transcript-error" role="alert">
+          Could not read earlier entries: {transcript.error}
+        </p>
+      ) : null}
+      {!atEnd ? (
+        <button
+          type="button"
+          className="button jump-latest"
+          onClick={() => virtualizer.scrollToEnd()}
+        >
+          ↓ Jump to latest
+        </button>
+      ) : null}
+    </div>
+  )
+}

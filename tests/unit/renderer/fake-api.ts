@@ -1,0 +1,143 @@
+import { vi } from 'vitest'
+import type {
+  AgentTeamsApi,
+  AgentView,
+  HostEvent,
+  InboxEntryView,
+  SettingsView,
+  TeamSnapshot,
+} from '../../../src/shared/contract'
+import type { TranscriptRecord } from '../../../src/shared/transcript'
+
+/** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
+export type FakeApi = {
+  -readonly [K in keyof AgentTeamsApi]: AgentTeamsApi[K] & ReturnType<typeof vi.fn>
+} & {
+  /** Delivers a batch to every onEvents listener, as the transport would. */
+  emit(events: HostEvent[]): void
+  readonly listenerCount: () => number
+}
+
+export const WORKSPACE = '/home/dana/stats'
+
+export function agentView(name: string, change: Partial<AgentView> = {}): AgentView {
+  return {
+    name,
+    role: name === 'lead' ? 'lead' : 'coder',
+    status: 'idle',
+    statusReason: null,
+    running: false,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    model: null,
+    pending: 0,
+    ...change,
+  }
+}
+
+export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
+  return {
+    workspace: WORKSPACE,
+    teamName: 'stats',
+    lead: agentView('lead'),
+    members: [],
+    rosterProblem: null,
+    ...change,
+  }
+}
+
+export function settingsView(change: Partial<SettingsView> = {}): SettingsView {
+  return {
+    apiKeySet: true,
+    apiKeySource: 'environment',
+    baseURL: null,
+    model: 'claude-test',
+    useOfflineModel: false,
+    secretStorage: 'os',
+    secretStorageNote: null,
+    leadWakesOnMessages: true,
+    ...change,
+  }
+}
+
+export function inboxEntry(offset: number, change: Partial<InboxEntryView> = {}): InboxEntryView {
+  return {
+    position: { segment: 1, offset },
+    state: 'pending',
+    id: `m${offset}`,
+    type: 'message',
+    from: 'alice',
+    content: `message at ${offset}`,
+    timestamp: 1_700_000_000,
+    reason: null,
+    ...change,
+  }
+}
+
+let seq = 0
+export function userRecord(text: string, at = 1_700_000_000): TranscriptRecord {
+  return { v: 1, seq: ++seq, at, kind: 'user', from: 'user', text }
+}
+
+export interface FakeOptions {
+  readonly workspace?: string | null
+  readonly snapshot?: TeamSnapshot
+  readonly settings?: SettingsView
+  readonly transcripts?: Record<string, TranscriptRecord[]>
+  readonly inboxes?: Record<string, InboxEntryView[]>
+}
+
+export function fakeApi(options: FakeOptions = {}): FakeApi {
+  const listeners = new Set<(events: HostEvent[]) => void>()
+  const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
+  const team = options.snapshot ?? snapshot()
+  const settings = options.settings ?? settingsView()
+  const api = {
+    getInfo: vi.fn(async () => ({ version: '1.0.0', workspace, mode: 'browser' as const })),
+    getSnapshot: vi.fn(async () => (workspace === null ? null : team)),
+    chat: vi.fn(async () => ({})),
+    spawn: vi.fn(async ({ name, role }: { name: string; role: string }) => ({
+      summary: `Spawned '${name}' (role: ${role})`,
+    })),
+    stopAgent: vi.fn(async () => ({})),
+    sendMessage: vi.fn(async () => ({ id: 'sent-1' })),
+    broadcast: vi.fn(async () => ({ count: 2 })),
+    getTranscript: vi.fn(
+      async ({ name, fromSeq = 1, limit }: { name: string; fromSeq?: number; limit?: number }) => {
+        const records = options.transcripts?.[name] ?? []
+        const start = Math.max(0, fromSeq - 1)
+        return {
+          records: records.slice(start, start + (limit ?? records.length)),
+          total: records.length,
+        }
+      },
+    ),
+    getInbox: vi.fn(async ({ name }: { name: string }) => ({
+      entries: options.inboxes?.[name] ?? [],
+      next: null,
+    })),
+    getSettings: vi.fn(async () => settings),
+    saveSettings: vi.fn(async (change: Partial<SettingsView>) => ({ ...settings, ...change })),
+    openWorkspace: vi.fn(async () => team),
+    getRecentWorkspaces: vi.fn(async () => ({ paths: ['/home/dana/old-project'] })),
+    startDemo: vi.fn(async () => snapshot({ workspace: '/tmp/agent-teams-demo-1' })),
+    resetRoster: vi.fn(async () => team),
+    pickFolder: vi.fn(async () => ({ path: null, supported: false })),
+    onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }),
+    emit(events: HostEvent[]) {
+      for (const listener of listeners) listener(events)
+    },
+    listenerCount: () => listeners.size,
+  }
+  return api as unknown as FakeApi
+}
+
+/** A command rejection as the transports deliver it: `{ name, code, message }`. */
+export function rejection(
+  code: string,
+  message: string,
+): { name: string; code: string; message: string } {
+  return { name: 'TeamError', code, message }
+}

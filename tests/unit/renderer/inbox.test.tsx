@@ -1,0 +1,140 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { agentView, fakeApi, inboxEntry, rejection, snapshot } from './fake-api'
+import { failOnConsoleErrors, renderApp } from './render-app'
+
+failOnConsoleErrors()
+
+const team = snapshot({ members: [agentView('bob', { role: 'tester', pending: 1 })] })
+const entries = [
+  inboxEntry(0, { state: 'delivered', from: 'alice', content: 'stats.mjs is ready' }),
+  inboxEntry(40, {
+    state: 'rejected',
+    id: null,
+    type: null,
+    from: null,
+    content: '{"type": "mesage"',
+    timestamp: null,
+    reason: 'not valid JSON: Unexpected end of input',
+  }),
+  inboxEntry(80, {
+    state: 'pending',
+    from: 'lead',
+    type: 'shutdown_request',
+    content: 'please stop',
+  }),
+]
+
+async function openInbox(api = fakeApi({ snapshot: team, inboxes: { bob: entries } })) {
+  await renderApp(api)
+  fireEvent.click(
+    within(screen.getByTestId('roster-item-bob')).getByRole('button', { name: 'Message' }),
+  )
+  await screen.findAllByTestId('inbox-entry')
+  return api
+}
+
+describe('the inbox view', () => {
+  it('shows every line with sender, type, state and the rejected reason', async () => {
+    await openInbox()
+    const [delivered, rejected, pending] = screen.getAllByTestId('inbox-entry')
+
+    expect(delivered).toHaveAttribute('data-state', 'delivered')
+    expect(delivered).toHaveTextContent('alice')
+    expect(delivered).toHaveTextContent('message')
+    expect(delivered).toHaveTextContent('stats.mjs is ready')
+    expect(delivered).toHaveTextContent('delivered')
+
+    expect(rejected).toHaveAttribute('data-state', 'rejected')
+    expect(rejected).toHaveTextContent('Rejected: not valid JSON: Unexpected end of input')
+    expect(rejected).toHaveTextContent('{"type": "mesage"')
+
+    expect(pending).toHaveAttribute('data-state', 'pending')
+    expect(pending).toHaveTextContent('shutdown request')
+    expect(pending).toHaveTextContent('pending')
+  })
+
+  it('marks a message delivered when the agent takes it', async () => {
+    const api = await openInbox()
+    act(() => api.emit([{ type: 'message-delivered', agent: 'bob', ids: ['m80'] }]))
+    expect(screen.getAllByTestId('inbox-entry')[2]).toHaveAttribute('data-state', 'delivered')
+  })
+
+  it('reads the file again when it changes while open (an external append)', async () => {
+    const api = await openInbox()
+    api.getInbox.mockResolvedValueOnce({
+      entries: [...entries, inboxEntry(120, { from: 'shell', content: 'appended by echo >>' })],
+      next: null,
+    })
+    await act(async () => {
+      api.emit([{ type: 'inbox-changed', name: 'bob', change: 'appended' }])
+    })
+    expect(await screen.findByText('appended by echo >>')).toBeInTheDocument()
+    expect(api.getInbox).toHaveBeenLastCalledWith({
+      name: 'bob',
+      limit: 250,
+      from: { segment: 1, offset: 0 },
+    })
+  })
+
+  it('pages with Load more', async () => {
+    const api = fakeApi({ snapshot: team })
+    api.getInbox.mockResolvedValueOnce({
+      entries: [inboxEntry(0)],
+      next: { segment: 1, offset: 40 },
+    })
+    api.getInbox.mockResolvedValueOnce({
+      entries: [inboxEntry(40, { content: 'second page' })],
+      next: null,
+    })
+    await openInbox(api)
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Load more' }))
+    })
+
+    expect(api.getInbox).toHaveBeenLastCalledWith({
+      name: 'bob',
+      limit: 200,
+      from: { segment: 1, offset: 40 },
+    })
+    expect(screen.getAllByTestId('inbox-entry')).toHaveLength(2)
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+  })
+
+  it('writes to the agent with a chosen type, and broadcasts', async () => {
+    const api = await openInbox()
+    const box = screen.getByLabelText('Message bob')
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'shutdown_request' } })
+    fireEvent.change(box, { target: { value: 'time to stop' } })
+    await act(async () => {
+      fireEvent.keyDown(box, { key: 'Enter' })
+    })
+    expect(api.sendMessage).toHaveBeenCalledWith({
+      to: 'bob',
+      content: 'time to stop',
+      type: 'shutdown_request',
+    })
+
+    fireEvent.change(box, { target: { value: 'hello team' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
+    })
+    expect(api.broadcast).toHaveBeenCalledWith({ content: 'hello team' })
+  })
+
+  it('shows a refused send inline', async () => {
+    const api = await openInbox()
+    api.sendMessage.mockRejectedValueOnce(
+      rejection('message-too-large', 'The message is larger than 1 MiB.'),
+    )
+    const box = screen.getByLabelText('Message bob')
+    fireEvent.change(box, { target: { value: 'x' } })
+    await act(async () => {
+      fireEvent.keyDown(box, { key: 'Enter' })
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('The message is larger than 1 MiB.')
+    expect(screen.getByRole('alert')).toHaveTextContent('message-too-large')
+  })
+})

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import type { TranscriptRecord } from '../../../src/shared/transcript'
+import { reduceEvent } from '../../../src/renderer/store/reducer'
+import {
+  inboxPageLoaded,
+  inboxRefreshStart,
+  olderPageRange,
+  pendingCountsRefreshed,
+  transcriptLoading,
+  transcriptOlderLoaded,
+  transcriptTailLoaded,
+} from '../../../src/renderer/store/pages'
+import { initialTeamData, type TeamData } from '../../../src/renderer/store/state'
+import { agentView, inboxEntry, snapshot } from './fake-api'
+
+const record = (seq: number): TranscriptRecord => ({
+  v: 1,
+  seq,
+  at: seq,
+  kind: 'user',
+  from: 'user',
+  text: `t${seq}`,
+})
+const seqs = (state: TeamData, name = 'lead') =>
+  state.transcripts[name]?.records.map((item) => item.seq)
+
+const opened = reduceEvent(initialTeamData, {
+  type: 'workspace-opened',
+  snapshot: snapshot({ members: [agentView('bob', { pending: 5 })] }),
+})
+
+describe('transcript pages', () => {
+  it('keeps records appended by events while the latest page was in flight', () => {
+    let state = transcriptLoading(opened, 'lead')
+    state = reduceEvent(state, { type: 'transcript-appended', agent: 'lead', record: record(11) })
+    state = reduceEvent(state, { type: 'transcript-appended', agent: 'lead', record: record(12) })
+    state = transcriptTailLoaded(state, 'lead', {
+      records: [record(9), record(10), record(11)],
+      total: 11,
+    })
+    expect(seqs(state)).toEqual([9, 10, 11, 12])
+    expect(state.transcripts['lead']).toMatchObject({ status: 'ready', total: 12 })
+  })
+
+  it('prepends an older page without duplicates', () => {
+    let state = transcriptTailLoaded(opened, 'lead', {
+      records: [record(501), record(502)],
+      total: 502,
+    })
+    expect(olderPageRange(state.transcripts['lead']?.records ?? [], 500)).toEqual({
+      fromSeq: 1,
+      limit: 500,
+    })
+    state = transcriptOlderLoaded(state, 'lead', {
+      records: [record(499), record(500), record(501)],
+      total: 502,
+    })
+    expect(seqs(state)).toEqual([499, 500, 501, 502])
+  })
+
+  it('knows when there is nothing older', () => {
+    expect(olderPageRange([record(1)], 500)).toBeNull()
+    expect(olderPageRange([], 500)).toBeNull()
+    expect(olderPageRange([record(300)], 500)).toEqual({ fromSeq: 1, limit: 299 })
+  })
+})
+
+describe('inbox pages', () => {
+  it('appends the next page and replaces re-read entries in place', () => {
+    let state = inboxPageLoaded(opened, 'bob', null, {
+      entries: [inboxEntry(0), inboxEntry(10), inboxEntry(20)],
+      next: null,
+    })
+    const from = inboxRefreshStart(state.inboxes['bob']?.entries ?? [], 2)
+    expect(from).toEqual({ segment: 1, offset: 10 })
+    state = inboxPageLoaded(state, 'bob', from, {
+      entries: [inboxEntry(10, { state: 'delivered' }), inboxEntry(20), inboxEntry(30)],
+      next: null,
+    })
+    expect(
+      state.inboxes['bob']?.entries.map((entry) => `${entry.position.offset}:${entry.state}`),
+    ).toEqual(['0:pending', '10:delivered', '20:pending', '30:pending'])
+  })
+})
+
+describe('unread counts', () => {
+  it('take a fresh snapshot’s counts for the open workspace only', () => {
+    const fresh = snapshot({ members: [agentView('bob', { pending: 2 })] })
+    expect(pendingCountsRefreshed(opened, fresh).agents['bob']?.pending).toBe(2)
+    const elsewhere = snapshot({ workspace: '/else', members: [agentView('bob', { pending: 9 })] })
+    expect(pendingCountsRefreshed(opened, elsewhere).agents['bob']?.pending).toBe(5)
+  })
+})

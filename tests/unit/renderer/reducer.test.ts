@@ -1,0 +1,501 @@
+import { describe, expect, it } from 'vitest'
+import { hostEventSchema, type HostEvent } from '../../../src/shared/contract'
+import type { TranscriptRecord } from '../../../src/shared/transcript'
+import { reduceEvent, reduceEvents } from '../../../src/renderer/store/reducer'
+import { inboxPageLoaded, transcriptTailLoaded } from '../../../src/renderer/store/pages'
+import { initialTeamData, type TeamData } from '../../../src/renderer/store/state'
+import { agentView, inboxEntry, settingsView, snapshot } from './fake-api'
+
+type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
+
+const team = snapshot({
+  lead: agentView('lead'),
+  members: [
+    agentView('alice', { role: 'coder', pending: 1 }),
+    agentView('bob', { role: 'tester', status: 'working', running: true }),
+  ],
+})
+
+function opened(): TeamData {
+  return reduceEvents(
+    { ...initialTeamData, info: { version: '1', workspace: null, mode: 'browser' } },
+    [{ type: 'workspace-opened', snapshot: team }],
+  )
+}
+
+function withTranscript(state: TeamData, name: string, records: TranscriptRecord[] = []): TeamData {
+  return transcriptTailLoaded(state, name, { records, total: records.length })
+}
+
+const assistant = (
+  seq: number,
+  content: Extract<TranscriptRecord, { kind: 'assistant' }>['content'],
+): TranscriptRecord => ({
+  v: 1,
+  seq,
+  at: 1000 + seq,
+  kind: 'assistant',
+  message_id: `msg${seq}`,
+  model: 'm',
+  content,
+  stop_reason: 'end_turn',
+  usage: { input_tokens: 1, output_tokens: 1 },
+})
+
+/** One example of every event type: the compiler refuses this table when a type is missing. */
+const examples: { [T in HostEvent['type']]: EventOf<T> } = {
+  'workspace-opened': { type: 'workspace-opened', snapshot: snapshot({ teamName: 'other' }) },
+  'settings-changed': { type: 'settings-changed', settings: settingsView({ model: 'new-model' }) },
+  'agent-status-changed': {
+    type: 'agent-status-changed',
+    name: 'alice',
+    previous: 'idle',
+    status: 'working',
+    reason: 'activated',
+  },
+  'roster-changed': {
+    type: 'roster-changed',
+    team_name: 'stats',
+    members: [{ name: 'alice', role: 'coder', status: 'idle' }],
+  },
+  'roster-invalid': {
+    type: 'roster-invalid',
+    message: 'Unexpected token',
+    file: '/w/.team/config.json',
+    line: 3,
+    column: 7,
+  },
+  'inbox-changed': { type: 'inbox-changed', name: 'alice', change: 'appended' },
+  'message-sent': {
+    type: 'message-sent',
+    message: {
+      id: 'n1',
+      type: 'message',
+      from: 'user',
+      to: 'alice',
+      content: 'hi',
+      timestamp: 1,
+      extra: {},
+    },
+  },
+  'message-rejected': {
+    type: 'message-rejected',
+    inbox: 'alice',
+    position: { segment: 1, offset: 10 },
+    reason: 'not JSON',
+  },
+  'message-delivered': { type: 'message-delivered', agent: 'alice', ids: ['m0'] },
+  'text-delta': { type: 'text-delta', agent: 'bob', text: 'Hel' },
+  'tool-call-started': { type: 'tool-call-started', agent: 'bob', id: 't1', name: 'bash' },
+  'tool-input-delta': { type: 'tool-input-delta', agent: 'bob', id: 't1', partial_json: '{"comm' },
+  'tool-call-finished': {
+    type: 'tool-call-finished',
+    agent: 'bob',
+    id: 't1',
+    name: 'bash',
+    content: 'ok',
+    is_error: false,
+  },
+  'transcript-appended': {
+    type: 'transcript-appended',
+    agent: 'bob',
+    record: assistant(1, [{ type: 'text', text: 'Hello' }]),
+  },
+  'usage-reported': {
+    type: 'usage-reported',
+    agent: 'bob',
+    usage: { input_tokens: 5, output_tokens: 2 },
+    total: { input_tokens: 50, output_tokens: 20 },
+  },
+  'agent-error': { type: 'agent-error', agent: 'bob', code: 'http-529', message: 'Overloaded' },
+  'stream-reset': { type: 'stream-reset', agent: 'bob', reason: 'retrying' },
+  'team-alert': { type: 'team-alert', code: 'auth', message: 'The endpoint refused the API key' },
+  'team-alert-cleared': { type: 'team-alert-cleared', code: 'auth' },
+  'protocol-changed': {
+    type: 'protocol-changed',
+    request: {
+      id: 'r1',
+      kind: 'shutdown',
+      from: 'lead',
+      to: 'bob',
+      status: 'pending',
+      plan: null,
+      reason: null,
+    },
+  },
+}
+
+describe('reduceEvents', () => {
+  it.each(Object.values(examples))(
+    'folds $type purely (the input state is never changed)',
+    (event) => {
+      expect(hostEventSchema.safeParse(event).success).toBe(true)
+      const state = opened()
+      const frozen = JSON.stringify(state)
+      reduceEvent(state, event)
+      expect(JSON.stringify(state)).toBe(frozen)
+    },
+  )
+
+  it('applies a whole batch at once, in order', () => {
+    const next = reduceEvents(opened(), [
+      { type: 'text-delta', agent: 'bob', text: 'Hel' },
+      { type: 'text-delta', agent: 'bob', text: 'lo' },
+      { type: 'text-delta', agent: 'bob', text: '!' },
+    ])
+    expect(next.live['bob']?.text).toBe('Hello!')
+  })
+
+  it('workspace-opened replaces the team and forgets what belonged to the old one', () => {
+    let state = withTranscript(opened(), 'alice', [])
+    state = reduceEvent(state, { type: 'text-delta', agent: 'alice', text: 'x' })
+    const next = reduceEvent(state, {
+      type: 'workspace-opened',
+      snapshot: snapshot({ workspace: '/other', teamName: 'other', members: [agentView('zed')] }),
+    })
+    expect(next.workspace).toBe('/other')
+    expect(next.info?.workspace).toBe('/other')
+    expect(next.teamName).toBe('other')
+    expect(next.order).toEqual(['lead', 'zed'])
+    expect(next.transcripts).toEqual({})
+    expect(next.live).toEqual({})
+  })
+
+  it('workspace-opened shows an error status with its reason as the failure', () => {
+    const next = reduceEvent(initialTeamData, {
+      type: 'workspace-opened',
+      snapshot: snapshot({
+        members: [agentView('carol', { status: 'error', statusReason: 'HTTP 401' })],
+      }),
+    })
+    expect(next.agents['carol']?.failure).toEqual({ code: 'error', message: 'HTTP 401' })
+  })
+
+  it('settings-changed replaces the settings', () => {
+    expect(reduceEvent(opened(), examples['settings-changed']).settings?.model).toBe('new-model')
+  })
+
+  it('agent-status-changed sets status, reason and running; working clears a failure', () => {
+    let state = reduceEvent(opened(), {
+      type: 'agent-error',
+      agent: 'alice',
+      code: 'http-500',
+      message: 'boom',
+    })
+    state = reduceEvent(state, {
+      type: 'agent-status-changed',
+      name: 'alice',
+      previous: 'idle',
+      status: 'error',
+      reason: 'boom',
+    })
+    expect(state.agents['alice']).toMatchObject({
+      status: 'error',
+      statusReason: 'boom',
+      failure: { code: 'http-500' },
+    })
+    state = reduceEvent(state, examples['agent-status-changed'])
+    expect(state.agents['alice']).toMatchObject({
+      status: 'working',
+      running: true,
+      statusReason: 'activated',
+      failure: null,
+    })
+  })
+
+  it('agent-status-changed away from working retires what streamed but was never recorded', () => {
+    let state = reduceEvents(opened(), [
+      { type: 'text-delta', agent: 'bob', text: 'half a thought' },
+      { type: 'tool-call-started', agent: 'bob', id: 't9', name: 'bash' },
+    ])
+    state = reduceEvent(state, {
+      type: 'agent-status-changed',
+      name: 'bob',
+      previous: 'working',
+      status: 'idle',
+      reason: 'stopped',
+    })
+    expect(state.live['bob']).toEqual({ text: '', lastText: 'half a thought', tools: [] })
+  })
+
+  it('agent-status-changed for an unknown agent changes nothing', () => {
+    const state = opened()
+    const next = reduceEvent(state, {
+      type: 'agent-status-changed',
+      name: 'ghost',
+      previous: 'idle',
+      status: 'working',
+      reason: 'x',
+    })
+    expect(next.agents).toBe(state.agents)
+  })
+
+  it('roster-changed adds, updates and removes members and keeps what events told us', () => {
+    let state = reduceEvent(opened(), examples['usage-reported'])
+    state = reduceEvent(state, {
+      type: 'roster-changed',
+      team_name: 'renamed',
+      members: [
+        { name: 'bob', role: 'reviewer', status: 'idle' },
+        { name: 'dave', role: 'docs', status: 'working', model: 'claude-x' },
+      ],
+    })
+    expect(state.order).toEqual(['lead', 'bob', 'dave'])
+    expect(state.teamName).toBe('renamed')
+    expect(state.agents['alice']).toBeUndefined()
+    expect(state.agents['bob']).toMatchObject({
+      role: 'reviewer',
+      status: 'idle',
+      usage: { input_tokens: 50 },
+    })
+    expect(state.agents['dave']).toMatchObject({
+      role: 'docs',
+      status: 'working',
+      running: true,
+      model: 'claude-x',
+      pending: 0,
+    })
+  })
+
+  it('roster-invalid shows where the file is broken; roster-changed clears it', () => {
+    let state = reduceEvent(opened(), examples['roster-invalid'])
+    expect(state.rosterProblem).toEqual({
+      message: 'Unexpected token',
+      file: '/w/.team/config.json',
+      line: 3,
+      column: 7,
+    })
+    state = reduceEvent(state, examples['roster-changed'])
+    expect(state.rosterProblem).toBeNull()
+  })
+
+  it('inbox-changed marks a loaded inbox stale and leaves unloaded ones alone', () => {
+    const state = inboxPageLoaded(opened(), 'alice', null, { entries: [], next: null })
+    const next = reduceEvent(state, examples['inbox-changed'])
+    expect(next.inboxes['alice']?.stale).toBe(true)
+    expect(reduceEvent(opened(), examples['inbox-changed']).inboxes).toEqual({})
+  })
+
+  it('message-sent counts one more unread message for the recipient', () => {
+    const next = reduceEvent(opened(), examples['message-sent'])
+    expect(next.agents['alice']?.pending).toBe(2)
+  })
+
+  it('message-delivered lowers the count and marks the entries delivered', () => {
+    const state = inboxPageLoaded(opened(), 'alice', null, {
+      entries: [inboxEntry(0), inboxEntry(10, { id: 'm10' })],
+      next: null,
+    })
+    const next = reduceEvent(state, examples['message-delivered'])
+    expect(next.agents['alice']?.pending).toBe(0)
+    expect(next.inboxes['alice']?.entries.map((entry) => entry.state)).toEqual([
+      'delivered',
+      'pending',
+    ])
+    const again = reduceEvent(next, { type: 'message-delivered', agent: 'alice', ids: ['a', 'b'] })
+    expect(again.agents['alice']?.pending).toBe(0)
+  })
+
+  it('message-rejected marks the line rejected with its reason and raises an error banner', () => {
+    const state = inboxPageLoaded(opened(), 'alice', null, {
+      entries: [inboxEntry(0), inboxEntry(10)],
+      next: null,
+    })
+    const next = reduceEvent(state, examples['message-rejected'])
+    expect(next.inboxes['alice']?.entries[1]).toMatchObject({
+      state: 'rejected',
+      reason: 'not JSON',
+    })
+    expect(next.inboxes['alice']?.entries[0]?.state).toBe('pending')
+    expect(next.notices).toEqual([
+      { id: 1, tone: 'error', title: "A line in alice's inbox was rejected", message: 'not JSON' },
+    ])
+  })
+
+  it('text-delta appends to the agent’s streaming text', () => {
+    const next = reduceEvents(opened(), [
+      examples['text-delta'],
+      { type: 'text-delta', agent: 'bob', text: 'lo' },
+    ])
+    expect(next.live['bob']?.text).toBe('Hello')
+  })
+
+  it('tool-call-started, tool-input-delta and tool-call-finished build a live tool card', () => {
+    let state = reduceEvents(opened(), [
+      examples['tool-call-started'],
+      examples['tool-input-delta'],
+      { type: 'tool-input-delta', agent: 'bob', id: 't1', partial_json: 'and": "ls"}' },
+    ])
+    expect(state.live['bob']?.tools).toEqual([
+      {
+        id: 't1',
+        name: 'bash',
+        input: '{"command": "ls"}',
+        phase: 'input',
+        output: null,
+        isError: false,
+      },
+    ])
+    state = reduceEvent(state, {
+      ...examples['tool-call-finished'],
+      content: 'No such file',
+      is_error: true,
+    })
+    expect(state.live['bob']?.tools[0]).toMatchObject({
+      phase: 'finished',
+      output: 'No such file',
+      isError: true,
+    })
+  })
+
+  it('tool-call-finished for a call it never saw start still shows it', () => {
+    const next = reduceEvent(opened(), examples['tool-call-finished'])
+    expect(next.live['bob']?.tools[0]).toMatchObject({ id: 't1', phase: 'finished', output: 'ok' })
+  })
+
+  it('keeps only the latest finished tool calls live', () => {
+    const events: HostEvent[] = []
+    for (let index = 0; index < 20; index++) {
+      events.push({ type: 'tool-call-started', agent: 'bob', id: `t${index}`, name: 'bash' })
+      events.push({
+        type: 'tool-call-finished',
+        agent: 'bob',
+        id: `t${index}`,
+        name: 'bash',
+        content: '',
+        is_error: false,
+      })
+    }
+    const tools = reduceEvents(opened(), events).live['bob']?.tools ?? []
+    expect(tools.length).toBeLessThanOrEqual(6)
+    expect(tools[tools.length - 1]?.id).toBe('t19')
+  })
+
+  it('transcript-appended adds the record to a loaded transcript and replaces the live stream', () => {
+    let state = withTranscript(opened(), 'bob', [])
+    state = reduceEvents(state, [
+      { type: 'text-delta', agent: 'bob', text: 'Hello' },
+      { type: 'tool-call-started', agent: 'bob', id: 't1', name: 'bash' },
+      { type: 'tool-input-delta', agent: 'bob', id: 't1', partial_json: '{"command":"ls"}' },
+      {
+        type: 'transcript-appended',
+        agent: 'bob',
+        record: assistant(1, [
+          { type: 'text', text: 'Hello' },
+          { type: 'tool_use', id: 't1', name: 'bash', input: { command: 'ls' } },
+        ]),
+      },
+    ])
+    expect(state.transcripts['bob']?.records.map((record) => record.seq)).toEqual([1])
+    expect(state.transcripts['bob']?.total).toBe(1)
+    expect(state.live['bob']).toMatchObject({ text: '', lastText: 'Hello' })
+    expect(state.live['bob']?.tools[0]).toMatchObject({ id: 't1', phase: 'running' })
+    state = reduceEvent(state, {
+      type: 'transcript-appended',
+      agent: 'bob',
+      record: {
+        v: 1,
+        seq: 2,
+        at: 2,
+        kind: 'tool-result',
+        tool_use_id: 't1',
+        name: 'bash',
+        content: 'a.txt',
+        is_error: false,
+      },
+    })
+    expect(state.live['bob']?.tools[0]).toMatchObject({ phase: 'finished', output: 'a.txt' })
+  })
+
+  it('transcript-appended ignores a record it already has, and unloaded transcripts', () => {
+    const record = assistant(1, [{ type: 'text', text: 'x' }])
+    const state = withTranscript(opened(), 'bob', [record])
+    const next = reduceEvent(state, { type: 'transcript-appended', agent: 'bob', record })
+    expect(next.transcripts['bob']?.records).toHaveLength(1)
+    expect(
+      reduceEvent(opened(), { type: 'transcript-appended', agent: 'bob', record }).transcripts,
+    ).toEqual({})
+  })
+
+  it('usage-reported shows the agent’s running total', () => {
+    expect(reduceEvent(opened(), examples['usage-reported']).agents['bob']?.usage).toEqual({
+      input_tokens: 50,
+      output_tokens: 20,
+    })
+  })
+
+  it('agent-error puts the error on the agent', () => {
+    const next = reduceEvent(opened(), examples['agent-error'])
+    expect(next.agents['bob']).toMatchObject({
+      failure: { code: 'http-529', message: 'Overloaded' },
+      statusReason: 'Overloaded',
+    })
+  })
+
+  it('stream-reset throws away what streamed of the partial turn', () => {
+    let state = reduceEvents(opened(), [
+      { type: 'text-delta', agent: 'bob', text: 'partial' },
+      examples['tool-call-started'],
+    ])
+    state = reduceEvent(state, examples['stream-reset'])
+    expect(state.live['bob']).toMatchObject({ text: '', tools: [] })
+    expect(reduceEvent(opened(), examples['stream-reset']).live).toEqual({})
+  })
+
+  it('team-alert shows one banner per code until team-alert-cleared', () => {
+    let state = reduceEvents(opened(), [
+      examples['team-alert'],
+      { ...examples['team-alert'], message: 'again' },
+    ])
+    expect(state.alerts).toEqual([{ code: 'auth', message: 'again' }])
+    state = reduceEvent(state, examples['team-alert-cleared'])
+    expect(state.alerts).toEqual([])
+  })
+
+  it('protocol-changed keeps each handshake by request id, latest state winning', () => {
+    let state = reduceEvent(opened(), examples['protocol-changed'])
+    state = reduceEvent(state, {
+      type: 'protocol-changed',
+      request: { ...examples['protocol-changed'].request, status: 'approved' },
+    })
+    expect(Object.values(state.protocols)).toEqual([
+      expect.objectContaining({ id: 'r1', status: 'approved' }),
+    ])
+  })
+
+  it('protocol-changed tells the person how their own request was answered, once', () => {
+    const request = {
+      id: 'r2',
+      kind: 'shutdown' as const,
+      from: 'user',
+      to: 'bob',
+      status: 'pending' as const,
+      plan: null,
+      reason: null,
+    }
+    let state = reduceEvent(opened(), { type: 'protocol-changed', request })
+    expect(state.notices).toEqual([])
+    const answered = {
+      type: 'protocol-changed' as const,
+      request: { ...request, status: 'rejected' as const, reason: 'tests still running' },
+    }
+    state = reduceEvents(state, [answered, answered])
+    expect(state.notices).toEqual([
+      {
+        id: 1,
+        tone: 'warning',
+        title: 'bob declined to shut down',
+        message: 'tests still running',
+      },
+    ])
+  })
+
+  it('the examples cover every event type of the contract', () => {
+    const schemaTypes = hostEventSchema.options.flatMap((option) =>
+      'options' in option
+        ? option.options.map((inner) => inner.shape.type.value)
+        : [option.shape.type.value],
+    )
+    expect(Object.keys(examples).sort()).toEqual([...schemaTypes].sort())
+  })
+})

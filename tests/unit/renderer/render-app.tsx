@@ -1,0 +1,26 @@
+import '@testing-library/jest-dom/vitest'
+import { cleanup, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest'
+import { App } from '../../../src/renderer/App'
+import type { FakeApi } from './fake-api'
+
+/** Renders the window over `api` and waits until it has booted. */
+export async function renderApp(api: FakeApi, waitFor: 'team' | 'first-run' = 'team') {
+  const view = render(<App api={api} />)
+  if (waitFor === 'team') await screen.findByRole('complementary', { name: 'Team' })
+  else await screen.findByRole('heading', { name: 'Welcome to Agent Teams' })
+  return view
+}
+
+/** React reports act() problems and render errors through console.error: a test fails on them. */
+export function failOnConsoleErrors(): void {
+  let consoleError: MockInstance<typeof console.error>
+  beforeEach(() => {
+    consoleError = vi.spyOn(console, 'error')
+  })
+  afterEach(() => {
+    cleanup()
+    expect(consoleError).not.toHaveBeenCalled()
+    consoleError.mockRestore()
+  })
+}

@@ -1,0 +1,172 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TranscriptRecord } from '../../../src/shared/transcript'
+import { agentView, fakeApi, snapshot } from './fake-api'
+import { failOnConsoleErrors, renderApp } from './render-app'
+
+failOnConsoleErrors()
+
+// jsdom lays nothing out: give elements a size so the virtualizer has a window to fill.
+const descriptors = ['clientHeight', 'clientWidth'].map(
+  (key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)] as const,
+)
+const measure = HTMLElement.prototype.getBoundingClientRect
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get: () => 2000,
+  })
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+    configurable: true,
+    get: () => 800,
+  })
+  // Every row measures 60 px, so a 2000 px window holds a few dozen of them.
+  HTMLElement.prototype.getBoundingClientRect = () => DOMRect.fromRect({ width: 800, height: 60 })
+})
+afterAll(() => {
+  for (const [key, descriptor] of descriptors)
+    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor)
+  HTMLElement.prototype.getBoundingClientRect = measure
+})
+
+const base = { v: 1 as const, at: 1_700_000_000 }
+const records: TranscriptRecord[] = [
+  { ...base, seq: 1, kind: 'user', from: 'user', text: 'Build it' },
+  {
+    ...base,
+    seq: 2,
+    kind: 'inbox',
+    end: { segment: 1, offset: 90 },
+    messages: [
+      {
+        id: 'q',
+        type: 'message',
+        from: 'bob',
+        content: 'tests pass',
+        timestamp: 1_700_000_000,
+        extra: {},
+      },
+    ],
+  },
+  {
+    ...base,
+    seq: 3,
+    kind: 'assistant',
+    message_id: 'a',
+    model: 'm',
+    stop_reason: 'tool_use',
+    usage: { input_tokens: 1, output_tokens: 1 },
+    content: [
+      { type: 'text', text: 'Running **the tests**' },
+      { type: 'tool_use', id: 'tu1', name: 'bash', input: { command: 'node --test' } },
+      { type: 'tool_use', id: 'tu2', name: 'read_file', input: { path: 'missing.txt' } },
+    ],
+  },
+  {
+    ...base,
+    seq: 4,
+    kind: 'tool-result',
+    tool_use_id: 'tu1',
+    name: 'bash',
+    content: 'pass 4',
+    is_error: false,
+  },
+  {
+    ...base,
+    seq: 5,
+    kind: 'tool-result',
+    tool_use_id: 'tu2',
+    name: 'read_file',
+    content: 'ENOENT',
+    is_error: true,
+  },
+  { ...base, seq: 6, kind: 'status', status: 'error', reason: 'HTTP 500 from the API' },
+]
+
+describe('the transcript', () => {
+  it('renders turns, inbox injections, Markdown, and tool calls paired with their results', async () => {
+    await renderApp(fakeApi({ transcripts: { lead: records } }))
+    const transcript = screen.getByTestId('transcript')
+
+    expect(await within(transcript).findByText('Build it')).toBeInTheDocument()
+    expect(within(transcript).getByText('From bob:')).toBeInTheDocument()
+    expect(within(transcript).getByText('tests pass')).toBeInTheDocument()
+    expect(within(transcript).getByText('the tests').tagName).toBe('STRONG')
+    expect(within(transcript).getByText('HTTP 500 from the API')).toBeInTheDocument()
+
+    const [bash, read] = within(transcript).getAllByTestId('tool-card')
+    expect(bash).toHaveTextContent('node --test')
+    expect(bash).toHaveTextContent('done')
+    expect(bash).not.toHaveTextContent('pass 4') // collapsed
+    fireEvent.click(within(bash!).getByRole('button'))
+    expect(bash).toHaveTextContent('pass 4')
+
+    expect(read).toHaveClass('tool-failed')
+    expect(read).toHaveTextContent('ENOENT') // errors open by themselves
+  })
+
+  it('streams text and tool input live, then shows the recorded turn instead', async () => {
+    const api = fakeApi({
+      snapshot: snapshot({ lead: agentView('lead', { status: 'working', running: true }) }),
+      transcripts: { lead: records.slice(0, 1) },
+    })
+    await renderApp(api)
+    const transcript = screen.getByTestId('transcript')
+    await within(transcript).findByText('Build it')
+
+    act(() =>
+      api.emit([
+        { type: 'text-delta', agent: 'lead', text: 'Thinking about ' },
+        { type: 'text-delta', agent: 'lead', text: 'it' },
+        { type: 'tool-call-started', agent: 'lead', id: 'tx', name: 'spawn_teammate' },
+        { type: 'tool-input-delta', agent: 'lead', id: 'tx', partial_json: '{"name": "alice"' },
+      ]),
+    )
+    expect(within(transcript).getByText('Thinking about it')).toBeInTheDocument()
+    expect(within(transcript).getByText('streaming')).toBeInTheDocument()
+    expect(within(transcript).getByTestId('tool-card')).toHaveTextContent('writing input…')
+
+    act(() =>
+      api.emit([
+        {
+          type: 'transcript-appended',
+          agent: 'lead',
+          record: {
+            ...base,
+            seq: 2,
+            kind: 'assistant',
+            message_id: 'b',
+            model: 'm',
+            stop_reason: 'tool_use',
+            usage: { input_tokens: 1, output_tokens: 1 },
+            content: [
+              { type: 'text', text: 'Thinking about it' },
+              { type: 'tool_use', id: 'tx', name: 'spawn_teammate', input: { name: 'alice' } },
+            ],
+          },
+        },
+      ]),
+    )
+    expect(within(transcript).queryByText('streaming')).not.toBeInTheDocument()
+    expect(within(transcript).getAllByText('Thinking about it')).toHaveLength(1)
+    expect(within(transcript).getByTestId('tool-card')).toHaveTextContent('running…')
+  })
+
+  it('loads the latest page of a long transcript first', async () => {
+    const long: TranscriptRecord[] = Array.from({ length: 1200 }, (_, index) => ({
+      ...base,
+      seq: index + 1,
+      kind: 'user' as const,
+      from: 'user',
+      text: `message ${index + 1}`,
+    }))
+    const api = fakeApi({ transcripts: { lead: long } })
+    await renderApp(api)
+    const transcript = screen.getByTestId('transcript')
+    expect(await within(transcript).findByText('message 1200')).toBeInTheDocument()
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', fromSeq: 701, limit: 500 })
+    // Earlier pages wait until the person scrolls up.
+    expect(api.getTranscript).toHaveBeenCalledTimes(2)
+  })
+})
