@@ -18,6 +18,8 @@ export const appInfoSchema = z.object({
   /** The absolute path of the folder whose `.team/` holds the team; null before one is open. */
   workspace: z.string().min(1).nullable(),
   mode: z.enum(['electron', 'browser']),
+  /** Whether the open team runs on the built-in offline model (a demo, or chosen in Settings). */
+  offline: z.boolean(),
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 
@@ -37,6 +39,9 @@ export const agentViewSchema = z.object({
   model: z.string().nullable(),
   /** Messages waiting in its inbox. */
   pending: z.number().int().min(0),
+  /** Model calls made over its whole life (what a round budget counts). */
+  rounds: z.number().int().min(0),
+  budget: z.object({ tokens: z.number().int().nullable(), rounds: z.number().int().nullable() }),
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -60,12 +65,35 @@ export const rosterProblemSchema = z.object({
   column: z.number(),
 })
 
+export const protocolRequestViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['shutdown', 'plan']),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  plan: z.string().nullable(),
+  reason: z.string().nullable(),
+})
+export type ProtocolRequestView = z.infer<typeof protocolRequestViewSchema>
+
+const budgetViewSchema = z.object({
+  tokens: z.number().int().nullable(),
+  rounds: z.number().int().nullable(),
+})
+
 export const teamSnapshotSchema = z.object({
   workspace: z.string(),
   teamName: z.string(),
   lead: agentViewSchema,
   members: z.array(agentViewSchema),
   rosterProblem: rosterProblemSchema.nullable(),
+  /** Shutdown and plan requests, pending and settled (the s10 protocols). */
+  requests: z.array(protocolRequestViewSchema),
+  teamBudget: budgetViewSchema,
+  /** Whether this team runs on the built-in offline model. */
+  offline: z.boolean(),
+  /** Set when the endpoint refused the key: one alert for the whole team. */
+  alert: z.object({ code: z.string(), message: z.string() }).nullable(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -120,6 +148,8 @@ export const commands = {
       .object({
         name,
         fromSeq: z.number().int().min(1).optional(),
+        /** The last N records (the newest page), instead of fromSeq and limit. */
+        last: z.number().int().min(1).max(20_000).optional(),
         limit: z.number().int().min(1).max(20_000).optional(),
       })
       .strict(),
@@ -159,6 +189,34 @@ export const commands = {
   pickFolder: {
     params: empty,
     result: z.object({ path: z.string().nullable(), supported: z.boolean() }),
+  },
+  /** The s10 shutdown handshake, from the person: the teammate answers with shutdown_response. */
+  requestShutdown: {
+    params: z.object({ name }).strict(),
+    result: z.object({ requestId: z.string() }),
+  },
+  reviewPlan: {
+    params: z
+      .object({
+        requestId: z.string().min(1).max(200),
+        approve: z.boolean(),
+        feedback: z.string().max(100_000).optional(),
+      })
+      .strict(),
+    result: z.object({ summary: z.string() }),
+  },
+  /** Goes on after a stop, a pause, an error or a stall (a stalled stream is retried at once). */
+  resumeAgent: { params: z.object({ name }).strict(), result: empty },
+  /** An agent's budget, or the team's with name null; nulls lift a limit. Paused agents go on. */
+  setBudget: {
+    params: z
+      .object({
+        name: name.nullable(),
+        tokens: z.number().int().min(1).nullable(),
+        rounds: z.number().int().min(1).nullable(),
+      })
+      .strict(),
+    result: empty,
   },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 

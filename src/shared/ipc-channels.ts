@@ -20,6 +20,10 @@ export const commandNames = [
   'startDemo',
   'resetRoster',
   'pickFolder',
+  'requestShutdown',
+  'reviewPlan',
+  'resumeAgent',
+  'setBudget',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

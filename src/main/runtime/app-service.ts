@@ -54,6 +54,7 @@ export class AppService {
   private offline: OfflineModelServer | null = null
   private demoWorkspaces = new Set<string>()
   private readonly reasons = new Map<string, string>()
+  private alert: { code: string; message: string } | null = null
   private readonly listeners = new Set<(event: HostEvent) => void>()
   private readonly settings: AppSettings
   private readonly handlers: Handlers
@@ -120,6 +121,7 @@ export class AppService {
         version: this.options.version,
         workspace: this.workspace,
         mode: this.options.mode,
+        offline: this.isOffline(),
       }),
       getSnapshot: async () => (this.workspace ? this.snapshot() : null),
       chat: async ({ text }) => {
@@ -143,8 +145,12 @@ export class AppService {
         await this.prepareModel()
         return { count: this.requireHost().broadcast({ content }).length }
       },
-      getTranscript: async ({ name, fromSeq, limit }) =>
-        this.requireHost().transcript(name, { fromSeq, limit }),
+      getTranscript: async ({ name, fromSeq, last, limit }) => {
+        const host = this.requireHost()
+        if (last === undefined) return host.transcript(name, { fromSeq, limit })
+        const total = host.transcript(name, { limit: 0 }).total
+        return host.transcript(name, { fromSeq: Math.max(1, total - last + 1), limit: last })
+      },
       getInbox: async ({ name, from, limit }) => {
         const page = await this.requireHost().inbox(name, { from, limit })
         return { entries: page.entries.map(toInboxEntryView), next: page.next }
@@ -166,6 +172,21 @@ export class AppService {
         await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)
         return snapshot
+      },
+      requestShutdown: async ({ name }) => ({
+        requestId: this.requireHost().requestShutdown(name),
+      }),
+      reviewPlan: async ({ requestId, approve, feedback }) => ({
+        summary: this.requireHost().reviewPlan(requestId, approve, feedback ?? ''),
+      }),
+      resumeAgent: async ({ name }) => {
+        await this.prepareModel()
+        this.requireHost().resume(name)
+        return {}
+      },
+      setBudget: async ({ name, tokens, rounds }) => {
+        this.requireHost().setBudget(name, { tokens, rounds })
+        return {}
       },
       pickFolder: async () =>
         this.options.pickFolder
@@ -193,6 +214,7 @@ export class AppService {
     this.host = null
     this.workspace = workspace
     this.rosterProblem = null
+    this.alert = null
     this.reasons.clear()
     try {
       this.host = await TeamHost.open({
@@ -231,12 +253,15 @@ export class AppService {
         column: event.column,
       }
     if (event.type === 'roster-changed') this.rosterProblem = null
+    if (event.type === 'team-alert') this.alert = { code: event.code, message: event.message }
+    if (event.type === 'team-alert-cleared') this.alert = null
     this.emit(event)
   }
 
   private async snapshot(): Promise<TeamSnapshot> {
     const host = this.host
     const workspace = this.workspace ?? ''
+    const none = { tokens: null, rounds: null }
     if (!host) {
       const idle: AgentView = {
         name: LEAD,
@@ -247,8 +272,20 @@ export class AppService {
         usage: { input_tokens: 0, output_tokens: 0 },
         model: null,
         pending: 0,
+        rounds: 0,
+        budget: none,
       }
-      return { workspace, teamName: '', lead: idle, members: [], rosterProblem: this.rosterProblem }
+      return {
+        workspace,
+        teamName: '',
+        lead: idle,
+        members: [],
+        rosterProblem: this.rosterProblem,
+        requests: [],
+        teamBudget: none,
+        offline: this.isOffline(),
+        alert: null,
+      }
     }
     const roster = host.roster()
     const view = async (
@@ -260,6 +297,8 @@ export class AppService {
       status: agent.status,
       running: agent.running,
       usage: agent.usage,
+      rounds: agent.rounds,
+      budget: host.budgetOf(agent.name),
       statusReason: this.reasons.get(agent.name) ?? null,
       model,
       pending: await this.pendingCount(agent.name),
@@ -275,7 +314,26 @@ export class AppService {
       lead: await view(roster.lead, null),
       members,
       rosterProblem: this.rosterProblem,
+      requests: host
+        .protocolRequests()
+        .map(({ id, kind, from, to, status, plan, reason }) => ({
+          id,
+          kind,
+          from,
+          to,
+          status,
+          plan,
+          reason,
+        })),
+      teamBudget: host.budgetOf(null),
+      offline: this.isOffline(),
+      alert: this.alert,
     }
+  }
+
+  private isOffline(): boolean {
+    const isDemo = this.workspace !== null && this.demoWorkspaces.has(this.workspace)
+    return isDemo || this.settings.view().useOfflineModel || !this.settings.apiKey()
   }
 
   private async pendingCount(name: string): Promise<number> {

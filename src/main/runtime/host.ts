@@ -207,9 +207,10 @@ export class TeamHost {
     this.existingAgent(name).resume()
   }
 
+  /** Asks a teammate to shut down (the s10 handshake); returns the request's id. */
   requestShutdown(name: string, by = USER): string {
     this.assertOpen()
-    return this.protocols.requestShutdown({ by, teammate: name })
+    return this.protocols.askShutdown({ by, teammate: name }).id
   }
 
   reviewPlan(requestId: string, approve: boolean, feedback = '', by = USER): string {

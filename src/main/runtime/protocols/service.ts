@@ -42,7 +42,13 @@ export class Protocols implements ProtocolOperations {
     return null
   }
 
-  requestShutdown({ by, teammate }: { by: string; teammate: string }): string {
+  requestShutdown(request: { by: string; teammate: string }): string {
+    const { id } = this.askShutdown(request)
+    return `Asked ${request.teammate} to shut down (request_id ${id}); its shutdown_response will say whether it agrees.`
+  }
+
+  /** Sends the shutdown_request; the request is registered when it is delivered. */
+  askShutdown({ by, teammate }: { by: string; teammate: string }): { id: string } {
     const member = this.team.roster.find(teammate)
     if (!member) throw new TeamError('unknown-recipient', `"${teammate}" is not on the roster.`)
     if (member.status === 'shutdown')
@@ -55,7 +61,7 @@ export class Protocols implements ProtocolOperations {
       content: `Please shut down (request ${id}). Answer with shutdown_response.`,
       extra: { request_id: id },
     })
-    return `Asked ${teammate} to shut down (request_id ${id}); its shutdown_response will say whether it agrees.`
+    return { id }
   }
 
   respondToShutdown({

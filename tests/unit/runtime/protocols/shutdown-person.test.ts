@@ -26,9 +26,8 @@ describe('the shutdown protocol from the person', () => {
     team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Pick a code word.' })
     await team.host.whenIdle()
 
-    const said = team.host.requestShutdown('alice')
-    const id = /request_id (\S+)\)/.exec(said)?.[1]
-    expect(id).toBeDefined()
+    const id = team.host.requestShutdown('alice')
+    expect(id).toMatch(/^shutdown-/)
     await waitForStatus(team, 'alice', 'shutdown')
     await team.host.whenIdle()
     expect(team.host.protocolRequests()).toEqual([
