@@ -124,6 +124,8 @@ export const commands = {
         role: z.string().min(1).max(200),
         prompt: z.string().min(1).max(200_000),
         model: z.string().max(200).optional(),
+        /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
+        planFirst: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
