@@ -19,6 +19,7 @@ import { awaitsModel, toConversation, unansweredToolCalls } from './conversation
 import { LoopDetector, MUTATING_TOOLS } from './guards'
 import { InboxIntake } from './intake'
 import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
+import { describeEnd } from './activation-end'
 import { TranscriptStore } from './transcript-store'
 
 export type AgentKind = 'lead' | 'teammate'
@@ -201,42 +202,18 @@ export class Agent {
   }
 
   private settle(end: ActivationEnd): void {
-    switch (end.kind) {
-      case 'idle':
-        this.options.setStatus('idle', 'finished its turn')
-        return
-      case 'round-cap':
-        this.record({
-          kind: 'status',
-          status: 'idle',
-          reason: `stopped after the round cap of ${end.rounds} model calls; a new message wakes it`,
-        })
-        this.options.setStatus('idle', `round cap (${end.rounds}) reached`)
-        return
-      case 'stopped':
-        this.record({ kind: 'status', status: 'idle', reason: 'stopped by the person' })
-        this.options.setStatus('idle', 'stopped')
-        return
-      case 'paused':
-        this.record({ kind: 'status', status: 'waiting', reason: `paused: ${end.reason}` })
-        this.options.setStatus('waiting', `paused: ${end.reason}`)
-        return
-      case 'shutdown':
-        this.record({ kind: 'status', status: 'shutdown', reason: end.reason })
-        this.options.setStatus('shutdown', end.reason)
-        return
-      case 'error':
-        this.record({ kind: 'status', status: 'error', reason: end.message })
-        if (end.code !== 'auth')
-          this.options.emit({
-            type: 'agent-error',
-            agent: this.name,
-            code: end.code,
-            message: end.message,
-          })
-        this.options.setStatus('error', end.message)
-        return
-    }
+    const outcome = describeEnd(end)
+    if (outcome.record !== null)
+      this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
+    // A refused key is reported once for the whole team by the host, not per agent.
+    if (end.kind === 'error' && end.code !== 'auth')
+      this.options.emit({
+        type: 'agent-error',
+        agent: this.name,
+        code: end.code,
+        message: end.message,
+      })
+    this.options.setStatus(outcome.status, outcome.reason)
   }
 
   private async hasWork(): Promise<boolean> {

@@ -1,0 +1,31 @@
+import type { MemberStatus } from '../../../shared/roster'
+import type { ActivationEnd } from './agent'
+
+/**
+ * What an activation's end means: the status it leaves the agent in, the reason shown with it,
+ * and the status record kept in the transcript (none for a plain idle end).
+ */
+export function describeEnd(end: ActivationEnd): {
+  status: MemberStatus
+  reason: string
+  record: string | null
+} {
+  switch (end.kind) {
+    case 'idle':
+      return { status: 'idle', reason: 'finished its turn', record: null }
+    case 'round-cap':
+      return {
+        status: 'idle',
+        reason: `round cap (${end.rounds}) reached`,
+        record: `stopped after the round cap of ${end.rounds} model calls; a new message wakes it`,
+      }
+    case 'stopped':
+      return { status: 'idle', reason: 'stopped', record: 'stopped by the person' }
+    case 'paused':
+      return { status: 'waiting', reason: `paused: ${end.reason}`, record: `paused: ${end.reason}` }
+    case 'shutdown':
+      return { status: 'shutdown', reason: end.reason, record: end.reason }
+    case 'error':
+      return { status: 'error', reason: end.message, record: end.message }
+  }
+}
