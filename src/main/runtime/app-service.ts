@@ -314,17 +314,15 @@ export class AppService {
       lead: await view(roster.lead, null),
       members,
       rosterProblem: this.rosterProblem,
-      requests: host
-        .protocolRequests()
-        .map(({ id, kind, from, to, status, plan, reason }) => ({
-          id,
-          kind,
-          from,
-          to,
-          status,
-          plan,
-          reason,
-        })),
+      requests: host.protocolRequests().map(({ id, kind, from, to, status, plan, reason }) => ({
+        id,
+        kind,
+        from,
+        to,
+        status,
+        plan,
+        reason,
+      })),
       teamBudget: host.budgetOf(null),
       offline: this.isOffline(),
       alert: this.alert,

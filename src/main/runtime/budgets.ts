@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Roster } from './roster/roster'
-import { NO_BUDGET, type Budget } from './agents/guards'
+import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
+import type { Usage } from '../../shared/transcript'
 
 const budgetSchema = z.object({
   tokens: z.number().int().min(1).nullable(),
@@ -33,6 +34,27 @@ export class Budgets {
 
   forTeam(): Budget {
     return this.file().team ?? this.defaults.team
+  }
+
+  /** Why `name`'s next model call would go past its budget or the team's, or null. */
+  problem(
+    name: string,
+    agents: readonly { name: string; usage: Usage; roundsUsed: number }[],
+  ): string | null {
+    const own = agents.find((agent) => agent.name === name)
+    const mine = budgetProblem('agent', this.forAgent(name), {
+      usage: own?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      rounds: own?.roundsUsed ?? 0,
+    })
+    if (mine !== null) return mine
+    const usage = { input_tokens: 0, output_tokens: 0 }
+    let rounds = 0
+    for (const agent of agents) {
+      usage.input_tokens += agent.usage.input_tokens
+      usage.output_tokens += agent.usage.output_tokens
+      rounds += agent.roundsUsed
+    }
+    return budgetProblem('team', this.forTeam(), { usage, rounds })
   }
 
   /** Sets (or, with nulls, lifts) a budget; `name` null means the team's. */

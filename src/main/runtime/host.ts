@@ -5,7 +5,7 @@ import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { Agent, type PauseCause } from './agents/agent'
-import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
+import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import { Budgets } from './budgets'
@@ -55,7 +55,6 @@ const AUTH_ALERT = 'auth'
  */
 export class TeamHost {
   private readonly agents = new Map<string, Agent>()
-  private leadStatus: MemberStatus = 'idle'
   private model: ModelClient
   private readonly subscription: Disposable
   private readonly protocols: Protocols
@@ -250,7 +249,7 @@ export class TeamHost {
     }
     return {
       team_name: this.team.roster.snapshot.team_name,
-      lead: summary(LEAD, 'lead', this.leadStatus),
+      lead: summary(LEAD, 'lead', this.team.leadStatus),
       members: this.team.roster.members.map((member) =>
         summary(member.name, member.role, member.status),
       ),
@@ -391,7 +390,7 @@ export class TeamHost {
       roundCap: this.options.roundCap ?? DEFAULT_ROUND_CAP,
       turnPolicy: this.options.turnPolicy,
       emit: (event) => this.team.publish(event),
-      setStatus: (status, reason) => this.setStatus(name, status, reason),
+      setStatus: (status, reason) => this.team.setStatus(name, status, reason),
       judge: (message) => this.protocols.judge(name, message),
       pauseReason: () => this.pauseReason(name),
       planGate: () => (isLead ? null : this.protocols.planGate(name)),
@@ -407,23 +406,8 @@ export class TeamHost {
         cause: 'auth',
         reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
       }
-    const agent = this.agents.get(name)
-    const own = budgetProblem('agent', this.budgets.forAgent(name), {
-      usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
-      rounds: agent?.roundsUsed ?? 0,
-    })
-    if (own !== null) return { cause: 'budget', reason: own }
-    let usage = { input_tokens: 0, output_tokens: 0 }
-    let rounds = 0
-    for (const each of this.agents.values()) {
-      usage = {
-        input_tokens: usage.input_tokens + each.usage.input_tokens,
-        output_tokens: usage.output_tokens + each.usage.output_tokens,
-      }
-      rounds += each.roundsUsed
-    }
-    const team = budgetProblem('team', this.budgets.forTeam(), { usage, rounds })
-    return team === null ? null : { cause: 'budget', reason: team }
+    const reason = this.budgets.problem(name, [...this.agents.values()])
+    return reason === null ? null : { cause: 'budget', reason }
   }
 
   /** One alert for the whole team, however many agents hit the refused key. */
@@ -431,26 +415,6 @@ export class TeamHost {
     if (this.authProblem !== null) return
     this.authProblem = message
     this.team.publish({ type: 'team-alert', code: AUTH_ALERT, message })
-  }
-
-  private setStatus(name: string, status: MemberStatus, reason: string): void {
-    if (name === LEAD) {
-      const previous = this.leadStatus
-      if (previous === status) return
-      this.leadStatus = status
-      this.team.publish({ type: 'agent-status-changed', name, previous, status, reason })
-      return
-    }
-    const member = this.team.roster.find(name)
-    if (!member || member.status === status) return
-    // A teammate shut down while it worked stays shut down when its activation ends.
-    if (member.status === 'shutdown' && status !== 'working') return
-    const previous = member.status
-    this.team.updateRoster((draft) => {
-      const target = draft.members.find((candidate) => candidate.name === name)
-      if (target) target.status = status
-    })
-    this.team.publish({ type: 'agent-status-changed', name, previous, status, reason })
   }
 
   private operations(): TeamOperations {

@@ -1,6 +1,8 @@
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
+import { LEAD } from '../../shared/names'
+import type { MemberStatus } from '../../shared/roster'
 import { systemClock, randomIds, type Clock, type IdSource } from './clock'
 import { Mailbox, type SendRequest } from './mailbox/mailbox'
 import { acquireFileLock, type FileLock } from './mailbox/lock'
@@ -32,6 +34,7 @@ export interface Disposable {
  */
 export class Team {
   private readonly listeners = new Set<TeamListener>()
+  private lead: MemberStatus = 'idle'
   private readonly controlListeners = new Set<(command: ControlCommand) => void>()
   /** How far control.jsonl has been read: commands from before this run are not replayed. */
   private controlOffset = 0
@@ -173,6 +176,32 @@ export class Team {
       team_name: this.roster.snapshot.team_name,
       members: [...this.roster.members],
     })
+  }
+
+  /** The lead is not on the roster (as in s09): its status lives here, for this run. */
+  get leadStatus(): MemberStatus {
+    return this.lead
+  }
+
+  /** Records an agent's new status (the roster's for a teammate) and reports the change. */
+  setStatus(name: string, status: MemberStatus, reason: string): void {
+    if (name === LEAD) {
+      const previous = this.lead
+      if (previous === status) return
+      this.lead = status
+      this.emit({ type: 'agent-status-changed', name, previous, status, reason })
+      return
+    }
+    const member = this.roster.find(name)
+    if (!member || member.status === status) return
+    // A teammate shut down while it worked stays shut down when its activation ends.
+    if (member.status === 'shutdown' && status !== 'working') return
+    const previous = member.status
+    this.updateRoster((draft) => {
+      const target = draft.members.find((candidate) => candidate.name === name)
+      if (target) target.status = status
+    })
+    this.emit({ type: 'agent-status-changed', name, previous, status, reason })
   }
 
   /** Reports an event raised elsewhere in the runtime (agents, the host) to every subscriber. */
