@@ -145,7 +145,12 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it('runs a command through the service and returns its parsed result', async () => {
-    expect(await api.getInfo({})).toEqual({ version: '9.9.9', workspace: null, mode: 'electron' })
+    expect(await api.getInfo({})).toEqual({
+      version: '9.9.9',
+      workspace: null,
+      mode: 'electron',
+      offline: true,
+    })
     expect(await api.getSnapshot({})).toBeNull()
     expect(await api.pickFolder({})).toEqual({ path: null, supported: false })
   })

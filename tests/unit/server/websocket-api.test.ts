@@ -48,7 +48,12 @@ describe('connectWebSocketApi against the real server', () => {
   })
 
   it('queues a request made while connecting and resolves it with the parsed result', async () => {
-    expect(await api.getInfo({})).toEqual({ version: '1.2.3', workspace: null, mode: 'browser' })
+    expect(await api.getInfo({})).toEqual({
+      version: '1.2.3',
+      workspace: null,
+      mode: 'browser',
+      offline: true,
+    })
     expect(states).toEqual(['open'])
     const snapshot = await api.openWorkspace({ path: fixture.workspace })
     expect(snapshot.workspace).toBe(fixture.workspace)
