@@ -3,6 +3,7 @@ import type { AgentTeamsApi } from '../shared/contract'
 import { assertNever } from '../shared/errors'
 import { checkReplies } from './checked-api'
 import { Banners } from './components/Banners'
+import { BudgetDialog } from './components/BudgetDialog'
 import { Dialog } from './components/Dialog'
 import { FirstRun, BrandMark } from './components/FirstRun'
 import { Header } from './components/Header'
@@ -116,6 +117,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
           <OpenWorkspace autoFocus />
         </Dialog>
       )
+    case 'budget':
+      return <BudgetDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
@@ -40,6 +40,8 @@ export interface AppServiceOptions {
   readonly pickFolder?: () => Promise<string | null>
 }
 
+const DEMO_MARKER = 'offline-demo'
+
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
 
 /**
@@ -52,7 +54,6 @@ export class AppService {
   private workspace: string | null = null
   private rosterProblem: TeamSnapshot['rosterProblem'] = null
   private offline: OfflineModelServer | null = null
-  private demoWorkspaces = new Set<string>()
   private readonly reasons = new Map<string, string>()
   private alert: { code: string; message: string } | null = null
   private readonly listeners = new Set<(event: HostEvent) => void>()
@@ -167,7 +168,12 @@ export class AppService {
       getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
       startDemo: async () => {
         const folder = mkdtempSync(join(this.options.demoParent ?? tmpdir(), 'agent-teams-demo-'))
-        this.demoWorkspaces.add(folder)
+        // Marked in the folder itself, so that the demo stays on the offline model after a restart.
+        mkdirSync(join(folder, '.team'), { recursive: true })
+        writeFileSync(
+          join(folder, '.team', DEMO_MARKER),
+          'This team was started by the offline demo.\n',
+        )
         const snapshot = await this.open(folder)
         await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)
@@ -329,9 +335,13 @@ export class AppService {
     }
   }
 
+  /** A folder the offline demo made: its team always runs on the offline model. */
+  private isDemo(): boolean {
+    return this.workspace !== null && existsSync(join(this.workspace, '.team', DEMO_MARKER))
+  }
+
   private isOffline(): boolean {
-    const isDemo = this.workspace !== null && this.demoWorkspaces.has(this.workspace)
-    return isDemo || this.settings.view().useOfflineModel || !this.settings.apiKey()
+    return this.isDemo() || this.settings.view().useOfflineModel
   }
 
   private async pendingCount(name: string): Promise<number> {
@@ -344,8 +354,7 @@ export class AppService {
   private async endpoint(): Promise<ModelEndpoint> {
     const view = this.settings.view()
     const key = this.settings.apiKey()
-    const offline =
-      view.useOfflineModel || (this.workspace !== null && this.demoWorkspaces.has(this.workspace))
+    const offline = view.useOfflineModel || this.isDemo()
     if (offline || !key) {
       this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
       return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
@@ -356,8 +365,7 @@ export class AppService {
   /** Points the team at the right model before work starts; refuses when there is none. */
   private async prepareModel(): Promise<void> {
     const view = this.settings.view()
-    const isDemo = this.workspace !== null && this.demoWorkspaces.has(this.workspace)
-    if (!view.apiKeySet && !view.useOfflineModel && !isDemo) {
+    if (!view.apiKeySet && !view.useOfflineModel && !this.isDemo()) {
       throw new TeamError(
         'invalid-argument',
         'No API key is set. Enter one in Settings, or turn on the offline model to watch a scripted team.',

@@ -305,8 +305,11 @@ export class TeamHost {
   /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */
   private resumeAfterStart(): void {
     this.agent(LEAD).wake()
-    for (const member of this.team.roster.members)
-      if (member.status !== 'shutdown') this.agent(member.name).wake()
+    for (const member of this.team.roster.members) {
+      // A shut-down teammate is loaded (its usage and transcript show) but not woken.
+      const agent = this.agent(member.name)
+      if (member.status !== 'shutdown') agent.wake()
+    }
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react'
+import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
 import type { LiveState, LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
@@ -61,6 +62,8 @@ function ActivityPane({ name }: { readonly name: string }) {
       )}
       {agent.status === 'error' && agent.failure ? (
         <p className="pane-error">{agent.failure.message}</p>
+      ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
+        <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}
       <pre ref={text} className="pane-text" />
       <footer className="pane-footer">

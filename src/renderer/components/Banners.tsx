@@ -10,7 +10,7 @@ export function Banners() {
     <div className="banners">
       <ConnectionBanner />
       <RosterProblemBanner />
-      <TeamAlerts />
+      <TeamAlertBanner />
       <Notices />
     </div>
   )
@@ -70,20 +70,35 @@ function RosterProblemBanner() {
   )
 }
 
-function TeamAlerts() {
-  const alerts = useAppStore((state) => state.alerts)
+/** One banner for the whole team (a refused key), not one per agent that ran into it. */
+function TeamAlertBanner() {
+  const alert = useAppStore((state) => state.alert)
   const openDialog = useAppStore((state) => state.openDialog)
-  return alerts.map((alert) => (
-    <div key={alert.code} className="banner banner-error" role="alert">
+  if (alert === null) return null
+  return (
+    <div className="banner banner-error banner-team" role="alert" data-testid="team-alert">
       <div className="banner-text">
-        <strong>{alert.message}</strong>
-        <span className="error-code">{alert.code}</span>
+        <strong>{teamAlertTitle(alert.code)}</strong>
+        <span className="banner-message">{alert.message}</span>
+        <span className="banner-hint">
+          Agents that ran into it wait; they go on by themselves once the settings work.
+        </span>
       </div>
-      <button type="button" className="button" onClick={() => openDialog({ kind: 'settings' })}>
-        Settings
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={() => openDialog({ kind: 'settings' })}
+      >
+        Open Settings
       </button>
     </div>
-  ))
+  )
+}
+
+function teamAlertTitle(code: string): string {
+  return code === 'auth'
+    ? 'The team cannot work: the API key was refused'
+    : 'The team cannot reach its model'
 }
 
 function Notices() {

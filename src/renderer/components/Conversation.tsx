@@ -2,8 +2,10 @@ import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { LiveTool } from '../store/state'
 import { Transcript } from '../transcript/Transcript'
+import { AgentStatusNotice } from './AgentStatusNotice'
 import { Composer } from './Composer'
 import { InlineError } from './Dialog'
+import { PlanCards } from './PlanCards'
 import { useCommand } from './useCommand'
 
 /**
@@ -18,7 +20,7 @@ export function Conversation({ name }: { readonly name: string }) {
   if (agent === undefined) return null
   return (
     <div className="conversation">
-      <AgentFailure name={name} />
+      <AgentStatusNotice name={name} />
       <Transcript
         key={name}
         name={name}
@@ -28,6 +30,7 @@ export function Conversation({ name }: { readonly name: string }) {
             : `${name} has no transcript yet. Its first task appears here when it is spawned.`
         }
       />
+      <PlanCards name={name} />
       <div className="conversation-footer">
         <WorkingStrip name={name} />
         {isLead ? (
@@ -54,21 +57,6 @@ export function Conversation({ name }: { readonly name: string }) {
           />
         )}
       </div>
-    </div>
-  )
-}
-
-/** The error the agent's loop ended with, where the person is looking. */
-function AgentFailure({ name }: { readonly name: string }) {
-  const failure = useAppStore((state) => state.agents[name]?.failure ?? null)
-  const status = useAppStore((state) => state.agents[name]?.status)
-  if (failure === null || status === 'working') return null
-  return (
-    <div className="banner banner-error" role="alert">
-      <strong>{name} stopped with an error</strong>
-      <span className="banner-message">{failure.message}</span>
-      {failure.code !== 'error' ? <span className="error-code">{failure.code}</span> : null}
-      <span className="banner-hint">A new message wakes it again.</span>
     </div>
   )
 }

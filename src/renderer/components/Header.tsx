@@ -57,12 +57,13 @@ function ModelChip() {
   const demo = useAppStore(
     (state) => state.demoWorkspace !== null && state.demoWorkspace === state.workspace,
   )
+  const offline = useAppStore((state) => state.offline || state.settings?.useOfflineModel === true)
   const openDialog = useAppStore((state) => state.openDialog)
   if (settings === null) return null
-  const missing = !settings.apiKeySet && !settings.useOfflineModel && !demo
+  const missing = !settings.apiKeySet && !offline && !demo
   const label = demo
     ? 'Offline demo'
-    : settings.useOfflineModel
+    : offline
       ? 'Offline model'
       : missing
         ? 'No API key'
@@ -72,7 +73,13 @@ function ModelChip() {
       type="button"
       className={missing ? 'model-chip model-chip-warning' : 'model-chip'}
       onClick={() => openDialog({ kind: 'settings' })}
-      title={missing ? 'No API key is set: open Settings' : `Model: ${label}`}
+      title={
+        missing
+          ? 'No API key is set: open Settings'
+          : offline || demo
+            ? 'The team runs on the built-in offline model: open Settings for a real one'
+            : `Model: ${label}`
+      }
     >
       <span className="model-dot" aria-hidden="true" />
       {label}

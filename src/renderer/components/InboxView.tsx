@@ -4,7 +4,7 @@ import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
-import { formatSeconds } from './format'
+import { formatSeconds, isoFromSeconds } from './format'
 
 /** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
 export function InboxView({ name }: { readonly name: string }) {
@@ -121,7 +121,12 @@ function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
       <header className="inbox-entry-header">
         <span className="inbox-from">{entry.from ?? 'unknown sender'}</span>
         {entry.type ? <span className="type-chip">{entry.type.replace(/_/g, ' ')}</span> : null}
-        <time className="turn-time">{formatSeconds(entry.timestamp)}</time>
+        <time
+          className="turn-time"
+          dateTime={entry.timestamp === null ? undefined : isoFromSeconds(entry.timestamp)}
+        >
+          {formatSeconds(entry.timestamp)}
+        </time>
         <span className={`state-pill state-${entry.state}`}>{entry.state}</span>
       </header>
       <div className={entry.content === null ? 'inbox-content muted' : 'inbox-content'}>

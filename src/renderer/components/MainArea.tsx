@@ -3,7 +3,7 @@ import { useAppStore } from '../store/context'
 import type { MainView } from '../store/ui'
 import { ActivityPanes } from './ActivityPanes'
 import { Conversation } from './Conversation'
-import { describeTokens, formatTokens } from './format'
+import { AgentControls } from './AgentControls'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
 
@@ -59,9 +59,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
             status={agent.status}
             reason={agent.statusReason}
           />
-          <span className="view-tokens" title={describeTokens(agent.usage)}>
-            {formatTokens(agent.usage)}
-          </span>
+          <AgentControls agent={agent} />
         </div>
       ) : (
         <div className="view-agent">

@@ -1,9 +1,13 @@
+import { assertNever } from '../../shared/errors'
 import { LEAD, USER } from '../../shared/names'
+import { isBudgetPause, pauseReason } from '../store/budgets'
 import { useAppStore } from '../store/context'
-import type { AgentState } from '../store/state'
+import { latestPlanOf, latestShutdownOf, pendingPlans } from '../store/protocols'
+import type { AgentState, ProtocolRequest } from '../store/state'
 import { canRespawn } from '../store/ui'
-import { describeTokens, formatTokens, initial } from './format'
-import { StatusBadge, statusLook } from './status'
+import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
+import { describeTokens, formatSpend, formatTokens, initial } from './format'
+import { badgeLook, StatusBadge } from './status'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -20,6 +24,7 @@ export function Roster() {
           {count === 1 ? '1 teammate' : `${count} teammates`}
         </span>
       </div>
+      <TeamBudgetLine />
       <ul className="roster-list">
         {order.map((name, index) => (
           <RosterItem key={name} name={name} position={index + 1} />
@@ -44,6 +49,34 @@ export function Roster() {
   )
 }
 
+/** The team's spend against its budget, when it has one; opens the team budget. */
+function TeamBudgetLine() {
+  const budget = useAppStore((state) => state.teamBudget)
+  const tokens = useAppStore((state) =>
+    state.order.reduce((sum, name) => {
+      const usage = state.agents[name]?.usage
+      return sum + (usage === undefined ? 0 : usage.input_tokens + usage.output_tokens)
+    }, 0),
+  )
+  const rounds = useAppStore((state) =>
+    state.order.reduce((sum, name) => sum + (state.agents[name]?.rounds ?? 0), 0),
+  )
+  const openDialog = useAppStore((state) => state.openDialog)
+  if (budget.tokens === null && budget.rounds === null) return null
+  return (
+    <button
+      type="button"
+      className="team-budget"
+      title="The team's budget: all agents together (click to change it)"
+      onClick={() => openDialog({ kind: 'budget', name: null })}
+    >
+      <span className="team-budget-label">Team budget</span>
+      <span>{formatSpend(tokens, budget.tokens, 'token')}</span>
+      <span>{formatSpend(rounds, budget.rounds, 'round')}</span>
+    </button>
+  )
+}
+
 function RosterItem({ name, position }: { readonly name: string; readonly position: number }) {
   const agent = useAppStore((state) => state.agents[name])
   const selected = useAppStore((state) => state.selected === name && state.view !== 'activity')
@@ -56,7 +89,7 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
         type="button"
         className="roster-open"
         aria-current={selected ? 'true' : undefined}
-        aria-label={`Open ${name} (${agent.role}, ${statusLook(agent.status).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
+        aria-label={`Open ${name} (${agent.role}, ${badgeLook(agent.status, agent.statusReason).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
         onClick={() => select(name, 'conversation')}
         title={position <= 9 ? `Open ${name} (Ctrl+${position})` : `Open ${name}`}
       >
@@ -87,13 +120,24 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
         ) : null}
       </button>
       <StatusDetail agent={agent} />
-      <ProtocolChips name={name} />
+      <ProtocolChips agent={agent} />
       <RosterActions agent={agent} />
     </li>
   )
 }
 
 function StatusDetail({ agent }: { readonly agent: AgentState }) {
+  const openDialog = useAppStore((state) => state.openDialog)
+  const alert = useAppStore((state) => state.alert)
+  const reason = agent.failure?.message ?? agent.statusReason
+  // The team banner says it in full, once; the roster only points there.
+  if (alert !== null && reason !== null && reason.includes(alert.message)) {
+    return (
+      <p className={`roster-reason${agent.status === 'error' ? ' roster-reason-error' : ''}`}>
+        Stopped by the team alert above
+      </p>
+    )
+  }
   if (agent.status === 'error') {
     return (
       <p className="roster-reason roster-reason-error" role="status">
@@ -101,41 +145,106 @@ function StatusDetail({ agent }: { readonly agent: AgentState }) {
       </p>
     )
   }
+  if (isBudgetPause(agent)) {
+    return (
+      <p className="roster-reason roster-reason-paused">
+        <span>{pauseReason(agent)}</span>{' '}
+        <button
+          type="button"
+          className="link-button link-inline"
+          onClick={() => openDialog({ kind: 'budget', name: agent.name })}
+        >
+          Set budget…
+        </button>
+      </p>
+    )
+  }
   if ((agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason) {
-    return <p className="roster-reason">{agent.statusReason}</p>
+    return <p className="roster-reason">{pauseReason(agent) ?? agent.statusReason}</p>
   }
   return null
 }
 
-function ProtocolChips({ name }: { readonly name: string }) {
+/** The handshakes that concern this member, each a chip that opens where it is answered. */
+function ProtocolChips({ agent }: { readonly agent: AgentState }) {
   const protocols = useAppStore((state) => state.protocols)
-  const open = Object.values(protocols).filter(
-    (request) => request.status === 'pending' && (request.to === name || request.from === name),
-  )
-  if (open.length === 0) return null
+  const sentReviews = useAppStore((state) => state.sentReviews)
+  const select = useAppStore((state) => state.select)
+  const name = agent.name
+  const chips: { key: string; text: string; tone: 'waiting' | 'declined'; title?: string }[] = []
+  if (name === LEAD) {
+    const plans = pendingPlans(protocols).filter((plan) => sentReviews[plan.id] === undefined)
+    if (plans.length > 0)
+      chips.push({
+        key: 'plans',
+        tone: 'waiting',
+        text: plans.length === 1 ? '1 plan to review' : `${plans.length} plans to review`,
+      })
+  } else {
+    const plan = latestPlanOf(protocols, name)
+    if (plan?.status === 'pending')
+      chips.push({
+        key: plan.id,
+        tone: 'waiting',
+        text:
+          sentReviews[plan.id] === undefined
+            ? 'Plan waiting for approval'
+            : `Plan ${sentReviews[plan.id]?.approve === true ? 'approved' : 'rejected'}, not read yet`,
+        title: plan.plan ?? undefined,
+      })
+    const shutdown = latestShutdownOf(protocols, name)
+    if (shutdown !== null && agent.status !== 'shutdown') {
+      const chip = shutdownChip(shutdown)
+      if (chip !== null) chips.push({ key: shutdown.id, ...chip })
+    }
+  }
+  if (chips.length === 0) return null
   return (
     <div className="protocol-chips">
-      {open.map((request) => (
-        <span key={request.id} className="protocol-chip" title={request.plan ?? undefined}>
-          {request.kind === 'shutdown'
-            ? request.to === name
-              ? `shutdown asked by ${request.from === USER ? 'you' : request.from}`
-              : `asked ${request.to} to shut down`
-            : request.from === name
-              ? `plan awaits ${request.to}`
-              : `plan from ${request.from} to review`}
-        </span>
+      {chips.map((chip) => (
+        <button
+          type="button"
+          key={chip.key}
+          className={`protocol-chip protocol-chip-${chip.tone}`}
+          title={chip.title}
+          onClick={() => select(name, 'conversation')}
+        >
+          {chip.text}
+        </button>
       ))}
     </div>
   )
+}
+
+function shutdownChip(
+  request: ProtocolRequest,
+): { text: string; tone: 'waiting' | 'declined' } | null {
+  const by = request.from === USER ? 'you' : request.from
+  switch (request.status) {
+    case 'pending':
+      return { tone: 'waiting', text: `Shutdown requested by ${by} · awaiting its answer` }
+    case 'approved':
+      return { tone: 'waiting', text: 'Shutting down after this step' }
+    case 'rejected':
+      return {
+        tone: 'declined',
+        text: `Declined to shut down${request.reason ? `: ${request.reason}` : ''}`,
+      }
+    default:
+      return assertNever(request.status, 'request status')
+  }
 }
 
 function RosterActions({ agent }: { readonly agent: AgentState }) {
   const select = useAppStore((state) => state.select)
   const openDialog = useAppStore((state) => state.openDialog)
   const stopAgent = useAppStore((state) => state.stopAgent)
-  const sendMessage = useAppStore((state) => state.sendMessage)
+  const resumeAgent = useAppStore((state) => state.resumeAgent)
+  const requestShutdown = useAppStore((state) => state.requestShutdown)
   const reportFailure = useAppStore((state) => state.reportFailure)
+  const shutdownPending = useAppStore(
+    (state) => latestShutdownOf(state.protocols, agent.name)?.status === 'pending',
+  )
   const name = agent.name
   const isLead = name === LEAD
   return (
@@ -143,7 +252,21 @@ function RosterActions({ agent }: { readonly agent: AgentState }) {
       <button type="button" className="link-button" onClick={() => select(name, 'inbox')}>
         Message
       </button>
-      {agent.status === 'working' ? (
+      {canResume(agent) ? (
+        <button
+          type="button"
+          className="link-button link-resume"
+          title={resumeTitle(name, agent.status)}
+          onClick={() =>
+            resumeAgent(name).catch((error: unknown) =>
+              reportFailure(`Could not resume ${name}`, error),
+            )
+          }
+        >
+          {resumeLabel(agent.status)}
+        </button>
+      ) : null}
+      {canStop(agent.status) ? (
         <button
           type="button"
           className="link-button link-danger"
@@ -156,21 +279,25 @@ function RosterActions({ agent }: { readonly agent: AgentState }) {
           Stop
         </button>
       ) : null}
-      {!isLead && agent.status !== 'shutdown' ? (
+      {/* While it works it is about to read the pending request; idle, it let it pass. */}
+      {!isLead &&
+      agent.status !== 'shutdown' &&
+      !(shutdownPending && agent.status === 'working') ? (
         <button
           type="button"
           className="link-button"
-          title={`Ask ${name} to shut down (a shutdown_request message)`}
+          title={
+            shutdownPending
+              ? `${name} has not answered the last request: ask again`
+              : `Ask ${name} to shut down: it answers, finishes its step and ends`
+          }
           onClick={() =>
-            sendMessage({
-              to: name,
-              type: 'shutdown_request',
-              content:
-                'The person asks you to shut down. Answer with a shutdown_response whose request_id is the id of this message.',
-            }).catch((error: unknown) => reportFailure(`Could not ask ${name} to shut down`, error))
+            requestShutdown(name).catch((error: unknown) =>
+              reportFailure(`Could not ask ${name} to shut down`, error),
+            )
           }
         >
-          Shut down
+          {shutdownPending ? 'Ask again' : 'Shut down'}
         </button>
       ) : null}
       {!isLead && canRespawn(agent.status) ? (

@@ -180,6 +180,7 @@ function SettingsForm({
             </span>
           </label>
         </fieldset>
+        <TeamBudgetField />
         <InlineError error={command.error} />
         <div className="form-actions">
           <button type="button" className="button" onClick={onDone}>
@@ -191,5 +192,36 @@ function SettingsForm({
         </div>
       </form>
     </Dialog>
+  )
+}
+
+/** The open team's budget: all agents together; set in its own dialog. */
+function TeamBudgetField() {
+  const open = useAppStore((state) => state.workspace !== null)
+  const budget = useAppStore((state) => state.teamBudget)
+  const openDialog = useAppStore((state) => state.openDialog)
+  if (!open) return null
+  const limits = [
+    budget.tokens === null ? null : `${budget.tokens.toLocaleString()} tokens`,
+    budget.rounds === null ? null : `${budget.rounds.toLocaleString()} model calls`,
+  ].filter((limit) => limit !== null)
+  return (
+    <fieldset className="fieldset">
+      <legend>Team budget</legend>
+      <p className="field-hint">
+        {limits.length === 0
+          ? 'No limit: the team may use any number of tokens and model calls.'
+          : `At most ${limits.join(' and ')} for all agents together; when reached, they pause.`}
+      </p>
+      <div>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => openDialog({ kind: 'budget', name: null })}
+        >
+          Set team budget…
+        </button>
+      </div>
+    </fieldset>
   )
 }

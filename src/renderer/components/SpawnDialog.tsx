@@ -24,10 +24,18 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [role, setRole] = useState(prefill?.role ?? '')
   const [prompt, setPrompt] = useState('')
   const [model, setModel] = useState(prefill?.model ?? '')
+  const [planFirst, setPlanFirst] = useState(false)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => state.agents[name.trim()])
   const command = useCommand(spawn)
-  const ids = { name: useId(), role: useId(), prompt: useId(), model: useId(), rule: useId() }
+  const ids = {
+    name: useId(),
+    role: useId(),
+    prompt: useId(),
+    model: useId(),
+    rule: useId(),
+    planFirst: useId(),
+  }
 
   const trimmedName = name.trim()
   const problem = spawnNameProblem(trimmedName)
@@ -43,6 +51,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       role: role.trim(),
       prompt: prompt.trim(),
       ...(model.trim() ? { model: model.trim() } : {}),
+      ...(planFirst ? { planFirst: true } : {}),
     })
     if (outcome.ok) closeDialog()
   }
@@ -136,6 +145,21 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             onChange={(event) => setModel(event.target.value)}
           />
         </div>
+        <label className="toggle" htmlFor={ids.planFirst}>
+          <input
+            id={ids.planFirst}
+            type="checkbox"
+            checked={planFirst}
+            onChange={(event) => setPlanFirst(event.target.checked)}
+          />
+          <span className="toggle-text">
+            <span>Plan first</span>
+            <span className="field-hint">
+              It submits a plan and waits for your approval (or the lead’s) before it may run
+              commands or change files.
+            </span>
+          </span>
+        </label>
         <InlineError error={command.error} />
         <div className="form-actions">
           <span className="muted small">

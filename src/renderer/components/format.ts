@@ -11,6 +11,12 @@ export function formatTokens(usage: Usage): string {
   return `${formatCount(usage.input_tokens + usage.output_tokens)} tokens`
 }
 
+/** "1.2k / 50k tokens" against a limit, "1.2k tokens" (or "1 round") without one. */
+export function formatSpend(used: number, limit: number | null, noun: 'token' | 'round'): string {
+  if (limit !== null) return `${formatCount(used)} / ${formatCount(limit)} ${noun}s`
+  return `${formatCount(used)} ${noun}${used === 1 ? '' : 's'}`
+}
+
 export function describeTokens(usage: Usage): string {
   return `${usage.input_tokens.toLocaleString()} input + ${usage.output_tokens.toLocaleString()} output tokens`
 }
@@ -19,6 +25,12 @@ export function describeTokens(usage: Usage): string {
 export function formatSeconds(seconds: number | null): string {
   if (seconds === null) return '—'
   return formatMillis(seconds * 1000)
+}
+
+/** The machine-readable form of a seconds timestamp, for <time dateTime>. */
+export function isoFromSeconds(seconds: number): string {
+  const date = new Date(seconds * 1000)
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString()
 }
 
 export function formatMillis(millis: number): string {

@@ -26,6 +26,13 @@ export function statusLook(status: MemberStatus): StatusLook {
   }
 }
 
+/** A wait the runtime calls a pause (a budget, a loop, a refused key) says so. */
+export function badgeLook(status: MemberStatus, reason: string | null): StatusLook {
+  if (status === 'waiting' && reason?.startsWith('paused:') === true)
+    return { label: 'Paused', meaning: 'paused until the cause is fixed' }
+  return statusLook(status)
+}
+
 /** A status that cannot be misread: a shape, a color and a word, with its reason on hover. */
 export function StatusBadge({
   name,
@@ -36,7 +43,7 @@ export function StatusBadge({
   readonly status: MemberStatus
   readonly reason: string | null
 }) {
-  const look = statusLook(status)
+  const look = badgeLook(status, reason)
   const title = reason ? `${look.label}: ${reason}` : `${look.label} — ${look.meaning}`
   return (
     <span

@@ -1,5 +1,7 @@
 import type { AgentTeamsApi, Params, Result, TeamSnapshot } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
+import { budgetChanged } from './budgets'
+import { planAnswered, shutdownAsked } from './protocols'
 import type { GetState, SetState } from './store'
 
 /**
@@ -10,6 +12,13 @@ export interface Commands {
   chat(text: string): Promise<void>
   spawn(params: Params<'spawn'>): Promise<Result<'spawn'>>
   stopAgent(name: string): Promise<void>
+  /** Goes on after a pause, an error or a stall (a stalled stream is retried at once). */
+  resumeAgent(name: string): Promise<void>
+  /** The s10 shutdown handshake: pending until the teammate answers. */
+  requestShutdown(name: string): Promise<Result<'requestShutdown'>>
+  reviewPlan(params: Params<'reviewPlan'>): Promise<Result<'reviewPlan'>>
+  /** An agent's budget, or the team's with name null; nulls lift a limit. */
+  setBudget(params: Params<'setBudget'>): Promise<void>
   sendMessage(params: Params<'sendMessage'>): Promise<Result<'sendMessage'>>
   broadcast(content: string): Promise<Result<'broadcast'>>
   saveSettings(change: Params<'saveSettings'>): Promise<Result<'saveSettings'>>
@@ -36,6 +45,25 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     async stopAgent(name) {
       await api.stopAgent({ name })
     },
+    async resumeAgent(name) {
+      await api.resumeAgent({ name })
+    },
+    async requestShutdown(name) {
+      const reply = await api.requestShutdown({ name })
+      set((state) => shutdownAsked(state, reply.requestId, name))
+      return reply
+    },
+    async reviewPlan(params) {
+      const reply = await api.reviewPlan(params)
+      set((state) => planAnswered(state, params.requestId, params.approve))
+      return reply
+    },
+    async setBudget(params) {
+      await api.setBudget(params)
+      set((state) =>
+        budgetChanged(state, params.name, { tokens: params.tokens, rounds: params.rounds }),
+      )
+    },
     sendMessage: (params) => api.sendMessage(params),
     broadcast: (content) => api.broadcast({ content }),
     async saveSettings(change) {
@@ -43,6 +71,8 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       // A newcomer who just gave the open folder a model goes straight to the team.
       const ready = get().workspace !== null && (settings.apiKeySet || settings.useOfflineModel)
       set((state) => ({ settings, firstRunDone: state.firstRunDone || ready }))
+      // Whether the team now runs offline is the snapshot's to say.
+      if (get().workspace !== null) get().refreshSnapshot()
       return settings
     },
     async openWorkspace(path) {

@@ -174,14 +174,22 @@ export function inboxRefreshStart(
   return entries[Math.max(0, entries.length - overlap)]?.position ?? null
 }
 
-/** A fresh snapshot's unread counts: the truth the optimistic counts converge to. */
-export function pendingCountsRefreshed(state: TeamData, snapshot: TeamSnapshot): TeamData {
+/**
+ * A fresh snapshot: the truth the optimistic counts converge to (unread messages, rounds) and
+ * what no event reports (budgets, whether the team runs offline).
+ */
+export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): TeamData {
   if (snapshot.workspace !== state.workspace) return state
   const agents = { ...state.agents }
   for (const view of [snapshot.lead, ...snapshot.members]) {
     const agent = agents[view.name]
-    if (agent !== undefined && agent.pending !== view.pending)
-      agents[view.name] = { ...agent, pending: view.pending }
+    if (agent !== undefined)
+      agents[view.name] = {
+        ...agent,
+        pending: view.pending,
+        rounds: Math.max(agent.rounds, view.rounds),
+        budget: view.budget,
+      }
   }
-  return { ...state, agents }
+  return { ...state, agents, teamBudget: snapshot.teamBudget, offline: snapshot.offline }
 }

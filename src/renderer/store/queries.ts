@@ -9,7 +9,7 @@ import {
   inboxReading,
   inboxRefreshStart,
   olderPageRange,
-  pendingCountsRefreshed,
+  snapshotRefreshed,
   transcriptFailed,
   transcriptLoading,
   transcriptOlderLoaded,
@@ -30,8 +30,11 @@ export interface Queries {
   loadInbox(name: string): Promise<void>
   loadMoreInbox(name: string): Promise<void>
   refreshInbox(name: string): Promise<void>
-  /** Re-reads the unread counts (coalesced: one request in flight, one more queued at most). */
-  refreshPendingCounts(): void
+  /**
+   * Re-reads the snapshot for what events do not carry exactly (unread counts, budgets):
+   * coalesced, one request in flight and one more queued at most.
+   */
+  refreshSnapshot(): void
 }
 
 export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState): Queries {
@@ -68,13 +71,7 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
       const workspace = get().workspace
       set((state) => transcriptLoading(state, name))
       try {
-        // The contract pages forward from a sequence number: learn the total, then read the tail.
-        const head = await api.getTranscript({ name, limit: 1 })
-        const fromSeq = Math.max(1, head.total - TRANSCRIPT_PAGE + 1)
-        const page =
-          head.total <= 1
-            ? head
-            : await api.getTranscript({ name, fromSeq, limit: TRANSCRIPT_PAGE })
+        const page = await api.getTranscript({ name, last: TRANSCRIPT_PAGE })
         if (sameWorkspace(workspace)) set((state) => transcriptTailLoaded(state, name, page))
       } catch (error) {
         if (sameWorkspace(workspace))
@@ -123,7 +120,7 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
       const from = inboxRefreshStart(inbox.entries, INBOX_REFRESH_OVERLAP)
       await readInbox(name, from, INBOX_PAGE + INBOX_REFRESH_OVERLAP)
     },
-    refreshPendingCounts() {
+    refreshSnapshot() {
       if (countsInFlight) {
         countsAgain = true
         return
@@ -134,10 +131,10 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
           do {
             countsAgain = false
             const snapshot = await api.getSnapshot({})
-            if (snapshot !== null) set((state) => pendingCountsRefreshed(state, snapshot))
+            if (snapshot !== null) set((state) => snapshotRefreshed(state, snapshot))
           } while (countsAgain)
         } catch {
-          // The counts stay as the events left them; the next inbox event tries again.
+          // The data stays as the events left it; the next inbox event tries again.
         } finally {
           countsInFlight = false
         }

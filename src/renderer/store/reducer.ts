@@ -1,14 +1,15 @@
 import type { HostEvent, TeamSnapshot } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
-import { LEAD, USER } from '../../shared/names'
+import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
+import { changeProtocol } from './protocols'
 import {
   agentFromView,
   emptyUsage,
+  noBudget,
   type AgentState,
   type InboxState,
-  type ProtocolRequest,
   type TeamData,
 } from './state'
 import {
@@ -73,7 +74,12 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
     case 'transcript-appended':
       return appendTranscriptRecord(state, event.agent, event.record)
     case 'usage-reported':
-      return updateAgent(state, event.agent, (agent) => ({ ...agent, usage: event.total }))
+      // One report per model call: what a round budget counts.
+      return updateAgent(state, event.agent, (agent) => ({
+        ...agent,
+        usage: event.total,
+        rounds: agent.rounds + 1,
+      }))
     case 'agent-error':
       return updateAgent(state, event.agent, (agent) => ({
         ...agent,
@@ -83,15 +89,9 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
     case 'stream-reset':
       return discardStream(state, event.agent)
     case 'team-alert':
-      return {
-        ...state,
-        alerts: [
-          ...state.alerts.filter((alert) => alert.code !== event.code),
-          { code: event.code, message: event.message },
-        ],
-      }
+      return { ...state, alert: { code: event.code, message: event.message } }
     case 'team-alert-cleared':
-      return { ...state, alerts: state.alerts.filter((alert) => alert.code !== event.code) }
+      return state.alert?.code === event.code ? { ...state, alert: null } : state
     case 'protocol-changed':
       return changeProtocol(state, event.request)
     default:
@@ -105,14 +105,20 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
   for (const view of views) agents[view.name] = agentFromView(view)
   return {
     ...state,
-    info: state.info === null ? null : { ...state.info, workspace: snapshot.workspace },
+    info:
+      state.info === null
+        ? null
+        : { ...state.info, workspace: snapshot.workspace, offline: snapshot.offline },
     workspace: snapshot.workspace,
     teamName: snapshot.teamName,
     agents,
     order: views.map((view) => view.name),
     rosterProblem: snapshot.rosterProblem,
-    alerts: [],
-    protocols: {},
+    alert: snapshot.alert,
+    offline: snapshot.offline,
+    teamBudget: snapshot.teamBudget,
+    protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
+    sentReviews: {},
     live: {},
     transcripts: {},
     inboxes: {},
@@ -140,21 +146,6 @@ function failureAfter(
   return agent.failure
 }
 
-/** A handshake moved on; the person hears the answer to a request they made themselves. */
-function changeProtocol(state: TeamData, request: ProtocolRequest): TeamData {
-  const before = state.protocols[request.id]
-  const next = { ...state, protocols: { ...state.protocols, [request.id]: request } }
-  const answered = request.status !== 'pending' && before?.status !== request.status
-  if (!answered || request.from !== USER) return next
-  const agreed = request.status === 'approved'
-  const what = request.kind === 'shutdown' ? 'shut down' : 'go ahead with the plan'
-  return addNotice(next, {
-    tone: agreed ? 'info' : 'warning',
-    title: agreed ? `${request.to} agreed to ${what}` : `${request.to} declined to ${what}`,
-    message: request.reason ?? '',
-  })
-}
-
 function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamData {
   const agents: Record<string, AgentState> = {}
   const lead = state.agents[LEAD]
@@ -173,6 +164,8 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             usage: emptyUsage,
             model,
             pending: 0,
+            rounds: 0,
+            budget: noBudget,
             failure: null,
           }
         : {

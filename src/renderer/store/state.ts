@@ -31,8 +31,19 @@ export interface AgentState {
   readonly model: string | null
   /** Messages waiting in its inbox (the unread count). */
   readonly pending: number
+  /** Model calls made over its whole life (what a round budget counts). */
+  readonly rounds: number
+  readonly budget: Budget
   readonly failure: AgentFailure | null
 }
+
+/** A token and a round limit; null lifts a limit. */
+export interface Budget {
+  readonly tokens: number | null
+  readonly rounds: number | null
+}
+
+export const noBudget: Budget = { tokens: null, rounds: null }
 
 /** A tool call seen on the stream: its input streams in, then it runs, then it finishes. */
 export interface LiveTool {
@@ -96,6 +107,14 @@ export interface TeamAlert {
 /** A shutdown or plan-approval handshake between two agents (the s10 protocols). */
 export type ProtocolRequest = Extract<HostEvent, { type: 'protocol-changed' }>['request']
 
+/**
+ * The person's answer to a plan. The request settles only when the teammate reads the answer,
+ * so until then the card says what was sent instead of asking again; then it shows the outcome.
+ */
+export interface SentReview {
+  readonly approve: boolean
+}
+
 /** Everything the events and the queries tell us; folded by the pure reducer. */
 export interface TeamData {
   readonly info: AppInfo | null
@@ -107,9 +126,15 @@ export interface TeamData {
   /** The lead first, then the teammates in roster order. */
   readonly order: readonly string[]
   readonly rosterProblem: RosterProblem
-  readonly alerts: readonly TeamAlert[]
-  /** Protocol handshakes by request id. */
+  /** One alert for the whole team (a refused key), however many agents ran into it. */
+  readonly alert: TeamAlert | null
+  /** Whether the team runs on the built-in offline model (a demo, or chosen in Settings). */
+  readonly offline: boolean
+  readonly teamBudget: Budget
+  /** Protocol handshakes by request id, in the order they were made. */
   readonly protocols: Readonly<Record<string, ProtocolRequest>>
+  /** Plan answers the person sent, by request id, until they dismiss the outcome. */
+  readonly sentReviews: Readonly<Record<string, SentReview>>
   readonly live: Readonly<Record<string, LiveState>>
   readonly transcripts: Readonly<Record<string, TranscriptState>>
   readonly inboxes: Readonly<Record<string, InboxState>>
@@ -129,8 +154,11 @@ export const initialTeamData: TeamData = {
   agents: {},
   order: [],
   rosterProblem: null,
-  alerts: [],
+  alert: null,
+  offline: false,
+  teamBudget: noBudget,
   protocols: {},
+  sentReviews: {},
   live: {},
   transcripts: {},
   inboxes: {},
@@ -148,6 +176,8 @@ export function agentFromView(view: AgentView): AgentState {
     usage: view.usage,
     model: view.model,
     pending: view.pending,
+    rounds: view.rounds,
+    budget: view.budget,
     failure:
       view.status === 'error' && view.statusReason !== null
         ? { code: 'error', message: view.statusReason }

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { hostEventSchema, type AgentTeamsApi, type HostEvent } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
 import { addNotice, dismissNotice } from './notices'
+import { reviewDismissed } from './protocols'
 import { reduceEvents } from './reducer'
 import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
@@ -29,6 +30,8 @@ export interface CoreActions {
   requestComposerFocus(): void
   composerFocused(request: number): void
   dismissNotice(id: number): void
+  /** Takes a settled plan the person answered out of the lead chat. */
+  dismissReview(requestId: string): void
   reportFailure(title: string, error: unknown): void
   finishFirstRun(): void
   setConnection(connection: ConnectionStatus): void
@@ -79,7 +82,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       },
       applyEvents(events) {
         set((state) => reduceEvents(state, events))
-        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshPendingCounts()
+        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
         const { view, selected, inboxes, agents } = get()
         if (agents[selected] === undefined && agents[LEAD] !== undefined)
           set({ selected: LEAD, view: view === 'activity' ? view : 'conversation' })
@@ -116,6 +119,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       dismissNotice(id) {
         set((state) => dismissNotice(state, id))
       },
+      dismissReview(requestId) {
+        set((state) => reviewDismissed(state, requestId))
+      },
       reportFailure(title, error) {
         const failure = describeFailure(error)
         set((state) =>
@@ -148,9 +154,13 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
         const snapshot = info.workspace === null ? null : await api.getSnapshot({})
         set({
           info,
+          offline: info.offline,
           settings,
           recentWorkspaces: recent.paths,
-          firstRunDone: info.workspace !== null && (settings.apiKeySet || settings.useOfflineModel),
+          // A demo or offline team reopened after a reload goes straight to the team.
+          firstRunDone:
+            info.workspace !== null &&
+            (settings.apiKeySet || settings.useOfflineModel || info.offline),
         })
         if (snapshot !== null) get().applyEvents([{ type: 'workspace-opened', snapshot }])
         set({ phase: { kind: 'ready' } })

@@ -16,6 +16,8 @@ export type DialogState =
   | { readonly kind: 'settings' }
   | { readonly kind: 'help' }
   | { readonly kind: 'open-workspace' }
+  /** An agent's budget, or the team's (name null). */
+  | { readonly kind: 'budget'; readonly name: string | null }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

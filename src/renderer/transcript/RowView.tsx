@@ -2,7 +2,7 @@ import { memo } from 'react'
 import { assertNever } from '../../shared/errors'
 import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
-import { formatSeconds } from '../components/format'
+import { formatSeconds, isoFromSeconds } from '../components/format'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -23,7 +23,9 @@ export const RowView = memo(function RowView({
             <span className="turn-author">
               {row.from === USER ? 'You' : `Task from ${row.from}`}
             </span>
-            <time className="turn-time">{formatSeconds(row.at)}</time>
+            <time className="turn-time" dateTime={isoFromSeconds(row.atSeconds)}>
+              {formatSeconds(row.atSeconds)}
+            </time>
           </div>
           <div className="turn-text">{row.text}</div>
         </div>
@@ -68,7 +70,9 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
         {message.type !== 'message' ? (
           <span className="type-chip">{message.type.replace(/_/g, ' ')}</span>
         ) : null}
-        <time className="turn-time">{formatSeconds(message.timestamp)}</time>
+        <time className="turn-time" dateTime={isoFromSeconds(message.timestamp)}>
+          {formatSeconds(message.timestamp)}
+        </time>
       </div>
       <div className="injected-content">{message.content}</div>
     </div>

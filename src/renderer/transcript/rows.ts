@@ -15,20 +15,23 @@ export interface ToolCall {
   readonly output: string | null
 }
 
-/** One virtualized row of a conversation. Keys stay stable as a row goes from live to recorded. */
+/**
+ * One virtualized row of a conversation. Keys stay stable as a row goes from live to recorded.
+ * Times are seconds since the epoch, as transcripts and mailboxes write them.
+ */
 export type Row =
   | {
       readonly kind: 'user'
       readonly key: string
       readonly from: string
       readonly text: string
-      readonly at: number
+      readonly atSeconds: number
     }
   | {
       readonly kind: 'inbox'
       readonly key: string
       readonly messages: readonly InjectedMessage[]
-      readonly at: number
+      readonly atSeconds: number
     }
   | { readonly kind: 'text'; readonly key: string; readonly text: string; readonly live: boolean }
   | { readonly kind: 'tool'; readonly key: string; readonly call: ToolCall }
@@ -54,7 +57,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           key: `u${record.seq}`,
           from: record.from,
           text: record.text,
-          at: record.at,
+          atSeconds: record.at,
         })
         break
       case 'inbox':
@@ -62,7 +65,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           kind: 'inbox',
           key: `i${record.seq}`,
           messages: record.messages,
-          at: record.at,
+          atSeconds: record.at,
         })
         break
       case 'assistant':

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { App } from '../../../src/renderer/App'
 import type { HostEvent } from '../../../src/shared/contract'
-import { agentView, fakeApi, rejection, snapshot } from './fake-api'
+import { agentView, fakeApi, rejection, settingsView, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
@@ -22,7 +22,7 @@ describe('App', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Lead' })).toBeInTheDocument()
     expect(screen.getByLabelText('Message the lead')).toBeInTheDocument()
     expect(screen.getByTitle('/home/dana/stats')).toHaveTextContent('stats')
-    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', limit: 1 })
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 500 })
   })
 
   it('says so when it cannot start', async () => {
@@ -68,15 +68,62 @@ describe('App', () => {
     expect(api.listenerCount()).toBe(0)
   })
 
-  it('shows a team-wide alert until it is cleared', async () => {
-    const api = fakeApi()
+  it('shows a refused key once for the whole team, with Open Settings, until cleared', async () => {
+    const api = fakeApi({ snapshot: team })
     await renderApp(api)
+    const refused = 'HTTP 401: invalid x-api-key'
     act(() =>
-      api.emit([{ type: 'team-alert', code: 'auth', message: 'The endpoint refused the API key' }]),
+      api.emit([
+        { type: 'team-alert', code: 'auth', message: refused },
+        ...['lead', 'alice', 'bob'].map((name) => ({
+          type: 'agent-status-changed' as const,
+          name,
+          previous: 'working' as const,
+          status: 'error' as const,
+          reason: refused,
+        })),
+        { type: 'team-alert', code: 'auth', message: refused },
+      ]),
     )
-    expect(screen.getByRole('alert')).toHaveTextContent('The endpoint refused the API key')
+    expect(screen.getAllByRole('alert')).toHaveLength(1)
+    const banner = screen.getByTestId('team-alert')
+    expect(banner).toHaveTextContent('The team cannot work: the API key was refused')
+    expect(banner).toHaveTextContent(refused)
+    for (const name of ['lead', 'alice', 'bob'])
+      expect(screen.getByTestId(`roster-item-${name}`)).toHaveTextContent(
+        'Stopped by the team alert above',
+      )
+    expect(screen.getByTestId('roster-item-alice')).not.toHaveTextContent(refused)
+    fireEvent.click(within(banner).getByRole('button', { name: 'Open Settings' }))
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument()
+    fireEvent.keyDown(window, { key: 'Escape' })
+
     act(() => api.emit([{ type: 'team-alert-cleared', code: 'auth' }]))
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('team-alert')).not.toBeInTheDocument()
+  })
+
+  it('shows the alert of the snapshot after a reload', async () => {
+    await renderApp(
+      fakeApi({ snapshot: snapshot({ alert: { code: 'auth', message: 'HTTP 403: forbidden' } }) }),
+    )
+    expect(screen.getByTestId('team-alert')).toHaveTextContent('HTTP 403: forbidden')
+    expect(screen.getByRole('button', { name: 'Open Settings' })).toBeInTheDocument()
+  })
+
+  it('says "Offline model", not "No API key", for a team on the offline model', async () => {
+    const noKey = settingsView({ apiKeySet: false, apiKeySource: 'none' })
+    await renderApp(fakeApi({ settings: noKey, offline: true }))
+    const chip = screen.getByRole('button', { name: 'Offline model' })
+    expect(chip).not.toHaveClass('model-chip-warning')
+    expect(screen.queryByText('No API key')).not.toBeInTheDocument()
+  })
+
+  it('says "No API key" when there is neither a key nor the offline model', async () => {
+    const noKey = settingsView({ apiKeySet: false, apiKeySource: 'none' })
+    const api = fakeApi({ settings: noKey })
+    await renderApp(api, 'first-run')
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to this folder' }))
+    expect(screen.getByRole('button', { name: 'No API key' })).toHaveClass('model-chip-warning')
   })
 
   describe('keyboard shortcuts', () => {

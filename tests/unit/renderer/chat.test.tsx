@@ -101,7 +101,7 @@ describe('the lead chat', () => {
         },
       ]),
     )
-    const banner = screen.getByText('lead stopped with an error').closest('.banner')
+    const banner = screen.getByText('The lead stopped with an error').closest('.banner')
     expect(banner).toHaveTextContent('invalid x-api-key')
     expect(banner).toHaveTextContent('http-401')
   })

@@ -4,6 +4,7 @@ import type {
   AgentView,
   HostEvent,
   InboxEntryView,
+  ProtocolRequestView,
   SettingsView,
   TeamSnapshot,
 } from '../../../src/shared/contract'
@@ -30,6 +31,8 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     usage: { input_tokens: 0, output_tokens: 0 },
     model: null,
     pending: 0,
+    rounds: 0,
+    budget: { tokens: null, rounds: null },
     ...change,
   }
 }
@@ -41,6 +44,10 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     lead: agentView('lead'),
     members: [],
     rosterProblem: null,
+    requests: [],
+    teamBudget: { tokens: null, rounds: null },
+    offline: false,
+    alert: null,
     ...change,
   }
 }
@@ -84,15 +91,36 @@ export interface FakeOptions {
   readonly settings?: SettingsView
   readonly transcripts?: Record<string, TranscriptRecord[]>
   readonly inboxes?: Record<string, InboxEntryView[]>
+  /** What getInfo says about the offline model (default: not offline). */
+  readonly offline?: boolean
+}
+
+/** A plan request as the snapshot and protocol-changed carry it. */
+export function planRequest(change: Partial<ProtocolRequestView> = {}): ProtocolRequestView {
+  return {
+    id: 'plan-1',
+    kind: 'plan',
+    from: 'alice',
+    to: 'lead',
+    status: 'pending',
+    plan: '1. Read stats.mjs\n2. Add a median function',
+    reason: null,
+    ...change,
+  }
 }
 
 export function fakeApi(options: FakeOptions = {}): FakeApi {
   const listeners = new Set<(events: HostEvent[]) => void>()
   const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
-  const team = options.snapshot ?? snapshot()
+  const team = options.snapshot ?? snapshot({ offline: options.offline ?? false })
   const settings = options.settings ?? settingsView()
   const api = {
-    getInfo: vi.fn(async () => ({ version: '1.0.0', workspace, mode: 'browser' as const })),
+    getInfo: vi.fn(async () => ({
+      version: '1.0.0',
+      workspace,
+      mode: 'browser' as const,
+      offline: options.offline ?? false,
+    })),
     getSnapshot: vi.fn(async () => (workspace === null ? null : team)),
     chat: vi.fn(async () => ({})),
     spawn: vi.fn(async ({ name, role }: { name: string; role: string }) => ({
@@ -102,11 +130,22 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     sendMessage: vi.fn(async () => ({ id: 'sent-1' })),
     broadcast: vi.fn(async () => ({ count: 2 })),
     getTranscript: vi.fn(
-      async ({ name, fromSeq = 1, limit }: { name: string; fromSeq?: number; limit?: number }) => {
+      async ({
+        name,
+        fromSeq = 1,
+        last,
+        limit,
+      }: {
+        name: string
+        fromSeq?: number
+        last?: number
+        limit?: number
+      }) => {
         const records = options.transcripts?.[name] ?? []
-        const start = Math.max(0, fromSeq - 1)
+        const start =
+          last === undefined ? Math.max(0, fromSeq - 1) : Math.max(0, records.length - last)
         return {
-          records: records.slice(start, start + (limit ?? records.length)),
+          records: records.slice(start, start + (last ?? limit ?? records.length)),
           total: records.length,
         }
       },
@@ -122,6 +161,12 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     startDemo: vi.fn(async () => snapshot({ workspace: '/tmp/agent-teams-demo-1' })),
     resetRoster: vi.fn(async () => team),
     pickFolder: vi.fn(async () => ({ path: null, supported: false })),
+    requestShutdown: vi.fn(async () => ({ requestId: 'shutdown-1' })),
+    reviewPlan: vi.fn(async ({ approve }: { approve: boolean }) => ({
+      summary: approve ? 'Approved plan' : 'Rejected plan',
+    })),
+    resumeAgent: vi.fn(async () => ({})),
+    setBudget: vi.fn(async () => ({})),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

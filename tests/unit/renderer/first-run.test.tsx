@@ -20,6 +20,14 @@ describe('the first run', () => {
     expect(screen.getByRole('button', { name: 'Continue to this folder' })).toBeInTheDocument()
   })
 
+  it('does not come back after a reload for a team on the offline model (a demo)', async () => {
+    await renderApp(fakeApi({ settings: noKey, offline: true }))
+    expect(
+      screen.queryByRole('heading', { name: 'Welcome to Agent Teams' }),
+    ).not.toBeInTheDocument()
+    expect(screen.getByLabelText('Message the lead')).toBeInTheDocument()
+  })
+
   it('"Enter an API key" opens the settings', async () => {
     await renderApp(fakeApi({ workspace: null, settings: noKey }), 'first-run')
     fireEvent.click(screen.getByRole('button', { name: 'Enter an API key' }))

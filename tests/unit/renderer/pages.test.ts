@@ -5,7 +5,7 @@ import {
   inboxPageLoaded,
   inboxRefreshStart,
   olderPageRange,
-  pendingCountsRefreshed,
+  snapshotRefreshed,
   transcriptLoading,
   transcriptOlderLoaded,
   transcriptTailLoaded,
@@ -83,11 +83,23 @@ describe('inbox pages', () => {
   })
 })
 
-describe('unread counts', () => {
-  it('take a fresh snapshot’s counts for the open workspace only', () => {
+describe('a refreshed snapshot', () => {
+  it('takes the unread counts for the open workspace only', () => {
     const fresh = snapshot({ members: [agentView('bob', { pending: 2 })] })
-    expect(pendingCountsRefreshed(opened, fresh).agents['bob']?.pending).toBe(2)
+    expect(snapshotRefreshed(opened, fresh).agents['bob']?.pending).toBe(2)
     const elsewhere = snapshot({ workspace: '/else', members: [agentView('bob', { pending: 9 })] })
-    expect(pendingCountsRefreshed(opened, elsewhere).agents['bob']?.pending).toBe(5)
+    expect(snapshotRefreshed(opened, elsewhere).agents['bob']?.pending).toBe(5)
+  })
+
+  it('takes budgets, rounds and the offline flag, which no event reports', () => {
+    const fresh = snapshot({
+      members: [agentView('bob', { rounds: 7, budget: { tokens: 5000, rounds: null } })],
+      teamBudget: { tokens: null, rounds: 40 },
+      offline: true,
+    })
+    const next = snapshotRefreshed(opened, fresh)
+    expect(next.agents['bob']).toMatchObject({ rounds: 7, budget: { tokens: 5000, rounds: null } })
+    expect(next.teamBudget).toEqual({ tokens: null, rounds: 40 })
+    expect(next.offline).toBe(true)
   })
 })

@@ -3,8 +3,18 @@ import { hostEventSchema, type HostEvent } from '../../../src/shared/contract'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import { reduceEvent, reduceEvents } from '../../../src/renderer/store/reducer'
 import { inboxPageLoaded, transcriptTailLoaded } from '../../../src/renderer/store/pages'
-import { initialTeamData, type TeamData } from '../../../src/renderer/store/state'
-import { agentView, inboxEntry, settingsView, snapshot } from './fake-api'
+import {
+  leadPlanCards,
+  planAnswered,
+  reviewDismissed,
+  shutdownAsked,
+} from '../../../src/renderer/store/protocols'
+import {
+  initialTeamData,
+  type ProtocolRequest,
+  type TeamData,
+} from '../../../src/renderer/store/state'
+import { agentView, inboxEntry, planRequest, settingsView, snapshot } from './fake-api'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -18,7 +28,10 @@ const team = snapshot({
 
 function opened(): TeamData {
   return reduceEvents(
-    { ...initialTeamData, info: { version: '1', workspace: null, mode: 'browser' } },
+    {
+      ...initialTeamData,
+      info: { version: '1', workspace: null, mode: 'browser', offline: false },
+    },
     [{ type: 'workspace-opened', snapshot: team }],
   )
 }
@@ -432,24 +445,69 @@ describe('reduceEvents', () => {
     })
   })
 
-  it('stream-reset throws away what streamed of the partial turn', () => {
+  it('stream-reset throws away the streamed text and live tool cards of the partial turn', () => {
     let state = reduceEvents(opened(), [
       { type: 'text-delta', agent: 'bob', text: 'partial' },
       examples['tool-call-started'],
+      examples['tool-input-delta'],
+      { type: 'text-delta', agent: 'alice', text: 'alice keeps hers' },
     ])
     state = reduceEvent(state, examples['stream-reset'])
     expect(state.live['bob']).toMatchObject({ text: '', tools: [] })
+    expect(state.live['alice']?.text).toBe('alice keeps hers')
     expect(reduceEvent(opened(), examples['stream-reset']).live).toEqual({})
   })
 
-  it('team-alert shows one banner per code until team-alert-cleared', () => {
+  it('stream-reset keeps the calls of recorded turns that are still running', () => {
+    let state = withTranscript(opened(), 'bob', [])
+    state = reduceEvents(state, [
+      {
+        type: 'transcript-appended',
+        agent: 'bob',
+        record: assistant(1, [{ type: 'tool_use', id: 'kept', name: 'bash', input: {} }]),
+      },
+      { type: 'text-delta', agent: 'bob', text: 'the next turn, half streamed' },
+      { type: 'tool-call-started', agent: 'bob', id: 'void', name: 'bash' },
+      examples['stream-reset'],
+    ])
+    expect(state.live['bob']?.text).toBe('')
+    expect(state.live['bob']?.tools.map((tool) => tool.id)).toEqual(['kept'])
+  })
+
+  it('team-alert is one alert for the team, the latest winning, until team-alert-cleared', () => {
     let state = reduceEvents(opened(), [
       examples['team-alert'],
       { ...examples['team-alert'], message: 'again' },
     ])
-    expect(state.alerts).toEqual([{ code: 'auth', message: 'again' }])
+    expect(state.alert).toEqual({ code: 'auth', message: 'again' })
+    state = reduceEvent(state, { type: 'team-alert-cleared', code: 'other' })
+    expect(state.alert).toEqual({ code: 'auth', message: 'again' })
     state = reduceEvent(state, examples['team-alert-cleared'])
-    expect(state.alerts).toEqual([])
+    expect(state.alert).toBeNull()
+  })
+
+  it('workspace-opened takes the alert, requests, budgets and offline flag of the snapshot', () => {
+    const next = reduceEvent(opened(), {
+      type: 'workspace-opened',
+      snapshot: snapshot({
+        alert: { code: 'auth', message: 'HTTP 401: invalid x-api-key' },
+        requests: [planRequest()],
+        teamBudget: { tokens: 100_000, rounds: null },
+        offline: true,
+        members: [agentView('alice', { rounds: 3, budget: { tokens: 9000, rounds: 10 } })],
+      }),
+    })
+    expect(next.alert).toEqual({ code: 'auth', message: 'HTTP 401: invalid x-api-key' })
+    expect(next.protocols['plan-1']).toMatchObject({ kind: 'plan', status: 'pending' })
+    expect(next.teamBudget).toEqual({ tokens: 100_000, rounds: null })
+    expect(next.offline).toBe(true)
+    expect(next.info?.offline).toBe(true)
+    expect(next.agents['alice']).toMatchObject({ rounds: 3, budget: { tokens: 9000, rounds: 10 } })
+  })
+
+  it('usage-reported counts a round: one report per model call', () => {
+    const next = reduceEvents(opened(), [examples['usage-reported'], examples['usage-reported']])
+    expect(next.agents['bob']?.rounds).toBe(2)
   })
 
   it('protocol-changed keeps each handshake by request id, latest state winning', () => {
@@ -463,23 +521,21 @@ describe('reduceEvents', () => {
     ])
   })
 
-  it('protocol-changed tells the person how their own request was answered, once', () => {
-    const request = {
-      id: 'r2',
-      kind: 'shutdown' as const,
-      from: 'user',
-      to: 'bob',
-      status: 'pending' as const,
-      plan: null,
-      reason: null,
-    }
-    let state = reduceEvent(opened(), { type: 'protocol-changed', request })
+  it('protocol-changed settles a shutdown the person asked for and says how it was answered', () => {
+    let state = shutdownAsked(opened(), 'r2', 'bob')
+    expect(state.protocols['r2']).toMatchObject({ kind: 'shutdown', to: 'bob', status: 'pending' })
+    const request = { ...(state.protocols['r2'] as ProtocolRequest) }
+    state = reduceEvent(state, { type: 'protocol-changed', request })
     expect(state.notices).toEqual([])
     const answered = {
       type: 'protocol-changed' as const,
       request: { ...request, status: 'rejected' as const, reason: 'tests still running' },
     }
     state = reduceEvents(state, [answered, answered])
+    expect(state.protocols['r2']).toMatchObject({
+      status: 'rejected',
+      reason: 'tests still running',
+    })
     expect(state.notices).toEqual([
       {
         id: 1,
@@ -488,6 +544,33 @@ describe('reduceEvents', () => {
         message: 'tests still running',
       },
     ])
+  })
+
+  it('a shutdown the person asked for does not undo an answer that came first', () => {
+    const settled = reduceEvent(opened(), {
+      type: 'protocol-changed',
+      request: { ...examples['protocol-changed'].request, id: 'r3', status: 'approved' },
+    })
+    expect(shutdownAsked(settled, 'r3', 'bob').protocols['r3']?.status).toBe('approved')
+  })
+
+  it('protocol-changed settles a plan the person answered; the answer stays until dismissed', () => {
+    let state = reduceEvent(opened(), {
+      type: 'protocol-changed',
+      request: planRequest(),
+    })
+    expect(leadPlanCards(state).map((request) => request.id)).toEqual(['plan-1'])
+    state = planAnswered(state, 'plan-1', false)
+    expect(state.sentReviews).toEqual({ 'plan-1': { approve: false } })
+    state = reduceEvent(state, {
+      type: 'protocol-changed',
+      request: planRequest({ status: 'rejected', reason: 'test the median first' }),
+    })
+    expect(leadPlanCards(state)).toEqual([
+      expect.objectContaining({ id: 'plan-1', status: 'rejected' }),
+    ])
+    expect(planAnswered(state, 'plan-1', true)).toBe(state)
+    expect(leadPlanCards(reviewDismissed(state, 'plan-1'))).toEqual([])
   })
 
   it('the examples cover every event type of the contract', () => {

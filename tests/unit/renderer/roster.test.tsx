@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { agentView, fakeApi, rejection, snapshot } from './fake-api'
+import { agentView, fakeApi, planRequest, rejection, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
@@ -89,7 +89,20 @@ describe('the roster', () => {
   })
 
   it('offers the actions each status allows', async () => {
-    await renderApp(fakeApi({ snapshot: team }))
+    const api = fakeApi({
+      snapshot: snapshot({
+        ...team,
+        members: [
+          ...team.members,
+          agentView('erin', { status: 'stalled', statusReason: 'no stream event for 90 s' }),
+          agentView('fay', {
+            status: 'waiting',
+            statusReason: "paused: the agent's token budget is used up (5200 of 5000)",
+          }),
+        ],
+      }),
+    })
+    await renderApp(api)
     const actions = (name: string) =>
       within(screen.getByTestId(`roster-item-${name}`))
         .getAllByRole('button')
@@ -98,12 +111,134 @@ describe('the roster', () => {
 
     expect(actions('lead')).toEqual(['Message', 'Stop'])
     expect(actions('alice')).toEqual(['Message', 'Shut down', 'Re-spawn'])
+    expect(actions('bob')).toEqual(['Message', 'Resume', 'Shut down', 'Re-spawn'])
     expect(actions('carol')).toEqual(['Message', 'Re-spawn'])
+    expect(actions('dave')).toEqual(['Message', 'Resume', 'Stop', 'Shut down'])
+    expect(actions('erin')).toEqual(['Message', 'Retry', 'Stop', 'Shut down'])
+    // A budget pause lifts only with a raised budget: that is what it offers, not Resume.
+    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down'])
   })
 
-  it('asks a teammate to shut down with a shutdown_request, and shows a failure', async () => {
+  it('Resume and Retry call resumeAgent for that agent', async () => {
+    const api = fakeApi({
+      snapshot: snapshot({
+        ...team,
+        members: [...team.members, agentView('erin', { status: 'stalled' })],
+      }),
+    })
+    await renderApp(api)
+    await act(async () => {
+      fireEvent.click(
+        within(screen.getByTestId('roster-item-bob')).getByRole('button', { name: 'Resume' }),
+      )
+    })
+    expect(api.resumeAgent).toHaveBeenCalledWith({ name: 'bob' })
+    await act(async () => {
+      fireEvent.click(
+        within(screen.getByTestId('roster-item-erin')).getByRole('button', { name: 'Retry' }),
+      )
+    })
+    expect(api.resumeAgent).toHaveBeenLastCalledWith({ name: 'erin' })
+    expect(api.resumeAgent).toHaveBeenCalledTimes(2)
+  })
+
+  it('Shut down asks with requestShutdown and shows the request until it is settled', async () => {
     const api = fakeApi({ snapshot: team })
-    api.sendMessage.mockRejectedValueOnce(
+    await renderApp(api)
+    const alice = () => screen.getByTestId('roster-item-alice')
+
+    await act(async () => {
+      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
+    })
+    expect(api.requestShutdown).toHaveBeenCalledWith({ name: 'alice' })
+    expect(api.sendMessage).not.toHaveBeenCalled()
+    expect(alice()).toHaveTextContent('Shutdown requested by you · awaiting its answer')
+    act(() =>
+      api.emit([
+        {
+          type: 'agent-status-changed',
+          name: 'alice',
+          previous: 'idle',
+          status: 'working',
+          reason: 'activated',
+        },
+      ]),
+    )
+    // Working, it is about to read the request: no second one.
+    expect(within(alice()).queryByRole('button', { name: 'Shut down' })).not.toBeInTheDocument()
+    expect(within(alice()).queryByRole('button', { name: 'Ask again' })).not.toBeInTheDocument()
+
+    const request = {
+      id: 'shutdown-1',
+      kind: 'shutdown' as const,
+      from: 'user',
+      to: 'alice',
+      status: 'approved' as const,
+      plan: null,
+      reason: 'my work is saved',
+    }
+    act(() => api.emit([{ type: 'protocol-changed', request }]))
+    expect(alice()).toHaveTextContent('Shutting down after this step')
+    act(() =>
+      api.emit([
+        {
+          type: 'agent-status-changed',
+          name: 'alice',
+          previous: 'working',
+          status: 'shutdown',
+          reason: 'my work is saved',
+        },
+      ]),
+    )
+    expect(screen.getByTestId('status-alice')).toHaveTextContent('Shut down')
+    expect(alice()).not.toHaveTextContent('Shutting down after this step')
+  })
+
+  it('shows why a teammate declined to shut down, and lets the person ask again', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    const alice = () => screen.getByTestId('roster-item-alice')
+    await act(async () => {
+      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
+    })
+    act(() =>
+      api.emit([
+        {
+          type: 'protocol-changed',
+          request: {
+            id: 'shutdown-1',
+            kind: 'shutdown',
+            from: 'user',
+            to: 'alice',
+            status: 'rejected',
+            plan: null,
+            reason: 'the tests are still running',
+          },
+        },
+      ]),
+    )
+    expect(alice()).toHaveTextContent('Declined to shut down: the tests are still running')
+    expect(within(alice()).getByRole('button', { name: 'Shut down' })).toBeInTheDocument()
+  })
+
+  it('offers to ask again when the teammate went idle without answering', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    const alice = () => screen.getByTestId('roster-item-alice')
+    await act(async () => {
+      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
+    })
+    api.requestShutdown.mockResolvedValueOnce({ requestId: 'shutdown-2' })
+    await act(async () => {
+      fireEvent.click(within(alice()).getByRole('button', { name: 'Ask again' }))
+    })
+    expect(api.requestShutdown).toHaveBeenCalledTimes(2)
+    expect(alice()).toHaveTextContent('Shutdown requested by you · awaiting its answer')
+  })
+
+  it('says so when the shutdown request fails', async () => {
+    const api = fakeApi({ snapshot: team })
+    api.requestShutdown.mockRejectedValueOnce(
       rejection('unknown-recipient', '"alice" is not on the roster.'),
     )
     await renderApp(api)
@@ -114,11 +249,23 @@ describe('the roster', () => {
       )
     })
 
-    expect(api.sendMessage).toHaveBeenCalledWith(
-      expect.objectContaining({ to: 'alice', type: 'shutdown_request' }),
-    )
     expect(screen.getByRole('alert')).toHaveTextContent('Could not ask alice to shut down')
     expect(screen.getByRole('alert')).toHaveTextContent('"alice" is not on the roster.')
+    expect(screen.getByTestId('roster-item-alice')).not.toHaveTextContent('Shutdown requested')
+  })
+
+  it('marks a teammate whose plan waits for approval, and the lead who has plans to review', async () => {
+    const api = fakeApi({ snapshot: snapshot({ ...team, requests: [planRequest()] }) })
+    await renderApp(api)
+    expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('Plan waiting for approval')
+    expect(screen.getByTestId('roster-item-lead')).toHaveTextContent('1 plan to review')
+    expect(screen.getByTestId('roster-item-bob')).not.toHaveTextContent('Plan waiting')
+
+    act(() =>
+      api.emit([{ type: 'protocol-changed', request: planRequest({ status: 'approved' }) }]),
+    )
+    expect(screen.getByTestId('roster-item-alice')).not.toHaveTextContent('Plan waiting')
+    expect(screen.getByTestId('roster-item-lead')).not.toHaveTextContent('plan to review')
   })
 
   it('adds a spawned teammate when the roster changes', async () => {

@@ -70,6 +70,25 @@ describe('the spawn dialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
 
+  it('spawns plan first when the box is ticked', async () => {
+    const api = fakeApi()
+    await renderApp(api)
+    await openSpawnDialog()
+    type('Name', 'carol')
+    type('Role', 'reviewer')
+    type('First prompt', 'Review stats.mjs')
+    fireEvent.click(screen.getByLabelText(/Plan first/))
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Spawn' }))
+    })
+    expect(api.spawn).toHaveBeenCalledWith({
+      name: 'carol',
+      role: 'reviewer',
+      prompt: 'Review stats.mjs',
+      planFirst: true,
+    })
+  })
+
   it('keeps Shift+Enter for a new line in the prompt, and leaves the model out when empty', async () => {
     const api = fakeApi()
     await renderApp(api)

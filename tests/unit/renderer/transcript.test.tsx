@@ -153,6 +153,48 @@ describe('the transcript', () => {
     expect(within(transcript).getByTestId('tool-card')).toHaveTextContent('running…')
   })
 
+  it('dates the person’s own message from its record, in seconds, like the inbox', async () => {
+    // A real run's user turn showed "Jan 21, 06:56 PM": seconds read as milliseconds.
+    const sent = new Date()
+    sent.setHours(9, 30, 15, 0)
+    const seconds = sent.getTime() / 1000
+    const api = fakeApi({
+      transcripts: {
+        lead: [
+          { v: 1, seq: 1, at: seconds, kind: 'user', from: 'user', text: 'hello team' },
+          {
+            v: 1,
+            seq: 2,
+            at: seconds + 60,
+            kind: 'inbox',
+            end: { segment: 1, offset: 10 },
+            messages: [
+              {
+                id: 'm',
+                type: 'message',
+                from: 'bob',
+                content: 'hi',
+                timestamp: seconds + 30,
+                extra: {},
+              },
+            ],
+          },
+        ],
+      },
+    })
+    await renderApp(api)
+    const turn = (await screen.findByText('hello team')).closest('.turn') as HTMLElement
+    const time = turn.querySelector('time') as HTMLTimeElement
+    expect(time).toHaveAttribute('dateTime', sent.toISOString())
+    expect(time.textContent).toMatch(/09:30:15|9:30:15/)
+    expect(time.textContent).not.toMatch(/Jan|1970/)
+    const injected = screen.getByText('hi').closest('.injected') as HTMLElement
+    expect(injected.querySelector('time')).toHaveAttribute(
+      'dateTime',
+      new Date(sent.getTime() + 30_000).toISOString(),
+    )
+  })
+
   it('loads the latest page of a long transcript first', async () => {
     const long: TranscriptRecord[] = Array.from({ length: 1200 }, (_, index) => ({
       ...base,
@@ -165,8 +207,8 @@ describe('the transcript', () => {
     await renderApp(api)
     const transcript = screen.getByTestId('transcript')
     expect(await within(transcript).findByText('message 1200')).toBeInTheDocument()
-    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', fromSeq: 701, limit: 500 })
-    // Earlier pages wait until the person scrolls up.
-    expect(api.getTranscript).toHaveBeenCalledTimes(2)
+    // The newest page in one request; earlier pages wait until the person scrolls up.
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 500 })
+    expect(api.getTranscript).toHaveBeenCalledTimes(1)
   })
 })

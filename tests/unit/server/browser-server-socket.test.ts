@@ -16,7 +16,7 @@ describe('browser server: the WebSocket', () => {
       kind: 'response',
       id: 1,
       ok: true,
-      result: { version: '1.2.3', workspace: null, mode: 'browser', offline: true },
+      result: { version: '1.2.3', workspace: null, mode: 'browser', offline: false },
     })
     const settings = await client.request('getSettings')
     expect(settings).toMatchObject({

@@ -55,6 +55,9 @@ export function demoScript(): Script {
     const agent = context.agent ?? 'lead'
     const task = firstText(request)
     if (agent === 'lead') return task === DEMO_REQUEST ? lead(request) : everydayLead(request)
+    // A shutdown request is answered the everyday way (approved), whatever part the agent plays.
+    if (mailSeen(request, true).some((mail) => mail.type === 'shutdown_request'))
+      return everydayTeammate(agent, request)
     if (task.includes(`Write ${DEMO_MODULE_PATH}`)) return coder(request)
     if (task.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`)) return tester(request)
     return everydayTeammate(agent, request)

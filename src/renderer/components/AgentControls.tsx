@@ -1,0 +1,62 @@
+import { useAppStore } from '../store/context'
+import type { AgentState } from '../store/state'
+import { canResume, resumeLabel, resumeTitle } from './agent-actions'
+import { describeTokens, formatSpend } from './format'
+
+/**
+ * The open agent's spend against its budget, and what the person can do about its status:
+ * Resume (Retry for a stall) and Stop for a wait or a stall. Stop while it works sits by the
+ * message box, where the work shows.
+ */
+export function AgentControls({ agent }: { readonly agent: AgentState }) {
+  const openDialog = useAppStore((state) => state.openDialog)
+  const resumeAgent = useAppStore((state) => state.resumeAgent)
+  const stopAgent = useAppStore((state) => state.stopAgent)
+  const reportFailure = useAppStore((state) => state.reportFailure)
+  const name = agent.name
+  const tokens = agent.usage.input_tokens + agent.usage.output_tokens
+  return (
+    <div className="agent-controls">
+      <span className="view-tokens" title={describeTokens(agent.usage)} data-testid="spend">
+        {formatSpend(tokens, agent.budget.tokens, 'token')} ·{' '}
+        {formatSpend(agent.rounds, agent.budget.rounds, 'round')}
+      </span>
+      <button
+        type="button"
+        className="button button-ghost button-small"
+        title={`Token and round budget of ${name}`}
+        onClick={() => openDialog({ kind: 'budget', name })}
+      >
+        Set budget…
+      </button>
+      {canResume(agent) ? (
+        <button
+          type="button"
+          className="button button-primary button-small"
+          title={resumeTitle(name, agent.status)}
+          onClick={() =>
+            resumeAgent(name).catch((error: unknown) =>
+              reportFailure(`Could not resume ${name}`, error),
+            )
+          }
+        >
+          {resumeLabel(agent.status)}
+        </button>
+      ) : null}
+      {agent.status === 'stalled' || agent.status === 'waiting' ? (
+        <button
+          type="button"
+          className="button button-danger button-small"
+          title={`Stop ${name}: it ends this activation; a new message wakes it`}
+          onClick={() =>
+            stopAgent(name).catch((error: unknown) =>
+              reportFailure(`Could not stop ${name}`, error),
+            )
+          }
+        >
+          Stop
+        </button>
+      ) : null}
+    </div>
+  )
+}

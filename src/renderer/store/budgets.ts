@@ -1,0 +1,21 @@
+import type { AgentState, Budget, TeamData } from './state'
+
+/** A budget was set (name null: the team's); the runtime lets agents it paused go on. */
+export function budgetChanged(state: TeamData, name: string | null, budget: Budget): TeamData {
+  if (name === null) return { ...state, teamBudget: budget }
+  const agent = state.agents[name]
+  if (agent === undefined) return state
+  return { ...state, agents: { ...state.agents, [name]: { ...agent, budget } } }
+}
+
+/** Why the agent is paused ("paused: …" is how the runtime says so), or null. */
+export function pauseReason(agent: AgentState): string | null {
+  if (agent.status !== 'waiting' || agent.statusReason === null) return null
+  const match = /^paused:\s*(.*)$/s.exec(agent.statusReason)
+  return match === null ? null : (match[1] ?? '')
+}
+
+/** Paused because a budget ran out: raising it lets the agent go on. */
+export function isBudgetPause(agent: AgentState): boolean {
+  return /\bbudget\b/.test(pauseReason(agent) ?? '')
+}
