@@ -149,7 +149,7 @@ describe('the IPC adapter and the preload', () => {
       version: '9.9.9',
       workspace: null,
       mode: 'electron',
-      offline: true,
+      offline: false,
     })
     expect(await api.getSnapshot({})).toBeNull()
     expect(await api.pickFolder({})).toEqual({ path: null, supported: false })

@@ -52,7 +52,8 @@ describe('connectWebSocketApi against the real server', () => {
       version: '1.2.3',
       workspace: null,
       mode: 'browser',
-      offline: true,
+      // No key, but the offline model was not chosen: not offline (the first run offers it).
+      offline: false,
     })
     expect(states).toEqual(['open'])
     const snapshot = await api.openWorkspace({ path: fixture.workspace })
