@@ -16,15 +16,22 @@ export function resolveApi(): RendererApi {
   const preload = window.agentTeams
   if (preload !== undefined) return { api: preload }
   const socket = connectWebSocketApi()
+  // Followed from the start (the socket may open before the App subscribes), so that a lost
+  // connection is told apart from the first connect, and a late subscriber gets the state now.
+  let wasOpen = false
+  let status: ConnectionStatus = 'connected'
+  const listeners = new Set<(status: ConnectionStatus) => void>()
+  socket.onConnectionChange((state: ConnectionState) => {
+    if (state === 'open') wasOpen = true
+    status = connectionStatus(state, wasOpen)
+    for (const listener of listeners) listener(status)
+  })
   return {
     api: socket,
     onConnectionChange: (listener) => {
-      // The first connect is the splash screen's business; only a lost connection is news.
-      let wasOpen = false
-      return socket.onConnectionChange((state: ConnectionState) => {
-        if (state === 'open') wasOpen = true
-        listener(connectionStatus(state, wasOpen))
-      })
+      listeners.add(listener)
+      listener(status)
+      return () => listeners.delete(listener)
     },
   }
 }

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/**
+ * Starts the real `agent-teams serve` as a child process, the way a person would from a
+ * terminal, and reads the address it prints. Nothing of the runtime is imported here: the
+ * test talks to it only over HTTP and the WebSocket, like the browser does.
+ */
+
+export const root = resolve(import.meta.dirname, '../..')
+const command = join(root, 'bin/agent-teams.mjs')
+const builtPage = join(root, 'out/renderer/index.html')
+
+/** How long the server gets to print its address, and to exit after SIGTERM. */
+const START_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 15_000
+
+const ADDRESS = /Agent Teams is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))/
+
+export interface ServeOptions {
+  readonly workspace: string
+  /** XDG_CONFIG_HOME for the server: settings (and a saved key) live in `<it>/agent-teams/`. */
+  readonly configHome: string
+  /** Left out: the server picks a free port itself (`--port 0` is refused by the CLI). */
+  readonly port?: number
+}
+
+export interface RunningServer {
+  /** The printed address, token included. */
+  readonly url: string
+  readonly port: number
+  readonly token: string
+  /** `http://127.0.0.1:PORT`, the page's own origin. */
+  readonly origin: string
+  readonly child: ChildProcess
+  /** Everything the server printed so far, stdout and stderr interleaved. */
+  output(): string
+  /** SIGTERM, then waits for the exit; resolves with the exit code (SIGKILL after a timeout). */
+  stop(): Promise<number | null>
+}
+
+/** Servers still running, so that a crashing test run does not leave one behind. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/** The environment of a newcomer: no key, no endpoint, settings in a folder of their own. */
+function newcomerEnv(configHome: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: configHome }
+  for (const name of [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'ANTHROPIC_BASE_URL',
+    'MODEL_ID',
+  ])
+    delete env[name]
+  return env
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  if (!existsSync(builtPage))
+    throw new Error(`Build the UI first: npx electron-vite build (no ${builtPage})`)
+  const args = [command, 'serve', '--workspace', options.workspace]
+  if (options.port !== undefined) args.push('--port', String(options.port))
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: newcomerEnv(options.configHome),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.add(child)
+  let printed = ''
+  const exited = new Promise<number | null>((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child)
+      printed += `\n[server exited: code ${code}, signal ${signal}]\n`
+      resolveExit(code)
+    })
+  })
+  child.stdout?.setEncoding('utf8')
+  child.stderr?.setEncoding('utf8')
+  child.stderr?.on('data', (chunk: string) => {
+    printed += chunk
+  })
+
+  const address = await new Promise<RegExpExecArray>((resolveAddress, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`The server printed no address in ${START_TIMEOUT_MS} ms:\n${printed}`))
+    }, START_TIMEOUT_MS)
+    child.stdout?.on('data', (chunk: string) => {
+      printed += chunk
+      const match = ADDRESS.exec(printed)
+      if (match) {
+        clearTimeout(timer)
+        resolveAddress(match)
+      }
+    })
+    void exited.then(() => {
+      clearTimeout(timer)
+      reject(new Error(`The server exited before it printed its address:\n${printed}`))
+    })
+  }).catch(async (error: unknown) => {
+    child.kill('SIGKILL')
+    await exited
+    throw error
+  })
+
+  const [, url = '', port = '0', token = ''] = address
+  let stopping: Promise<number | null> | null = null
+  const stop = (): Promise<number | null> =>
+    (stopping ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return exited
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+      const code = await exited
+      clearTimeout(timer)
+      return code
+    })())
+
+  return {
+    url,
+    port: Number(port),
+    token: decodeURIComponent(token),
+    origin: `http://127.0.0.1:${port}`,
+    child,
+    output: () => printed,
+    stop,
+  }
+}
