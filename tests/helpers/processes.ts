@@ -29,6 +29,9 @@ export function run(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.once('error', reject)
     child.once('close', (code) => resolveRun({ code, stdout, stderr, pid: child.pid ?? -1 }))
+    // A child that exits without reading its input closes the pipe first: that EPIPE is not a
+    // failure of the test (its exit code and output say what happened).
+    child.stdin.on('error', () => undefined)
     child.stdin.end(options.input ?? '')
   })
 }
