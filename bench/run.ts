@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark of issue 6 on this machine, each figure next to a reference
 // measured in the same run. Prints the table and the diagnosis notes, writes bench/results.json.
-//   npm run bench                       all of them (about 10 minutes on 2 cores)
+//   npm run bench                       all of them (about 6 minutes on 2 cores)
 //   npm run bench -- mailbox runtime    some of them
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
 // Environment: BENCH_STREAM_SECONDS (default 60), BENCH_MAILBOX_ROUNDS (3),

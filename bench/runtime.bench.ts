@@ -99,7 +99,10 @@ async function measure(workers: Workers, teammates: number, profilePath?: string
     team.process.send?.({ go: true })
     const turns = await ipcMessage(team, 'turns')
     const s1 = await serverStats(server)
-    team.process.send?.({ go: true })
+    const bodyReply = ipcMessage(server, 'body')
+    server.process.send?.({ cmd: 'body' })
+    const { body } = await bodyReply
+    team.process.send?.({ go: true, body })
     const bare = await ipcMessage(team, 'bare')
     const s2 = await serverStats(server)
     team.process.send?.({ go: true })

@@ -94,7 +94,11 @@ function prose(chunks: number, chunkCharacters: number): string {
   return parts.join('').slice(0, wanted)
 }
 
+/** What the warm-up teammate sent, so the benchmark can replay one request through the SDK. */
+const warmUpBodies: string[] = []
+
 function runtimeReply(agent: string | null, request: ModelRequest): Reply {
+  if (agent === 'warmup' && warmUpBodies.length < 100) warmUpBodies.push(JSON.stringify(request))
   if (agent === null || agent === 'lead') return { content: [{ type: 'text', text: 'ok' }] }
   // A replayed turn (the SDK measured alone): a tool call, as most turns of the run are.
   if (agent === 'bare-sdk')
@@ -146,6 +150,11 @@ const server = await OfflineModelServer.start({
 const baseline = process.cpuUsage()
 server.requests.length = 0
 process.on('message', (message: { cmd?: string }) => {
+  if (message.cmd === 'body')
+    process.send?.({
+      type: 'body',
+      body: warmUpBodies[Math.floor(warmUpBodies.length / 2)] ?? null,
+    })
   if (message.cmd === 'stats') {
     const cpu = process.cpuUsage(baseline)
     process.send?.({

@@ -48,16 +48,6 @@ async function quiet(milliseconds: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, milliseconds))
 }
 
-// The bodies one teammate's turns send (via the SDK's fetch), to replay one through the SDK alone.
-const sentBodies: string[] = []
-const realFetch = globalThis.fetch
-globalThis.fetch = (input, init) => {
-  const headers = new Headers(init?.headers)
-  if (headers.get('x-agent-name') === 't000' && typeof init?.body === 'string')
-    sentBodies.push(init.body)
-  return realFetch(input, init)
-}
-
 const workspace = tempDirectory('runtime')
 // What read_file reads: about a kilobyte of notes.
 writeFileSync(
@@ -145,7 +135,8 @@ send({
   cpuMsPerTurn: (used.user + used.system) / 1000 / turns,
   userMsPerTurn: used.user / 1000 / turns,
 })
-await nextMessage()
+// The go comes with a request the warm-up teammate sent mid-activation (kept by the server).
+const middle = (await nextMessage()).body as string | undefined
 
 // The reference: bare round-trips with fetch (the transport the SDK uses) to the same server,
 // as many at once as there are teammates (at most 50), each reading the whole SSE stream.
@@ -220,7 +211,6 @@ agent.destroy()
 
 // The SDK alone (ModelClient.turn, as an agent calls it) with a real mid-activation request of
 // one teammate: what the model call costs the runtime before any of our own code.
-const middle = sentBodies[Math.floor(sentBodies.length / 2)]
 let sdk: { calls: number; perSecond: number; cpuMsPerCall: number; bodyBytes: number } | null = null
 if (middle) {
   const request = JSON.parse(middle) as {
