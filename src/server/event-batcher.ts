@@ -1,43 +1,43 @@
 import type { HostEvent } from '../shared/contract'
 import { EVENT_BATCH_MS, MAX_FRAME_BYTES, type EventsFrame } from '../shared/wire'
-import { appendMerged } from '../shared/event-batching'
+import {
+  createEventBatcher,
+  type EventBatcher as SharedBatcher,
+  type Timers,
+} from '../shared/event-batching'
 
 /**
- * Collects the app's events and hands them out as `{kind:'events'}` frames, at most one batch
- * every `intervalMs` (about one animation frame). One buffer serves every client: a batch is
- * serialized once and the same text goes to each socket.
+ * Collects the app's events and hands them out as `{kind:'events'}` frames: a lone event at
+ * once, a stream at most one batch every `intervalMs` (about one animation frame; see
+ * `createEventBatcher`). One buffer serves every client: a batch is serialized once and the
+ * same text goes to each socket.
  */
 export class EventBatcher {
-  private buffer: HostEvent[] = []
-  private timer: NodeJS.Timeout | null = null
-  private disposed = false
+  private readonly batcher: SharedBatcher
 
   constructor(
-    private readonly send: (frames: readonly string[]) => void,
-    private readonly intervalMs = EVENT_BATCH_MS,
-  ) {}
+    send: (frames: readonly string[]) => void,
+    intervalMs = EVENT_BATCH_MS,
+    timers?: Timers,
+  ) {
+    this.batcher = createEventBatcher({
+      send: (events) => send(encodeEventFrames(events)),
+      intervalMs,
+      ...(timers ? { timers } : {}),
+    })
+  }
 
   push(event: HostEvent): void {
-    if (this.disposed) return
-    appendMerged(this.buffer, event)
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs)
+    this.batcher.push(event)
   }
 
   /** Sends what is buffered now (also called before a response, so events keep their order). */
   flush(): void {
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = null
-    if (this.buffer.length === 0) return
-    const events = this.buffer
-    this.buffer = []
-    this.send(encodeEventFrames(events))
+    this.batcher.flush()
   }
 
   dispose(): void {
-    this.disposed = true
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = null
-    this.buffer = []
+    this.batcher.dispose()
   }
 }
 

@@ -21,6 +21,15 @@ function manualTimers(): Timers & { advance(ms: number): void; pending(): number
     clearTimeout(handle) {
       scheduled.delete(handle as number)
     },
+    // "After this turn of the event loop" is, on a hand-driven clock, "due now".
+    setImmediate(callback) {
+      const id = nextId++
+      scheduled.set(id, { at: now, callback })
+      return id
+    },
+    clearImmediate(handle) {
+      scheduled.delete(handle as number)
+    },
     advance(ms) {
       const end = now + ms
       for (;;) {
@@ -54,14 +63,26 @@ function setup() {
 }
 
 describe('event batcher', () => {
-  it('sends nothing until a frame has passed, then everything buffered in one batch', () => {
+  it('sends a lone event right after the current turn, not a frame later', () => {
     const { timers, batches, batcher } = setup()
     batcher.push(toolStarted('alice'))
     batcher.push(delta('alice', 'Hel'))
-    timers.advance(FRAME_INTERVAL_MS - 1)
+    // Same turn: both wait, so what one stream chunk produces travels together.
     expect(batches).toEqual([])
-    timers.advance(1)
+    timers.advance(0)
     expect(batches).toEqual([[toolStarted('alice'), delta('alice', 'Hel')]])
+  })
+
+  it('after a batch, holds what arrives until the frame is over, then sends it together', () => {
+    const { timers, batches, batcher } = setup()
+    batcher.push(delta('alice', 'a'))
+    timers.advance(0)
+    batcher.push(delta('alice', 'b'))
+    batcher.push(delta('alice', 'c'))
+    timers.advance(FRAME_INTERVAL_MS - 1)
+    expect(batches).toEqual([[delta('alice', 'a')]])
+    timers.advance(1)
+    expect(batches).toEqual([[delta('alice', 'a')], [delta('alice', 'bc')]])
   })
 
   it('sends at most once per frame while events keep coming', () => {
@@ -71,10 +92,21 @@ describe('event batcher', () => {
       timers.advance(1)
     }
     timers.advance(FRAME_INTERVAL_MS)
-    // 100 ms of events at one per millisecond: one batch per 16 ms frame, none lost.
-    expect(batches.length).toBe(Math.ceil(100 / FRAME_INTERVAL_MS))
+    // 100 ms of events at one per millisecond: the first at once, then one batch per 16 ms
+    // frame, none lost.
+    expect(batches.length).toBe(1 + Math.ceil(99 / FRAME_INTERVAL_MS))
     expect(batches.flat()).toHaveLength(100)
     expect(batches.every((batch) => batch.length <= FRAME_INTERVAL_MS)).toBe(true)
+  })
+
+  it('goes back to sending at once after a quiet frame', () => {
+    const { timers, batches, batcher } = setup()
+    batcher.push(delta('lead', 'a'))
+    timers.advance(0)
+    timers.advance(FRAME_INTERVAL_MS * 2)
+    batcher.push(delta('lead', 'b'))
+    timers.advance(0)
+    expect(batches).toEqual([[delta('lead', 'a')], [delta('lead', 'b')]])
   })
 
   it('sends no empty batches and keeps no timer while idle', () => {
@@ -86,6 +118,7 @@ describe('event batcher', () => {
     timers.advance(FRAME_INTERVAL_MS)
     expect(timers.pending()).toBe(0)
     timers.advance(1000)
+    expect(timers.pending()).toBe(0)
     expect(batches).toHaveLength(1)
   })
 
@@ -138,14 +171,20 @@ describe('event batcher', () => {
     expect(batch).toEqual([delta('alice', 'ab')])
   })
 
-  it('flush sends at once and cancels the pending timer', () => {
+  it('flush sends at once, in the same turn, and what follows waits for the frame', () => {
     const { timers, batches, batcher } = setup()
     batcher.push(delta('lead', 'x'))
     batcher.flush()
     expect(batches).toEqual([[delta('lead', 'x')]])
-    expect(timers.pending()).toBe(0)
     batcher.flush()
     expect(batches).toHaveLength(1)
+    batcher.push(delta('lead', 'y'))
+    timers.advance(FRAME_INTERVAL_MS - 1)
+    expect(batches).toHaveLength(1)
+    timers.advance(1)
+    expect(batches).toEqual([[delta('lead', 'x')], [delta('lead', 'y')]])
+    timers.advance(FRAME_INTERVAL_MS)
+    expect(timers.pending()).toBe(0)
   })
 
   it('after dispose drops the buffer, stops its timer and ignores new events', () => {

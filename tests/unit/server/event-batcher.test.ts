@@ -20,9 +20,13 @@ describe('EventBatcher', () => {
     vi.useRealTimers()
   })
 
-  it('sends one frame per interval, merging neighbouring deltas of one agent', () => {
+  it('sends a lone event at once, then one frame per interval while events keep coming', () => {
     vi.useFakeTimers()
     const { batcher: events, sent } = batcher()
+    events.push(inbox)
+    vi.advanceTimersByTime(0)
+    expect(sent).toEqual([[inbox]])
+    sent.length = 0
     const first = delta('alice', 'Hel')
     for (const event of [
       first,
@@ -32,8 +36,9 @@ describe('EventBatcher', () => {
       delta('alice', '!'),
     ])
       events.push(event)
+    vi.advanceTimersByTime(EVENT_BATCH_MS - 1)
     expect(sent).toEqual([])
-    vi.advanceTimersByTime(EVENT_BATCH_MS)
+    vi.advanceTimersByTime(1)
     expect(sent).toEqual([
       [delta('alice', 'Hello'), delta('bob', 'Hi'), inbox, delta('alice', '!')],
     ])
@@ -49,6 +54,7 @@ describe('EventBatcher', () => {
     events.push(inbox)
     events.flush()
     expect(sent).toEqual([[inbox]])
+    vi.advanceTimersByTime(EVENT_BATCH_MS)
     expect(vi.getTimerCount()).toBe(0)
     events.push(inbox)
     events.dispose()
