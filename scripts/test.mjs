@@ -31,8 +31,11 @@ check('type-check (web)', 'npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit'])
 check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
 check('format', 'npx', ['prettier', '--check', '.'])
 
-// The app is built first: the serve tests and the end-to-end suite run the built UI.
-const built = run('build (electron-vite)', 'npx', ['electron-vite', 'build'])
+// The app is built first: the serve tests and the end-to-end suite run the built UI, and the
+// tests that run bin/agent-teams.mjs run the built CLI (out/cli), as an install does.
+const built =
+  run('build (electron-vite)', 'npx', ['electron-vite', 'build']) &&
+  run('build (CLI)', process.execPath, ['scripts/build-cli.mjs'])
 if (!built) {
   results.failed++
   failures.push('build')
