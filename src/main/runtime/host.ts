@@ -275,11 +275,14 @@ export class TeamHost {
     return this.team.mailbox.peek(name, page)
   }
 
-  /** Resolves once no agent is running (and none was woken meanwhile). */
+  /** Resolves once no agent is running (and none was woken meanwhile), with the roster written. */
   async whenIdle(): Promise<void> {
     for (;;) {
       const running = [...this.agents.values()].filter((agent) => agent.isRunning)
-      if (running.length === 0) return
+      if (running.length === 0) {
+        if (!this.closed) this.team.flushStatuses()
+        return
+      }
       await Promise.all(running.map((agent) => agent.settled()))
     }
   }
@@ -340,6 +343,8 @@ export class TeamHost {
   }
 
   private mailArrived(name: string, from: string | null): void {
+    // Marked whether or not it wakes the agent: the mail is read at its next look either way.
+    this.agents.get(name)?.noteMail()
     if (name === LEAD) {
       if (this.options.leadWakesOnMessages !== false || from === USER) this.agent(LEAD).wake()
       return
@@ -398,6 +403,8 @@ export class TeamHost {
       pauseReason: () => this.pauseReason(name),
       planGate: () => (isLead ? null : this.protocols.planGate(name)),
       onAuthFailure: (message) => this.reportAuthFailure(message),
+      // Other programs' appends are reported by the watcher only when there is one.
+      mailSignalled: this.options.watch !== false,
     })
     this.agents.set(name, agent)
     return agent

@@ -39,6 +39,8 @@ export class Team {
   /** How far control.jsonl has been read: commands from before this run are not replayed. */
   private controlOffset = 0
   private watcher: TeamWatcher | null = null
+  /** The pending write of statuses staged in the roster (one per tick, however many change). */
+  private statusWrite: NodeJS.Immediate | null = null
   private closed = false
 
   private constructor(
@@ -110,6 +112,7 @@ export class Team {
     if (this.closed) return
     this.closed = true
     await this.watcher?.close()
+    this.flushStatuses()
     this.listeners.clear()
     this.lock.release()
   }
@@ -157,15 +160,19 @@ export class Team {
       }
     } catch (error) {
       if (!(error instanceof TeamError)) throw error
-      const details = error.details as { file?: string; line?: number; column?: number }
-      this.emit({
-        type: 'roster-invalid',
-        message: error.message,
-        file: details.file ?? this.paths.config,
-        line: details.line ?? 1,
-        column: details.column ?? 1,
-      })
+      this.reportInvalidRoster(error)
     }
+  }
+
+  private reportInvalidRoster(error: TeamError): void {
+    const details = error.details as { file?: string; line?: number; column?: number }
+    this.emit({
+      type: 'roster-invalid',
+      message: error.message,
+      file: details.file ?? this.paths.config,
+      line: details.line ?? 1,
+      column: details.column ?? 1,
+    })
   }
 
   /** Applies a change to the roster, writes it, and reports it. */
@@ -197,11 +204,43 @@ export class Team {
     // A teammate shut down while it worked stays shut down when its activation ends.
     if (member.status === 'shutdown' && status !== 'working') return
     const previous = member.status
-    this.updateRoster((draft) => {
-      const target = draft.members.find((candidate) => candidate.name === name)
-      if (target) target.status = status
+    // In memory and reported now; written once for every status that changes in this tick.
+    this.roster.stageStatus(name, status)
+    if (!this.closed)
+      this.statusWrite ??= setImmediate(() => {
+        this.statusWrite = null
+        this.flushStatuses()
+      })
+    this.emit({
+      type: 'roster-changed',
+      team_name: this.roster.snapshot.team_name,
+      members: [...this.roster.members],
     })
     this.emit({ type: 'agent-status-changed', name, previous, status, reason })
+  }
+
+  /**
+   * Writes the statuses staged by `setStatus` now (otherwise done at the end of the tick). A crash
+   * before it loses only them: the file stays valid, and a member it still shows `working` is set
+   * idle by the next start (`recoverStale`).
+   */
+  flushStatuses(): void {
+    if (this.statusWrite) clearImmediate(this.statusWrite)
+    this.statusWrite = null
+    try {
+      this.roster.writeStaged()
+    } catch (error) {
+      // The statuses stay staged for the next write. Reported, not thrown: no caller waits here.
+      if (error instanceof TeamError && error.code === 'roster-invalid')
+        this.reportInvalidRoster(error)
+      else
+        this.emit({
+          type: 'agent-error',
+          agent: 'team',
+          code: 'io',
+          message: `The roster could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        })
+    }
   }
 
   /** Reports an event raised elsewhere in the runtime (agents, the host) to every subscriber. */

@@ -52,6 +52,12 @@ export interface AgentOptions {
   readonly planGate?: () => string | null
   /** The endpoint refused the key: reported once for the whole team by the host. */
   readonly onAuthFailure?: (message: string) => void
+  /**
+   * Whether every append to this agent's inbox is reported through `noteMail` (in-process sends
+   * and a watcher of `.team/`); then the inbox is polled only after one. Default false: every
+   * model call polls.
+   */
+  readonly mailSignalled?: boolean
 }
 
 /** How one activation ended: the typed step the agent and the host act on. */
@@ -108,6 +114,8 @@ export class Agent {
       judge: options.judge ?? (() => null),
       onTaken: (messages) => options.onMessages?.(messages),
       wakeLater: (milliseconds) => this.wakeLater(milliseconds),
+      clock: options.clock,
+      signalled: options.mailSignalled ?? false,
     })
     this.turns = new ModelTurnRunner(options.turnPolicy ?? DEFAULT_TURN_POLICY, {
       waiting: (reason) => options.setStatus('waiting', reason),
@@ -146,6 +154,11 @@ export class Agent {
     this.record({ kind: 'user', from, text })
     this.store.flush()
     this.wake()
+  }
+
+  /** Something may have been appended to this agent's inbox (it is not woken by this). */
+  noteMail(): void {
+    this.intake.markChanged()
   }
 
   /** Starts an activation, or asks the running one to look again when it ends. */

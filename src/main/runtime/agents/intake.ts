@@ -6,8 +6,15 @@ import type {
   ToolUseBlock,
   TranscriptRecord,
 } from '../../../shared/transcript'
+import type { Clock } from '../clock'
 import type { Batch, Delivery, InboxConsumer, Rejection } from '../mailbox/consumer'
 import type { TranscriptStore } from './transcript-store'
+
+/**
+ * Without a change signal the inbox is still polled this often (while the agent runs): a safety
+ * net should a signal ever be missed.
+ */
+export const RECHECK_MS = 5000
 
 export interface IntakeOptions {
   readonly name: string
@@ -21,22 +28,37 @@ export interface IntakeOptions {
   readonly onTaken: (messages: readonly MailMessage[]) => void
   /** Asks for a wake-up later: messages wait behind an archived segment's grace window. */
   readonly wakeLater: (milliseconds: number) => void
+  readonly clock: Clock
+  /**
+   * Whether every change to the inbox is signalled through `markChanged` (in-process sends, and
+   * the watcher for other programs' appends). Without signals every call polls.
+   */
+  readonly signalled: boolean
 }
 
 /**
  * How mail enters an agent's transcript, exactly once: poll the inbox, judge each message,
  * record the accepted ones durably, and only then commit the cursor.
+ *
+ * The inbox is polled only when it may hold something new (a change was signalled, a poll took
+ * something and may have stopped short, an archived segment is in its grace window), or after
+ * RECHECK_MS without a poll: an empty poll before every model call was most of the intake's cost.
  */
 export class InboxIntake {
+  private changed = true
+  private lastPollAt = Number.NEGATIVE_INFINITY
+
   constructor(private readonly options: IntakeOptions) {}
+
+  /** Something may have been appended to the inbox: the next injection or read_inbox polls. */
+  markChanged(): void {
+    this.changed = true
+  }
 
   /** Injects what is pending as an `inbox` record. Returns how many messages were taken. */
   async inject(): Promise<number> {
-    const batch = await this.options.consumer.poll()
-    if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
-    const moved =
-      batch.end.offset !== batch.start.offset || batch.end.segment !== batch.start.segment
-    if (batch.deliveries.length === 0 && batch.rejections.length === 0 && !moved) return 0
+    const batch = await this.pollIfChanged()
+    if (batch === null || isEmpty(batch)) return 0
     const { taken, refused } = this.judge(batch.deliveries)
     if (taken.length > 0)
       this.options.record({ kind: 'inbox', messages: taken.map(injected), end: batch.end })
@@ -46,9 +68,8 @@ export class InboxIntake {
 
   /** read_inbox: the pending messages become the tool's result, recorded before the cursor moves. */
   async readForTool(call: ToolUseBlock): Promise<string> {
-    const batch = await this.options.consumer.poll()
-    if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
-    const { taken, refused } = this.judge(batch.deliveries)
+    const batch = await this.pollIfChanged()
+    const { taken, refused } = this.judge(batch?.deliveries ?? [])
     const content = JSON.stringify(taken.map(injected).map(plainMessage), null, 2)
     this.options.record({
       kind: 'tool-result',
@@ -56,11 +77,27 @@ export class InboxIntake {
       name: call.name,
       content,
       is_error: false,
-      inbox_end: batch.end,
+      inbox_end: batch?.end ?? this.options.consumer.position,
       inbox_ids: taken.map((message) => message.id),
     })
-    this.commit(batch, taken, refused)
+    // Nothing read and the cursor where it was: no commit, and so no fsync, is needed.
+    if (batch !== null && !isEmpty(batch)) this.commit(batch, taken, refused)
     return content
+  }
+
+  /** The pending batch, or null when nothing can have changed since the last empty poll. */
+  private async pollIfChanged(): Promise<Batch | null> {
+    const now = this.options.clock.now()
+    if (this.options.signalled && !this.changed && now - this.lastPollAt < RECHECK_MS) return null
+    // Cleared before reading: a signal that comes while the poll runs keeps it set for the next.
+    this.changed = false
+    this.lastPollAt = now
+    const batch = await this.options.consumer.poll()
+    if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
+    // A batch may stop short of the end (a size limit, the end of an archived segment), and a
+    // segment in its grace window may still grow: look again next time.
+    if (batch.waitMs > 0 || !isEmpty(batch)) this.changed = true
+    return batch
   }
 
   private judge(deliveries: readonly Delivery[]): { taken: MailMessage[]; refused: Rejection[] } {
@@ -101,6 +138,12 @@ export class InboxIntake {
       this.options.onTaken(taken)
     }
   }
+}
+
+/** Whether a polled batch holds nothing and leaves the cursor where it was. */
+function isEmpty(batch: Batch): boolean {
+  const moved = batch.end.offset !== batch.start.offset || batch.end.segment !== batch.start.segment
+  return batch.deliveries.length === 0 && batch.rejections.length === 0 && !moved
 }
 
 export function injected(message: MailMessage): InjectedMessage {

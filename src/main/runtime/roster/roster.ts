@@ -29,7 +29,10 @@ const DEFAULT_TEAM_NAME = 'default'
  */
 export class Roster {
   private file: RosterFile
+  /** The file's text as last read or written: what an external edit is told apart by. */
   private text: string
+  /** Statuses set in memory (`stageStatus`) that the next write carries. */
+  private readonly staged = new Map<string, MemberStatus>()
 
   private constructor(
     private readonly paths: TeamPaths,
@@ -92,15 +95,14 @@ export class Roster {
     return this.file.members.find((member) => member.name === name)
   }
 
-  /** Applies `change` to a copy of the roster, validates it and writes it atomically. */
+  /**
+   * Applies `change` to a copy of the roster, validates it and writes it atomically, with the
+   * staged statuses. Nothing is written when the text would not change.
+   */
   update(change: (draft: RosterFile) => void): RosterFile {
     // Another program may have edited the file since it was read: start from what is on disk
     // (a broken file throws here, and is left as it is).
-    const current = readRoster(this.paths)
-    if (current !== null && current.text !== this.text) {
-      this.file = current.file
-      this.text = current.text
-    }
+    this.pickUpExternalEdit()
     const draft = structuredClone(this.file)
     change(draft)
     const checked = rosterSchema.safeParse(draft)
@@ -111,7 +113,29 @@ export class Roster {
       )
     this.file = checked.data
     this.save()
+    this.staged.clear()
     return this.file
+  }
+
+  /**
+   * Sets a member's status in memory at once (`find` and `members` show it) and leaves the write
+   * to `writeStaged`: an activation's statuses come in bursts, and each write reads, validates,
+   * and fsyncs the file twice. Unknown names are ignored.
+   */
+  stageStatus(name: string, status: MemberStatus): void {
+    if (!this.find(name)) return
+    this.staged.set(name, status)
+    this.file = withStatuses(this.file, this.staged)
+  }
+
+  /** Whether statuses are staged but not yet written. */
+  get hasStaged(): boolean {
+    return this.staged.size > 0
+  }
+
+  /** Writes the staged statuses (merged into what is on disk). Throws like `update`. */
+  writeStaged(): void {
+    if (this.staged.size > 0) this.update(() => undefined)
   }
 
   setStatus(name: string, status: MemberStatus): void {
@@ -146,17 +170,42 @@ export class Roster {
    * (keeping the last good roster in memory, and the file untouched) when it does not parse.
    */
   reload(): boolean {
-    const loaded = readRoster(this.paths)
-    if (loaded === null || loaded.text === this.text) return false
-    this.file = loaded.file
-    this.text = loaded.text
+    return this.pickUpExternalEdit()
+  }
+
+  /** Takes in the file on disk when its text differs from ours; staged statuses stay on top. */
+  private pickUpExternalEdit(): boolean {
+    const text = readRosterText(this.paths)
+    if (text === null) {
+      // Removed by someone: the next write puts it back.
+      this.text = ''
+      return false
+    }
+    // The same text as ours (most often our own write, seen again): nothing to parse.
+    if (text === this.text) return false
+    const file = parseRoster(this.paths, text)
+    this.file = withStatuses(file, this.staged)
+    this.text = text
     return true
   }
 
   private save(): void {
     const text = serialize(this.file)
+    if (text === this.text) return
     writeFileAtomicSync(this.paths.config, text)
     this.text = text
+  }
+}
+
+/** `file` with the members named in `statuses` set to them (new objects, the rest shared). */
+function withStatuses(file: RosterFile, statuses: ReadonlyMap<string, MemberStatus>): RosterFile {
+  if (statuses.size === 0) return file
+  return {
+    ...file,
+    members: file.members.map((member) => {
+      const status = statuses.get(member.name)
+      return status === undefined || status === member.status ? member : { ...member, status }
+    }),
   }
 }
 
@@ -169,13 +218,20 @@ function serialize(file: RosterFile): string {
 }
 
 function readRoster(paths: TeamPaths): { file: RosterFile; text: string } | null {
-  let text: string
+  const text = readRosterText(paths)
+  return text === null ? null : { file: parseRoster(paths, text), text }
+}
+
+function readRosterText(paths: TeamPaths): string | null {
   try {
-    text = readFileSync(paths.config, 'utf8')
+    return readFileSync(paths.config, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
   }
+}
+
+function parseRoster(paths: TeamPaths, text: string): RosterFile {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -213,7 +269,7 @@ function readRoster(paths: TeamPaths): { file: RosterFile; text: string } | null
       { file: paths.config, line: 1, column: 1 },
     )
   }
-  return { file: checked.data, text }
+  return checked.data
 }
 
 /** The line and column of the value at `path` in the JSON `text` (its start when not found). */
