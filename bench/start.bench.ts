@@ -70,10 +70,26 @@ function ensureBuilt(): string | null {
   return 'built out/renderer first (npx electron-vite build), as agent-teams serve needs it'
 }
 
+/**
+ * The command as an install runs it: bundled from the current sources (out/cli, as `npm
+ * install` and `npm run build` make it). Without this, an edit since the last build would have
+ * bin/agent-teams.mjs fall back to compiling the sources, and the figure would measure tsx.
+ * Done right before each start measured, as other work on this machine may edit src/.
+ */
+function buildCli(): void {
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
+  if (result.status !== 0) throw new Error(`node scripts/build-cli.mjs failed:\n${result.stderr}`)
+}
+
 /** serve started once under --cpu-prof, to the printed address: where its start-up goes. */
 async function profiledStartup(workspace: string): Promise<ProfileSummary | null> {
   const directory = tempDirectory('start-prof')
   try {
+    buildCli()
     const served = await startServe({
       workspace,
       timeoutMs: 60_000,
@@ -88,6 +104,7 @@ async function profiledStartup(workspace: string): Promise<ProfileSummary | null
 }
 
 async function serveReady(workspace: string): Promise<number> {
+  buildCli()
   const served = await startServe({ workspace, timeoutMs: 60_000 })
   await served.stop()
   return served.readyMs
