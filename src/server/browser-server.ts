@@ -224,7 +224,7 @@ async function handleRequest(
   response.writeHead(200, {
     'content-type': found.contentType,
     'content-length': found.size,
-    'cache-control': 'no-cache',
+    'cache-control': found.cacheControl,
   })
   if (request.method === 'HEAD') return void response.end()
   await pipeline(createReadStream(found.path), response)

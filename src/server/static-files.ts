@@ -26,8 +26,19 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
 }
 
+/**
+ * How long the browser may keep a file. The build names everything under assets/ by its
+ * content (index-DUipFYOZ.js), so a changed file is a new address: those are kept for good, and
+ * a reload runs the script from the browser's cache (and V8's code cache) instead of fetching
+ * and compiling a megabyte again. Anything else, index.html first, names the current assets
+ * and is asked for again each time.
+ */
+export function cacheControlOf(relativePath: string): string {
+  return relativePath.startsWith('assets/') ? 'private, max-age=31536000, immutable' : 'no-cache'
+}
+
 export type StaticLookup =
-  | { kind: 'file'; path: string; size: number; contentType: string }
+  | { kind: 'file'; path: string; size: number; contentType: string; cacheControl: string }
   | { kind: 'bad-path' }
   | { kind: 'not-found' }
 
@@ -62,5 +73,11 @@ export async function lookupStaticFile(root: string, urlPath: string): Promise<S
   if (!realFile.startsWith(realRoot + sep)) return { kind: 'bad-path' }
   const stats = await stat(realFile).catch(() => null)
   if (stats === null || !stats.isFile()) return { kind: 'not-found' }
-  return { kind: 'file', path: realFile, size: stats.size, contentType: contentTypeOf(realFile) }
+  return {
+    kind: 'file',
+    path: realFile,
+    size: stats.size,
+    contentType: contentTypeOf(realFile),
+    cacheControl: cacheControlOf(relative),
+  }
 }

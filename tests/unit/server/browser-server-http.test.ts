@@ -43,6 +43,21 @@ describe('browser server: HTTP', () => {
     expect(head.body).toBe('')
   })
 
+  it('lets the browser keep the content-named assets of the build, and nothing else', async () => {
+    const cookie = `agent_teams_token=${token}`
+    const asset = await http(port, '/assets/style.css', { headers: { cookie } })
+    expect(asset.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+    for (const path of ['/', '/app.js']) {
+      const answer = await http(port, path, { headers: { cookie } })
+      expect(answer.status).toBe(200)
+      expect(answer.headers['cache-control']).toBe('no-cache')
+    }
+    // A refusal is never kept, wherever it was asked.
+    const refused = await http(port, '/assets/style.css')
+    expect(refused.status).toBe(401)
+    expect(refused.headers['cache-control']).toBe('no-store')
+  })
+
   it('sends the security headers and no CORS headers, on every answer', async () => {
     for (const path of [`/?token=${token}`, '/', `/nothing?token=${token}`]) {
       const answer = await http(port, path, { headers: { origin: 'http://evil.example' } })
