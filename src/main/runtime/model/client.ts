@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
+import { createNodeFetch } from './node-fetch'
 
 export interface ModelEndpoint {
   readonly apiKey: string
@@ -50,6 +51,8 @@ export class ModelClient {
       apiKey: endpoint.apiKey,
       baseURL: endpoint.baseURL ?? null,
       maxRetries: endpoint.maxRetries ?? 0,
+      // Keep-alive node:http instead of the platform's fetch: the same wire, a third of the CPU.
+      fetch: createNodeFetch(),
     })
   }
 
