@@ -18,14 +18,22 @@ export type BudgetsFile = z.infer<typeof budgetsSchema>
  * field so that they survive a restart. Defaults come from the host's options.
  */
 export class Budgets {
+  /** The last parse, kept while the roster's `budgets` value is the same object. */
+  private parsed: { source: unknown; file: BudgetsFile } | null = null
+
   constructor(
     private readonly roster: Roster,
     private readonly defaults: { agent: Budget; team: Budget },
   ) {}
 
+  /** Asked before every model call: parsed again only when the roster's budgets changed. */
   private file(): BudgetsFile {
-    const parsed = budgetsSchema.safeParse(this.roster.snapshot.budgets ?? {})
-    return parsed.success ? parsed.data : {}
+    const source = this.roster.snapshot.budgets
+    if (this.parsed?.source !== source || this.parsed === null) {
+      const parsed = budgetsSchema.safeParse(source ?? {})
+      this.parsed = { source, file: parsed.success ? parsed.data : {} }
+    }
+    return this.parsed.file
   }
 
   forAgent(name: string): Budget {
@@ -47,6 +55,8 @@ export class Budgets {
       rounds: own?.roundsUsed ?? 0,
     })
     if (mine !== null) return mine
+    const team = this.forTeam()
+    if (team.tokens === null && team.rounds === null) return null
     const usage = { input_tokens: 0, output_tokens: 0 }
     let rounds = 0
     for (const agent of agents) {
@@ -54,7 +64,7 @@ export class Budgets {
       usage.output_tokens += agent.usage.output_tokens
       rounds += agent.roundsUsed
     }
-    return budgetProblem('team', this.forTeam(), { usage, rounds })
+    return budgetProblem('team', team, { usage, rounds })
   }
 
   /** Sets (or, with nulls, lifts) a budget; `name` null means the team's. */

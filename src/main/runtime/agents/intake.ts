@@ -62,7 +62,7 @@ export class InboxIntake {
     const { taken, refused } = this.judge(batch.deliveries)
     if (taken.length > 0)
       this.options.record({ kind: 'inbox', messages: taken.map(injected), end: batch.end })
-    this.commit(batch, taken, refused)
+    await this.commit(batch, taken, refused)
     return taken.length
   }
 
@@ -81,7 +81,7 @@ export class InboxIntake {
       inbox_ids: taken.map((message) => message.id),
     })
     // Nothing read and the cursor where it was: no commit, and so no fsync, is needed.
-    if (batch !== null && !isEmpty(batch)) this.commit(batch, taken, refused)
+    if (batch !== null && !isEmpty(batch)) await this.commit(batch, taken, refused)
     return content
   }
 
@@ -118,8 +118,12 @@ export class InboxIntake {
   }
 
   /** Durable first, then the cursor: a crash in between redelivers, and ids de-duplicate. */
-  private commit(batch: Batch, taken: readonly MailMessage[], refused: readonly Rejection[]): void {
-    this.options.store.flush()
+  private async commit(
+    batch: Batch,
+    taken: readonly MailMessage[],
+    refused: readonly Rejection[],
+  ): Promise<void> {
+    await this.options.store.flushAsync()
     this.options.consumer.commit(batch, refused)
     for (const rejection of [...batch.rejections, ...refused]) {
       this.options.emit({

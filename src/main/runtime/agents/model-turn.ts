@@ -121,7 +121,11 @@ export class ModelTurnRunner {
     let streamed = false
     let stallTimer: NodeJS.Timeout | null = null
     const armStall = (): void => {
-      if (stallTimer) clearTimeout(stallTimer)
+      // Re-armed on every event of the stream: one timer, pushed back, not a new one each time.
+      if (stallTimer) {
+        stallTimer.refresh()
+        return
+      }
       stallTimer = setTimeout(() => {
         attempt.stalled = true
         this.hooks.stalled(

@@ -1,5 +1,6 @@
 import {
   closeSync,
+  fsync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
@@ -86,6 +87,17 @@ export class TranscriptStore {
   /** Makes every appended record durable. */
   flush(): void {
     fsyncSync(this.fd)
+  }
+
+  /**
+   * Makes every record appended so far durable, off the main thread: an fsync takes milliseconds
+   * of disk time, during which every other agent would wait. Appends may go on meanwhile.
+   */
+  flushAsync(): Promise<void> {
+    const fd = this.fd
+    return new Promise((resolve, reject) =>
+      fsync(fd, (error) => (error ? reject(error) : resolve())),
+    )
   }
 
   /** The furthest inbox position a record holds: what this agent has durably consumed. */

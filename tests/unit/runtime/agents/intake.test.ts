@@ -29,7 +29,7 @@ function aliceIntake(options: { signalled: boolean }) {
     signalled: options.signalled,
   })
   const polls = vi.spyOn(consumer, 'poll')
-  const flushes = vi.spyOn(store, 'flush')
+  const flushes = vi.spyOn(store, 'flushAsync')
   const commits = vi.spyOn(consumer, 'commit')
   return {
     team,
@@ -124,7 +124,8 @@ describe('the inbox intake', () => {
   it('a read_inbox that takes mail fsyncs the transcript before the cursor moves', async () => {
     const alice = aliceIntake({ signalled: true })
     const order: string[] = []
-    alice.flushes.mockImplementation(function (this: TranscriptStore) {
+    alice.flushes.mockImplementation(async () => {
+      await new Promise((resolve) => setImmediate(resolve))
       order.push('flush')
     })
     alice.commits.mockImplementationOnce(() => order.push('commit'))
