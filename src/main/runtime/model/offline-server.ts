@@ -177,7 +177,7 @@ export class OfflineModelServer {
       return sendError(response, 500, 'api_error', message, { shouldRetry: false })
     }
     record(body, reply)
-    await this.#answer(reply, body, response)
+    await this.#answer(reply, body, bodyText, response)
   }
 
   #authenticate(headers: IncomingHttpHeaders): void {
@@ -194,7 +194,12 @@ export class OfflineModelServer {
     return { agent, call: this.#calls, agentCall }
   }
 
-  async #answer(reply: Reply, body: ModelRequest, response: ServerResponse): Promise<void> {
+  async #answer(
+    reply: Reply,
+    body: ModelRequest,
+    bodyText: string,
+    response: ServerResponse,
+  ): Promise<void> {
     if (isFault(reply) && reply.fault === 'http') {
       const errorType = reply.errorType ?? defaultErrorType(reply.status)
       const message = reply.message ?? `offline script: scripted HTTP ${reply.status}`
@@ -203,11 +208,11 @@ export class OfflineModelServer {
     const fault = isFault(reply) ? reply : null
     const turn = fault ? (fault.turn ?? interruptedTurn) : (reply as Turn)
     assertTurn(turn)
-    const prompt = { system: body.system, messages: body.messages, tools: body.tools }
+    // The body's own text is the prompt's JSON: no need to serialize the conversation again.
     const resolved = resolveTurn(
       turn,
       () => `toolu_offline_${++this.#toolCount}`,
-      estimateTokens(prompt),
+      estimateTokens(bodyText),
     )
     this.#messageCount += 1
     const header = {

@@ -217,6 +217,12 @@ export async function writeEventStream(
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
   })
+  if (fault === null && pacing.eventDelayMs <= 0) {
+    // A model without latency has the whole turn at once: one write, headers included. A write
+    // per event was a fifth of the server's CPU (and as many reads for the client).
+    if (!isGone()) response.end(events.map(formatEvent).join(''))
+    return
+  }
   response.flushHeaders()
   const faultAt = fault ? Math.min(Math.max(0, fault.afterEvents), events.length) : -1
   for (let index = 0; index <= events.length; index += 1) {
