@@ -58,7 +58,12 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    build: { rolldownOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    build: {
+      // electron-vite leaves the renderer unminified; minified, the page has less than half the
+      // JavaScript to parse and compile before its first paint (1.0 MB -> 0.44 MB).
+      minify: true,
+      rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
     plugins: [react(), contentSecurityPolicy()],
   },
 })
