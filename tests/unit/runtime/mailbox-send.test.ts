@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { Mailbox, type SendRequest } from '../../../src/main/runtime/mailbox/mailbox'
 import { TeamError } from '../../../src/shared/errors'
@@ -218,6 +218,32 @@ describe('send', () => {
       content: 'é'.repeat(MAX_LINE_BYTES / 2),
     })
     expect(error.code).toBe('message-too-large')
+  })
+
+  it('makes the inbox folder again when it was removed since the last send (a reset)', () => {
+    const team = tempTeam()
+    team.mailbox.send({ from: 'lead', to: 'alice', content: 'before' })
+    rmSync(team.paths.inboxDirectory, { recursive: true })
+    team.mailbox.send({ from: 'lead', to: 'alice', content: 'after' })
+    team.mailbox.send({ from: 'lead', to: 'bob', content: 'to bob' })
+    expect(inboxLines(team, 'alice').map((line) => line.content)).toEqual(['after'])
+    expect(inboxLines(team, 'bob').map((line) => line.content)).toEqual(['to bob'])
+  })
+
+  it('makes a new inbox file when the old one was moved away', () => {
+    const team = tempTeam()
+    team.mailbox.send({ from: 'lead', to: 'alice', content: 'first' })
+    rmSync(team.paths.inbox('alice'))
+    team.mailbox.send({ from: 'lead', to: 'alice', content: 'second' })
+    expect(inboxLines(team, 'alice').map((line) => line.content)).toEqual(['second'])
+  })
+
+  it('writes a line the reader parses back to the message sent, for plain and unusual content', async () => {
+    const team = tempTeam()
+    const contents = ['plain', 'a "quote" and a \\', 'café ☕ 😀', 'tab\tand\nnewline', '']
+    const sent = contents.map((content) => team.mailbox.send({ from: 'bob', to: 'alice', content }))
+    const batch = await team.consumer('alice').poll()
+    expect(batch.deliveries.map((delivery) => delivery.message)).toEqual(sent)
   })
 
   it('gives every message its own id', () => {
