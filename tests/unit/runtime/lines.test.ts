@@ -90,6 +90,40 @@ describe('scanSegment', () => {
     expect(rejected?.kind === 'invalid' && Buffer.from(rejected.rawBase64, 'base64')).toEqual(bad)
   })
 
+  it('gives byte positions, not character positions, to lines after multi-byte text', async () => {
+    const lines = [line('café ☕ 你好 😀'), line('two').replace('\n', '\r\n'), line('three')]
+    const path = inboxFile(lines.join(''))
+    const scan = await scanSegment(path, 'alice', 1, 0)
+    const starts = [0, Buffer.byteLength(lines[0]!), Buffer.byteLength(lines[0]! + lines[1]!)]
+    expect(contents(scan.lines)).toEqual(['café ☕ 你好 😀', 'two', 'three'])
+    expect(scan.lines.map((scanned) => scanned.position.offset)).toEqual(starts)
+    expect(scan.lines.map((scanned) => scanned.end)).toEqual([
+      ...starts.slice(1),
+      Buffer.byteLength(lines.join('')),
+    ])
+    expect(scan.next).toBe(Buffer.byteLength(lines.join('')))
+  })
+
+  it('rejects only the line of invalid UTF-8 among valid ones, each at its own position', async () => {
+    const before = Buffer.from(line('before é'))
+    const bad = Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a])
+    const after = Buffer.from(line('after'))
+    const path = inboxFile(Buffer.concat([before, bad, after]))
+    const scan = await scanSegment(path, 'alice', 1, 0)
+    expect(contents(scan.lines)).toEqual(['before é', '!not valid UTF-8', 'after'])
+    expect(scan.lines.map((scanned) => scanned.position.offset)).toEqual([
+      0,
+      before.length,
+      before.length + bad.length,
+    ])
+  })
+
+  it('reads a line that starts with a byte-order mark as if it had none', async () => {
+    const path = inboxFile(`\ufeff${line('marked')}${line('plain')}`)
+    const scan = await scanSegment(path, 'alice', 1, 0)
+    expect(contents(scan.lines)).toEqual(['marked', 'plain'])
+  })
+
   it('rejects a line over 1 MiB with a preview of its start, and reads on past it', async () => {
     const huge = line('z'.repeat(MAX_LINE_BYTES + 10))
     const path = inboxFile(`${line('before')}${huge}${line('after')}`)

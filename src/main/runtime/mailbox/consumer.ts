@@ -6,6 +6,7 @@ import { appendOnceSync, fsyncDirectorySync, writeFileAtomicSync } from '../fs/d
 import type { TeamPaths } from '../team-paths'
 import { scanSegment } from './lines'
 import { acquireFileLock, type FileLock } from './lock'
+import { RecentIds } from './recent-ids'
 import { comparePositions, isPosition, START, type Position } from './position'
 import { archivedSegmentCount, isSealed, sealWaitMs, segmentPath } from './segments'
 
@@ -56,7 +57,7 @@ export interface ConsumerOptions {
 export class InboxConsumer {
   private cursor: Position
   private archived: number
-  private readonly recent: Set<string>
+  private readonly recent: RecentIds
   private closed = false
 
   private constructor(
@@ -68,7 +69,9 @@ export class InboxConsumer {
   ) {
     this.archived = archivedSegmentCount(paths, name)
     this.cursor = readCursor(paths, name)
-    this.recent = new Set(options.recentIds ?? [])
+    // The window is at least RECENT_IDS, and holds every id the caller gave.
+    const given = [...(options.recentIds ?? [])]
+    this.recent = new RecentIds(Math.max(RECENT_IDS, given.length), given)
     if (options.recordedUpTo && comparePositions(options.recordedUpTo, this.cursor) > 0) {
       this.writeCursor(options.recordedUpTo)
     }
@@ -173,7 +176,7 @@ export class InboxConsumer {
         durable: true,
       })
     }
-    for (const delivery of batch.deliveries) this.remember(delivery.message.id)
+    for (const delivery of batch.deliveries) this.recent.add(delivery.message.id)
     if (comparePositions(batch.end, this.cursor) > 0) this.writeCursor(batch.end)
   }
 
@@ -202,14 +205,6 @@ export class InboxConsumer {
     if (this.closed) return
     this.closed = true
     this.lock.release()
-  }
-
-  private remember(id: string): void {
-    this.recent.add(id)
-    if (this.recent.size > RECENT_IDS) {
-      const oldest = this.recent.values().next().value
-      if (oldest !== undefined) this.recent.delete(oldest)
-    }
   }
 
   private writeCursor(position: Position): void {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { open, type FileHandle } from 'node:fs/promises'
 import { MAX_LINE_BYTES, parseMessageLine, type MailMessage } from '../../../shared/messages'
 import { positionId, type Position } from './position'
@@ -35,8 +36,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * Reads complete lines of segment `segment` of `inbox` from byte `from`, up to about `maxBytes`.
- * Blank lines and a CR before the newline are tolerated; a line without its newline is left for
- * later; a line over MAX_LINE_BYTES is judged without being held in memory whole.
+ * A line without its newline is left for later; a line over MAX_LINE_BYTES is judged without
+ * being held in memory whole.
  */
 export async function scanSegment(
   path: string,
@@ -61,7 +62,7 @@ export async function scanSegment(
     let bufferStart = from
     let readAt = from
     while (readAt < size && next - from < maxBytes) {
-      const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, size - readAt))
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - readAt))
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, readAt)
       if (bytesRead === 0) break
       readAt += bytesRead
@@ -69,21 +70,10 @@ export async function scanSegment(
         buffer.length === 0
           ? chunk.subarray(0, bytesRead)
           : Buffer.concat([buffer, chunk.subarray(0, bytesRead)])
-      let lineStart = 0
-      for (;;) {
-        const newline = buffer.indexOf(10, lineStart)
-        if (newline === -1) break
-        const line = judge(
-          buffer.subarray(lineStart, newline),
-          inbox,
-          { segment, offset: bufferStart + lineStart },
-          bufferStart + newline + 1,
-        )
-        if (line !== null) lines.push(line)
-        lineStart = newline + 1
-      }
-      next = bufferStart + lineStart
-      buffer = buffer.subarray(lineStart)
+      const complete = buffer.lastIndexOf(10) + 1
+      judgeLines(buffer, complete, { inbox, segment, base: bufferStart }, lines)
+      next = bufferStart + complete
+      buffer = buffer.subarray(complete)
       bufferStart = next
       if (buffer.length > MAX_LINE_BYTES + 1) {
         // An oversize line: find its end without holding it, then reject it with a preview.
@@ -120,39 +110,95 @@ async function findNewline(handle: FileHandle, from: number, size: number): Prom
   return -1
 }
 
-/** A complete line judged; null for a blank one. */
-function judge(bytes: Buffer, inbox: string, position: Position, end: number): ScannedLine | null {
-  const body =
-    bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, bytes.length - 1) : bytes
-  if (body.length > MAX_LINE_BYTES) {
+interface Place {
+  readonly inbox: string
+  readonly segment: number
+  /** The segment offset of the buffer's first byte. */
+  readonly base: number
+}
+
+/**
+ * Judges the complete lines in `buffer`'s first `length` bytes, in order. Valid UTF-8 (the usual
+ * case) is checked and decoded once for them all, and each line is a slice of that text; a
+ * decode per line was the scan's largest cost. Otherwise each line is decoded on its own, so
+ * that only the bad ones are rejected.
+ */
+function judgeLines(buffer: Buffer, length: number, place: Place, into: ScannedLine[]): void {
+  if (length === 0) return
+  const text = isUtf8(buffer.subarray(0, length)) ? buffer.toString('utf8', 0, length) : null
+  let start = 0
+  let textStart = 0
+  while (start < length) {
+    const newline = buffer.indexOf(10, start)
+    // A 0x0A byte is always a newline in valid UTF-8, so the text has its newlines where the
+    // bytes do.
+    const textNewline = text === null ? -1 : text.indexOf('\n', textStart)
+    const line = judge(buffer, start, newline, text?.slice(textStart, textNewline) ?? null, place)
+    if (line !== null) into.push(line)
+    start = newline + 1
+    textStart = textNewline + 1
+  }
+}
+
+/**
+ * The line of bytes `start` to `newline` judged, from `text` when it is already decoded; null
+ * for a blank one. Blank lines and a CR before the newline are tolerated.
+ */
+function judge(
+  buffer: Buffer,
+  start: number,
+  newline: number,
+  text: string | null,
+  place: Place,
+): ScannedLine | null {
+  const carriageReturn = newline > start && buffer[newline - 1] === 13
+  const stop = carriageReturn ? newline - 1 : newline
+  const position = { segment: place.segment, offset: place.base + start }
+  const end = place.base + newline + 1
+  if (stop - start > MAX_LINE_BYTES) {
     return {
       kind: 'invalid',
       position,
       end,
-      reason: `line of ${body.length} bytes is over the ${MAX_LINE_BYTES}-byte limit (the first ${PREVIEW_BYTES} bytes are kept here; the line stays in the inbox file)`,
-      rawBase64: body.subarray(0, PREVIEW_BYTES).toString('base64'),
+      reason: `line of ${stop - start} bytes is over the ${MAX_LINE_BYTES}-byte limit (the first ${PREVIEW_BYTES} bytes are kept here; the line stays in the inbox file)`,
+      rawBase64: buffer.toString('base64', start, start + PREVIEW_BYTES),
     }
   }
-  let text: string
-  try {
-    text = decoder.decode(body)
-  } catch {
+  const body = text === null ? decode(buffer.subarray(start, stop)) : bodyOf(text, carriageReturn)
+  if (body === null) {
     return {
       kind: 'invalid',
       position,
       end,
       reason: 'not valid UTF-8',
-      rawBase64: body.toString('base64'),
+      rawBase64: buffer.toString('base64', start, stop),
     }
   }
-  if (text.trim().length === 0) return null
-  const verdict = parseMessageLine(text, inbox, positionId(position))
+  // A line that starts with "{" is not blank; only the others pay for the trim.
+  if (body.charCodeAt(0) !== 123 && body.trim().length === 0) return null
+  const verdict = parseMessageLine(body, place.inbox, positionId(position))
   if (verdict.ok) return { kind: 'message', position, end, message: verdict.message }
   return {
     kind: 'invalid',
     position,
     end,
     reason: verdict.reason,
-    rawBase64: body.toString('base64'),
+    rawBase64: buffer.toString('base64', start, stop),
+  }
+}
+
+/** The line's text without its CR, and without a BOM, as TextDecoder would have given it. */
+function bodyOf(text: string, carriageReturn: boolean): string {
+  const from = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  const to = carriageReturn ? text.length - 1 : text.length
+  return from === 0 && to === text.length ? text : text.slice(from, to)
+}
+
+/** The bytes decoded as UTF-8, or null when they are not valid UTF-8. */
+function decode(bytes: Buffer): string | null {
+  try {
+    return decoder.decode(bytes)
+  } catch {
+    return null
   }
 }
