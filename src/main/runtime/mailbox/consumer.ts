@@ -116,7 +116,7 @@ export class InboxConsumer {
             reason: line.reason,
             rawBase64: line.rawBase64,
           })
-        } else if (this.recent.has(line.message.id) || seen.has(line.message.id)) {
+        } else if (this.recent.has(line.message.id) || !addNew(seen, line.message.id)) {
           rejections.push({
             inbox: this.name,
             position: line.position,
@@ -124,7 +124,6 @@ export class InboxConsumer {
             rawBase64: '',
           })
         } else {
-          seen.add(line.message.id)
           deliveries.push({ message: line.message, position: line.position })
         }
       }
@@ -220,6 +219,13 @@ export class InboxConsumer {
     if (this.closed)
       throw new TeamError('invalid-argument', `The consumer of "${this.name}" is closed.`)
   }
+}
+
+/** Adds `id` to `ids`; false when it was there already. One lookup, where has-then-add is two. */
+function addNew(ids: Set<string>, id: string): boolean {
+  const before = ids.size
+  ids.add(id)
+  return ids.size !== before
 }
 
 /** The committed cursor of `name`'s inbox (the start when there is none yet). */

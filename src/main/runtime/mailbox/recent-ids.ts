@@ -28,8 +28,10 @@ export class RecentIds {
 
   /** Remembers `id` (a repeat changes nothing); forgets the oldest id when over capacity. */
   add(id: string): void {
-    if (this.ids.has(id)) return
+    const before = this.ids.size
     this.ids.add(id)
+    // One lookup instead of has-then-add: an id already there leaves the size as it was.
+    if (this.ids.size === before) return
     if (this.ring.length < this.capacity) {
       this.ring.push(id)
       return
