@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context'
 import type { AppState } from '../store/store'
 import type { Budget } from '../store/state'
 import { Dialog, InlineError } from './Dialog'
+import { formatNumber } from './format'
 import { useCommand } from './useCommand'
 
 /** What has been spent against a budget: one agent's, or the whole team's. */
@@ -107,7 +108,7 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
           >
             {submitted && !parsedTokens.ok
               ? invalid
-              : `Input and output tokens. Used so far: ${spentTokens.toLocaleString()}. Empty: no limit.`}
+              : `Input and output tokens. Used so far: ${formatNumber(spentTokens)}. Empty: no limit.`}
           </p>
         </div>
         <div className="field">
@@ -128,7 +129,7 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
           >
             {submitted && !parsedRounds.ok
               ? invalid
-              : `Model calls. Used so far: ${spentRounds.toLocaleString()}. Empty: no limit.`}
+              : `Model calls. Used so far: ${formatNumber(spentRounds)}. Empty: no limit.`}
           </p>
         </div>
         <InlineError error={command.error} />

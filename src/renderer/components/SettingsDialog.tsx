@@ -3,6 +3,7 @@ import type { Params, SettingsView } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from './Dialog'
+import { formatNumber } from './format'
 import { useCommand } from './useCommand'
 
 function keySourceText(settings: SettingsView): string {
@@ -202,8 +203,8 @@ function TeamBudgetField() {
   const openDialog = useAppStore((state) => state.openDialog)
   if (!open) return null
   const limits = [
-    budget.tokens === null ? null : `${budget.tokens.toLocaleString()} tokens`,
-    budget.rounds === null ? null : `${budget.rounds.toLocaleString()} model calls`,
+    budget.tokens === null ? null : `${formatNumber(budget.tokens)} tokens`,
+    budget.rounds === null ? null : `${formatNumber(budget.rounds)} model calls`,
   ].filter((limit) => limit !== null)
   return (
     <fieldset className="fieldset">

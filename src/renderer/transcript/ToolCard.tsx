@@ -1,5 +1,6 @@
 import { memo } from 'react'
 import { assertNever } from '../../shared/errors'
+import { formatNumber } from '../components/format'
 import { useAppStore } from '../store/context'
 import { summarizeInput, type ToolCall } from './rows'
 
@@ -64,7 +65,7 @@ export const ToolCard = memo(function ToolCard({ call }: { readonly call: ToolCa
               </pre>
               {output.length > SHOWN_OUTPUT ? (
                 <p className="muted small">
-                  {(output.length - SHOWN_OUTPUT).toLocaleString()} more characters not shown.
+                  {formatNumber(output.length - SHOWN_OUTPUT)} more characters not shown.
                 </p>
               ) : null}
             </section>

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import {
+  describeTokens,
+  formatMillis,
+  formatNumber,
+  formatSeconds,
+  lastLines,
+} from '../../../src/renderer/components/format'
+
+describe('formatting', () => {
+  const noon = new Date(2026, 11, 2, 12, 0, 0)
+
+  it('shows the time alone for today, the day too for an earlier day', () => {
+    const today = formatMillis(new Date(2026, 11, 2, 9, 5, 7).getTime(), noon)
+    const earlier = formatMillis(new Date(2026, 10, 28, 9, 5, 7).getTime(), noon)
+    expect(today).toMatch(/05.*07/)
+    expect(earlier).not.toBe(today)
+    expect(earlier).not.toMatch(/07$/)
+  })
+
+  it('formats the same instant the same way every time', () => {
+    const at = new Date(2026, 11, 2, 9, 5, 7).getTime()
+    expect(formatMillis(at, noon)).toBe(formatMillis(at, noon))
+  })
+
+  it('does not throw on a time that is not one', () => {
+    expect(formatMillis(Number.NaN)).toBe('—')
+    expect(formatSeconds(null)).toBe('—')
+  })
+
+  it('groups token counts by the locale', () => {
+    expect(formatNumber(1234567)).toBe((1234567).toLocaleString())
+    expect(describeTokens({ input_tokens: 12000, output_tokens: 5 })).toBe(
+      `${(12000).toLocaleString()} input + 5 output tokens`,
+    )
+  })
+})
+
+describe('lastLines', () => {
+  const reference = (text: string, count: number) =>
+    text.trimEnd().split('\n').slice(-count).join('\n')
+
+  it('keeps exactly the last lines, as splitting the whole text would', () => {
+    const cases = ['', 'one', 'a\nb\nc', 'a\nb\nc\n\n  ', '\nabc', '\n\n\nx', 'a\n\nb', '\n']
+    for (const text of cases)
+      for (const count of [1, 2, 3, 5]) expect(lastLines(text, count)).toBe(reference(text, count))
+  })
+
+  it('returns the tail of a long stream', () => {
+    const text = Array.from({ length: 1000 }, (_, index) => `line ${index}`).join('\n')
+    expect(lastLines(text, 3)).toBe('line 997\nline 998\nline 999')
+  })
+})
