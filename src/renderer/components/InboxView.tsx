@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { memo, useEffect, useId, useState } from 'react'
 import type { InboxEntryView } from '../../shared/contract'
 import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
@@ -8,13 +8,19 @@ import { formatSeconds, isoFromSeconds } from './format'
 
 /** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
 export function InboxView({ name }: { readonly name: string }) {
+  return (
+    <div className="inbox-view">
+      <InboxLines name={name} />
+      <InboxComposer name={name} />
+    </div>
+  )
+}
+
+/** The summary and the lines: what re-renders when the inbox changes (the composer does not). */
+function InboxLines({ name }: { readonly name: string }) {
   const inbox = useAppStore((state) => state.inboxes[name])
   const loadInbox = useAppStore((state) => state.loadInbox)
   const loadMore = useAppStore((state) => state.loadMoreInbox)
-  const sendMessage = useAppStore((state) => state.sendMessage)
-  const broadcast = useAppStore((state) => state.broadcast)
-  const [type, setType] = useState<MessageType>('message')
-  const typeId = useId()
   const status = inbox?.status
   const stale = inbox?.stale === true
 
@@ -22,10 +28,10 @@ export function InboxView({ name }: { readonly name: string }) {
     if (status === undefined || stale) void loadInbox(name)
   }, [name, status, stale, loadInbox])
 
-  const entries = inbox?.entries ?? []
+  const entries = inbox?.entries ?? noEntries
   const counts = countStates(entries)
   return (
-    <div className="inbox-view">
+    <>
       <div className="inbox-summary">
         <span>
           <strong>{entries.length}</strong> {entries.length === 1 ? 'line' : 'lines'} loaded
@@ -75,33 +81,44 @@ export function InboxView({ name }: { readonly name: string }) {
           </p>
         ) : null}
       </div>
-      <Composer
-        label={`Message ${name}`}
-        placeholder={`Write to ${name}… (Enter sends, Shift+Enter adds a line)`}
-        primary={{
-          label: `Send to ${name}`,
-          send: (content) => sendMessage({ to: name, content, type }),
-        }}
-        secondary={{ label: 'Broadcast to team', send: (content) => broadcast(content) }}
-        takesFocusRequests
-        tools={
-          <span className="type-select">
-            <label htmlFor={typeId}>Type</label>
-            <select
-              id={typeId}
-              value={type}
-              onChange={(event) => setType(event.target.value as MessageType)}
-            >
-              {MESSAGE_TYPES.filter((option) => option !== 'broadcast').map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </select>
-          </span>
-        }
-      />
-    </div>
+    </>
+  )
+}
+
+const noEntries: readonly InboxEntryView[] = []
+
+function InboxComposer({ name }: { readonly name: string }) {
+  const sendMessage = useAppStore((state) => state.sendMessage)
+  const broadcast = useAppStore((state) => state.broadcast)
+  const [type, setType] = useState<MessageType>('message')
+  const typeId = useId()
+  return (
+    <Composer
+      label={`Message ${name}`}
+      placeholder={`Write to ${name}… (Enter sends, Shift+Enter adds a line)`}
+      primary={{
+        label: `Send to ${name}`,
+        send: (content) => sendMessage({ to: name, content, type }),
+      }}
+      secondary={{ label: 'Broadcast to team', send: (content) => broadcast(content) }}
+      takesFocusRequests
+      tools={
+        <span className="type-select">
+          <label htmlFor={typeId}>Type</label>
+          <select
+            id={typeId}
+            value={type}
+            onChange={(event) => setType(event.target.value as MessageType)}
+          >
+            {MESSAGE_TYPES.filter((option) => option !== 'broadcast').map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        </span>
+      }
+    />
   )
 }
 
@@ -111,7 +128,11 @@ function countStates(entries: readonly InboxEntryView[]): Record<InboxEntryView[
   return counts
 }
 
-function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
+/**
+ * Memoized: a refresh keeps the objects of entries that did not change (see inboxPageLoaded),
+ * so only new or changed lines render again, not the whole list.
+ */
+const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
   return (
     <article
       className={`inbox-entry inbox-${entry.state}`}
@@ -137,4 +158,4 @@ function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
       ) : null}
     </article>
   )
-}
+})

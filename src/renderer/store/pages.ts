@@ -1,6 +1,6 @@
 import type { InboxEntryView, Result, TeamSnapshot } from '../../shared/contract'
 import type { TranscriptRecord } from '../../shared/transcript'
-import type { InboxState, Position, TeamData, TranscriptState } from './state'
+import type { Budget, InboxState, Position, TeamData, TranscriptState } from './state'
 
 /**
  * Pure folds of query replies (transcript and inbox pages, a fresh snapshot) into the data.
@@ -147,13 +147,64 @@ export function inboxPageLoaded(
         : inbox.entries.filter((entry) => comparePositions(entry.position, from) < 0)
     return {
       ...inbox,
-      entries: [...kept, ...page.entries],
+      entries: sameEntries(inbox.entries, [
+        ...kept,
+        ...reuseUnchanged(inbox.entries, page.entries),
+      ]),
       next: page.next,
       status: 'ready',
       error: null,
       loadingMore: false,
     }
   })
+}
+
+/**
+ * The page's entries, with the loaded object kept for each one that did not change: the view
+ * memoizes entries by identity, so a refresh renders only what is new or changed.
+ */
+function reuseUnchanged(
+  loaded: readonly InboxEntryView[],
+  read: readonly InboxEntryView[],
+): InboxEntryView[] {
+  if (loaded.length === 0) return [...read]
+  const byPosition = new Map<string, InboxEntryView>()
+  for (const entry of loaded) byPosition.set(positionKey(entry.position), entry)
+  return read.map((entry) => {
+    const before = byPosition.get(positionKey(entry.position))
+    if (before === undefined) return entry
+    if (sameEntry(before, entry) || settledMeanwhile(before, entry)) return before
+    return entry
+  })
+}
+
+/**
+ * The page was read before a delivery or a rejection the events already reported: a final
+ * state does not go back to pending for the same line.
+ */
+function settledMeanwhile(loaded: InboxEntryView, read: InboxEntryView): boolean {
+  return (
+    loaded.state !== 'pending' &&
+    read.state === 'pending' &&
+    sameEntry({ ...loaded, state: read.state, reason: read.reason }, read)
+  )
+}
+
+/** Field by field (the position by value): a field added to the contract is compared too. */
+function sameEntry(a: InboxEntryView, b: InboxEntryView): boolean {
+  const keys = Object.keys(b) as (keyof InboxEntryView)[]
+  if (Object.keys(a).length !== keys.length) return false
+  if (comparePositions(a.position, b.position) !== 0) return false
+  return keys.every((key) => key === 'position' || a[key] === b[key])
+}
+
+/** The loaded list itself when nothing in it changed (same objects, same order). */
+function sameEntries(
+  loaded: readonly InboxEntryView[],
+  next: readonly InboxEntryView[],
+): readonly InboxEntryView[] {
+  if (loaded.length !== next.length) return next
+  return next.every((entry, index) => entry === loaded[index]) ? loaded : next
 }
 
 export function inboxFailed(state: TeamData, name: string, message: string): TeamData {
@@ -165,13 +216,21 @@ export function inboxFailed(state: TeamData, name: string, message: string): Tea
   }))
 }
 
-/** Where a refresh re-reads from: the last few loaded entries (their states may change). */
+/**
+ * Where a refresh re-reads from. Delivered and rejected are final states (the consumer's cursor
+ * only moves forward), so only the entries still pending can change: it starts at the first
+ * of them, or at the last entry when none is (re-read to find what follows it), and never more
+ * than `overlap` entries back.
+ */
 export function inboxRefreshStart(
   entries: readonly InboxEntryView[],
   overlap: number,
 ): Position | null {
   if (entries.length === 0) return null
-  return entries[Math.max(0, entries.length - overlap)]?.position ?? null
+  const firstPending = entries.findIndex((entry) => entry.state === 'pending')
+  const last = entries.length - 1
+  const start = Math.max(entries.length - overlap, firstPending < 0 ? last : firstPending)
+  return entries[Math.min(start, last)]?.position ?? null
 }
 
 /**
@@ -180,16 +239,30 @@ export function inboxRefreshStart(
  */
 export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): TeamData {
   if (snapshot.workspace !== state.workspace) return state
-  const agents = { ...state.agents }
+  // Re-read after every inbox event: what did not change keeps its object, so that the
+  // components showing it (the roster, the panes) do not render again.
+  let agents = state.agents
   for (const view of [snapshot.lead, ...snapshot.members]) {
     const agent = agents[view.name]
-    if (agent !== undefined)
-      agents[view.name] = {
-        ...agent,
-        pending: view.pending,
-        rounds: Math.max(agent.rounds, view.rounds),
-        budget: view.budget,
-      }
+    if (agent === undefined) continue
+    const rounds = Math.max(agent.rounds, view.rounds)
+    const budget = sameBudget(agent.budget, view.budget) ? agent.budget : view.budget
+    if (agent.pending === view.pending && agent.rounds === rounds && agent.budget === budget)
+      continue
+    agents = { ...agents, [view.name]: { ...agent, pending: view.pending, rounds, budget } }
   }
-  return { ...state, agents, teamBudget: snapshot.teamBudget, offline: snapshot.offline }
+  const teamBudget = sameBudget(state.teamBudget, snapshot.teamBudget)
+    ? state.teamBudget
+    : snapshot.teamBudget
+  if (
+    agents === state.agents &&
+    teamBudget === state.teamBudget &&
+    snapshot.offline === state.offline
+  )
+    return state
+  return { ...state, agents, teamBudget, offline: snapshot.offline }
+}
+
+function sameBudget(a: Budget, b: Budget): boolean {
+  return a.tokens === b.tokens && a.rounds === b.rounds
 }

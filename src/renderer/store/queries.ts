@@ -21,7 +21,10 @@ import type { GetState, SetState } from './store'
 /** How many transcript records a page holds: the latest page first, older ones on scroll-up. */
 export const TRANSCRIPT_PAGE = 500
 export const INBOX_PAGE = 200
-/** Entries re-read at the end of a loaded inbox on a refresh: their states may have changed. */
+/**
+ * At most this many loaded entries are re-read on a refresh: the pending ones at the end, whose
+ * states may have changed (see inboxRefreshStart).
+ */
 export const INBOX_REFRESH_OVERLAP = 50
 
 export interface Queries {

@@ -82,11 +82,13 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       },
       applyEvents(events) {
         set((state) => reduceEvents(state, events))
-        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
         const { view, selected, inboxes, agents } = get()
         if (agents[selected] === undefined && agents[LEAD] !== undefined)
           set({ selected: LEAD, view: view === 'activity' ? view : 'conversation' })
+        // The open inbox is read first: the person is looking at it, and the server answers
+        // requests in order, so it would otherwise wait behind the snapshot.
         if (view === 'inbox' && inboxes[selected]?.stale === true) void get().refreshInbox(selected)
+        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
       },
       select(name, view) {
         set((state) => ({

@@ -81,6 +81,78 @@ describe('inbox pages', () => {
       state.inboxes['bob']?.entries.map((entry) => `${entry.position.offset}:${entry.state}`),
     ).toEqual(['0:pending', '10:delivered', '20:pending', '30:pending'])
   })
+
+  it('keeps the objects of re-read entries that did not change', () => {
+    const loaded = inboxPageLoaded(opened, 'bob', null, {
+      entries: [inboxEntry(0), inboxEntry(10), inboxEntry(20)],
+      next: null,
+    })
+    const before = loaded.inboxes['bob']?.entries ?? []
+    const from = { segment: 1, offset: 10 }
+    const refreshed = inboxPageLoaded(loaded, 'bob', from, {
+      entries: [inboxEntry(10), inboxEntry(20, { state: 'delivered' }), inboxEntry(30)],
+      next: null,
+    })
+    const after = refreshed.inboxes['bob']?.entries ?? []
+    expect(after).toHaveLength(4)
+    expect(after[0]).toBe(before[0])
+    expect(after[1]).toBe(before[1])
+    expect(after[2]).not.toBe(before[2])
+    expect(after[2]).toMatchObject({ state: 'delivered' })
+    expect(after[3]).toEqual(inboxEntry(30))
+  })
+
+  it('re-reads from the first pending entry, at most `overlap` back', () => {
+    const delivered = (offset: number) => inboxEntry(offset, { state: 'delivered' })
+    expect(inboxRefreshStart([delivered(0), delivered(10), inboxEntry(20)], 50)).toEqual({
+      segment: 1,
+      offset: 20,
+    })
+    expect(inboxRefreshStart([delivered(0), inboxEntry(10), delivered(20)], 50)).toEqual({
+      segment: 1,
+      offset: 10,
+    })
+    // Nothing pending: the last entry, to find what follows it.
+    expect(inboxRefreshStart([delivered(0), delivered(10)], 50)).toEqual({
+      segment: 1,
+      offset: 10,
+    })
+    const pending = Array.from({ length: 100 }, (_, index) => inboxEntry(index * 10))
+    expect(inboxRefreshStart(pending, 50)).toEqual({ segment: 1, offset: 500 })
+    expect(inboxRefreshStart([], 50)).toBeNull()
+  })
+
+  it('does not take a delivered line back to pending from a page read before the delivery', () => {
+    let state = inboxPageLoaded(opened, 'bob', null, {
+      entries: [inboxEntry(0), inboxEntry(10)],
+      next: null,
+    })
+    state = reduceEvent(state, { type: 'message-delivered', agent: 'bob', ids: ['m0'] })
+    state = inboxPageLoaded(state, 'bob', null, {
+      entries: [inboxEntry(0), inboxEntry(10)],
+      next: null,
+    })
+    expect(state.inboxes['bob']?.entries.map((entry) => entry.state)).toEqual([
+      'delivered',
+      'pending',
+    ])
+    // A different line at the same place (the file was replaced) is taken as read.
+    state = inboxPageLoaded(state, 'bob', null, {
+      entries: [inboxEntry(0, { id: 'other', content: 'a new file' })],
+      next: null,
+    })
+    expect(state.inboxes['bob']?.entries[0]).toMatchObject({ id: 'other', state: 'pending' })
+  })
+
+  it('keeps the list itself when a refresh finds nothing new', () => {
+    const page = { entries: [inboxEntry(0), inboxEntry(10)], next: null }
+    const loaded = inboxPageLoaded(opened, 'bob', null, page)
+    const again = inboxPageLoaded(loaded, 'bob', null, {
+      entries: [inboxEntry(0), inboxEntry(10)],
+      next: null,
+    })
+    expect(again.inboxes['bob']?.entries).toBe(loaded.inboxes['bob']?.entries)
+  })
 })
 
 describe('a refreshed snapshot', () => {
@@ -101,5 +173,22 @@ describe('a refreshed snapshot', () => {
     expect(next.agents['bob']).toMatchObject({ rounds: 7, budget: { tokens: 5000, rounds: null } })
     expect(next.teamBudget).toEqual({ tokens: null, rounds: 40 })
     expect(next.offline).toBe(true)
+  })
+
+  it('keeps the state when nothing in it changed, and unchanged agents', () => {
+    const same = snapshot({ members: [agentView('bob', { pending: 5 })] })
+    expect(snapshotRefreshed(opened, same)).toBe(opened)
+
+    const twoMembers = reduceEvent(initialTeamData, {
+      type: 'workspace-opened',
+      snapshot: snapshot({ members: [agentView('bob'), agentView('carol')] }),
+    })
+    const next = snapshotRefreshed(
+      twoMembers,
+      snapshot({ members: [agentView('bob', { pending: 1 }), agentView('carol')] }),
+    )
+    expect(next.agents['bob']?.pending).toBe(1)
+    expect(next.agents['carol']).toBe(twoMembers.agents['carol'])
+    expect(next.agents['lead']).toBe(twoMembers.agents['lead'])
   })
 })
