@@ -1,32 +1,42 @@
-import { useEffect, useRef, type RefObject } from 'react'
+import { memo, useCallback, useEffect, useState } from 'react'
 import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
-import type { LiveState, LiveTool } from '../store/state'
+import type { LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
-import { describeTokens, formatTokens, lastLines } from './format'
+import { describeTokens, formatTokens } from './format'
+import { PaneTextWriter } from './pane-text'
 import { StatusBadge } from './status'
-
-/** Lines of streaming text a pane shows: enough to follow, little enough for 8 panes on a laptop. */
-const PANE_LINES = 14
 
 /** The whole team at once: one live pane per agent (status, current tool call, streaming text). */
 export function ActivityPanes() {
   const order = useAppStore((state) => state.order)
+  const store = useAppStoreApi()
+  // One writer for all panes: their streaming text goes to the DOM in one frame.
+  const [writer] = useState(() => new PaneTextWriter(store))
+  useEffect(() => writer.start(), [writer])
   return (
     <div className="activity-grid" data-count={order.length}>
       {order.map((name) => (
-        <ActivityPane key={name} name={name} />
+        <ActivityPane key={name} name={name} writer={writer} />
       ))}
     </div>
   )
 }
 
-function ActivityPane({ name }: { readonly name: string }) {
+const ActivityPane = memo(function ActivityPane({
+  name,
+  writer,
+}: {
+  readonly name: string
+  readonly writer: PaneTextWriter
+}) {
   const agent = useAppStore((state) => state.agents[name])
   const tool = useAppStore((state) => currentTool(state.live[name]?.tools))
   const select = useAppStore((state) => state.select)
-  const text = useRef<HTMLPreElement>(null)
-  useStreamingText(name, text)
+  const text = useCallback(
+    (box: HTMLPreElement | null) => (box === null ? undefined : writer.attach(name, box)),
+    [writer, name],
+  )
   if (agent === undefined) return null
   return (
     <section
@@ -74,38 +84,10 @@ function ActivityPane({ name }: { readonly name: string }) {
       </footer>
     </section>
   )
-}
+})
 
 function currentTool(tools: readonly LiveTool[] | undefined): LiveTool | null {
   if (tools === undefined || tools.length === 0) return null
   const active = tools.filter((tool) => tool.phase !== 'finished')
   return active[active.length - 1] ?? tools[tools.length - 1] ?? null
-}
-
-function paneText(live: LiveState | undefined): string {
-  if (live === undefined) return ''
-  return lastLines(live.text.length > 0 ? live.text : live.lastText, PANE_LINES)
-}
-
-/**
- * The streaming text changes every frame for every agent: it is written to the DOM straight
- * from a transient store subscription, without re-rendering the pane.
- */
-function useStreamingText(name: string, target: RefObject<HTMLPreElement | null>): void {
-  const store = useAppStoreApi()
-  useEffect(() => {
-    let shown: LiveState | undefined | null = null // null: nothing written yet
-    const write = (live: LiveState | undefined) => {
-      if (live === shown || target.current === null) return
-      shown = live
-      const element = target.current
-      const text = paneText(live)
-      element.textContent = text.length > 0 ? text : 'Nothing streamed yet.'
-      element.classList.toggle('is-empty', text.length === 0)
-      element.classList.toggle('is-streaming', (live?.text.length ?? 0) > 0)
-      element.scrollTop = element.scrollHeight
-    }
-    write(store.getState().live[name])
-    return store.subscribe((state) => write(state.live[name]))
-  }, [store, name, target])
 }

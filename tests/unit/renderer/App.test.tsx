@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { App } from '../../../src/renderer/App'
 import type { HostEvent } from '../../../src/shared/contract'
@@ -198,10 +198,11 @@ describe('App', () => {
       expect(pane).toHaveTextContent('Working')
       expect(pane).toHaveTextContent('write_file')
       expect(pane).toHaveTextContent('demo/stats.mjs')
-      expect(pane).toHaveTextContent('Writing the module')
+      // The streaming text is written on the next animation frame.
+      await waitFor(() => expect(pane).toHaveTextContent('Writing the module'))
 
       act(() => api.emit([{ type: 'text-delta', agent: 'alice', text: ', now the tests.' }]))
-      expect(pane).toHaveTextContent('Writing the module, now the tests.')
+      await waitFor(() => expect(pane).toHaveTextContent('Writing the module, now the tests.'))
       expect(screen.getByTestId('activity-pane-bob')).toHaveTextContent('Nothing streamed yet.')
     })
   })
