@@ -1,7 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk'
+import Anthropic, { APIUserAbortError } from '@anthropic-ai/sdk'
 import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
-import type { AssistantBlock, Usage } from '../../../shared/transcript'
 import { createNodeFetch } from './node-fetch'
+import { TurnAssembly, type AssembledTurn } from './turn-assembly'
 
 export interface ModelEndpoint {
   readonly apiKey: string
@@ -24,13 +24,7 @@ export interface StreamObserver {
   onToolInput?(id: string, partialJson: string): void
 }
 
-export interface ModelTurn {
-  readonly message_id: string
-  readonly model: string
-  readonly content: AssistantBlock[]
-  readonly stop_reason: string | null
-  readonly usage: Usage
-}
+export type ModelTurn = AssembledTurn
 
 export interface TurnRequest {
   readonly agent: string
@@ -57,20 +51,25 @@ export class ModelClient {
   }
 
   async turn(request: TurnRequest): Promise<ModelTurn> {
-    const stream = this.client.messages.stream(
+    // The raw event stream, folded by TurnAssembly: the SDK's MessageStream helper cost as much
+    // CPU again as the request itself.
+    const stream = await this.client.messages.create(
       {
         model: request.model ?? this.endpoint.model,
         max_tokens: this.endpoint.maxTokens ?? 8000,
         system: request.system,
         messages: request.messages,
         tools: [...request.tools],
+        stream: true,
       },
       { headers: { 'x-agent-name': request.agent }, signal: request.signal },
     )
     const observer = request.observer
+    const assembly = new TurnAssembly()
     const toolIds = new Map<number, string>()
-    stream.on('streamEvent', (event) => {
+    for await (const event of stream) {
       observer?.onActivity?.()
+      assembly.add(event)
       if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
         toolIds.set(event.index, event.content_block.id)
         observer?.onToolStart?.({ id: event.content_block.id, name: event.content_block.name })
@@ -81,25 +80,9 @@ export class ModelClient {
           if (id !== undefined) observer?.onToolInput?.(id, event.delta.partial_json)
         }
       }
-    })
-    const message = await stream.finalMessage()
-    return {
-      message_id: message.id,
-      model: message.model,
-      content: message.content.map(normalizeBlock),
-      stop_reason: message.stop_reason,
-      usage: {
-        input_tokens: message.usage.input_tokens,
-        output_tokens: message.usage.output_tokens,
-      },
     }
+    // The SDK's stream ends quietly when aborted: a stopped turn must not pass for a whole one.
+    if (request.signal?.aborted) throw new APIUserAbortError()
+    return assembly.finish()
   }
-}
-
-/** Keeps what the API needs back from each block, and nothing the SDK adds for display. */
-function normalizeBlock(block: Anthropic.ContentBlock): AssistantBlock {
-  if (block.type === 'text') return { type: 'text', text: block.text }
-  if (block.type === 'tool_use')
-    return { type: 'tool_use', id: block.id, name: block.name, input: block.input }
-  return { ...block } as AssistantBlock
 }
