@@ -128,7 +128,9 @@ export function parseMessageLine(text: string, inbox: string, positionId: string
     id = record.id
   }
   const extra: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(record)) if (!CORE_KEYS.has(key)) extra[key] = field
+  // for-in, not Object.entries: no array per key on a path every delivered line takes (a parsed
+  // JSON object has only own keys).
+  for (const key in record) if (!CORE_KEYS.has(key)) extra[key] = record[key]
   return {
     ok: true,
     message: {
