@@ -20,6 +20,34 @@ export function formatInbox(messages: readonly InjectedMessage[]): string {
 }
 
 /**
+ * A user-side record's block, made once per record: the conversation is rebuilt before every
+ * model call, and an inbox record's JSON was serialized again each time. Records never change
+ * once appended, and the SDK only reads the blocks.
+ */
+const userBlocks = new WeakMap<TranscriptRecord, TextBlockParam | ToolResultBlockParam>()
+
+function userBlock(record: UserSideRecord): TextBlockParam | ToolResultBlockParam {
+  let block = userBlocks.get(record)
+  if (block === undefined) {
+    block =
+      record.kind === 'user'
+        ? { type: 'text', text: record.text }
+        : record.kind === 'inbox'
+          ? { type: 'text', text: formatInbox(record.messages) }
+          : {
+              type: 'tool_result',
+              tool_use_id: record.tool_use_id,
+              content: record.content,
+              is_error: record.is_error,
+            }
+    userBlocks.set(record, block)
+  }
+  return block
+}
+
+type UserSideRecord = Extract<TranscriptRecord, { kind: 'user' | 'inbox' | 'tool-result' }>
+
+/**
  * The Messages API conversation derived from a transcript. Consecutive user-side records merge
  * into one user message (tool results first, as the API requires), so that the roles always
  * alternate whatever arrived between two model calls.
@@ -37,18 +65,11 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
   for (const record of records) {
     switch (record.kind) {
       case 'user':
-        texts.push({ type: 'text', text: record.text })
-        break
       case 'inbox':
-        texts.push({ type: 'text', text: formatInbox(record.messages) })
+        texts.push(userBlock(record) as TextBlockParam)
         break
       case 'tool-result':
-        results.push({
-          type: 'tool_result',
-          tool_use_id: record.tool_use_id,
-          content: record.content,
-          is_error: record.is_error,
-        })
+        results.push(userBlock(record) as ToolResultBlockParam)
         break
       case 'assistant': {
         if (record.content.length === 0) break
