@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { isValidName } from '../../shared/names'
+import { InboxFolderWatch } from './inbox-folder-watch'
 import type { TeamPaths } from './team-paths'
 
 export type TeamChange =
@@ -25,22 +26,37 @@ interface Seen {
   ino: number
 }
 
+export interface TeamWatcherOptions {
+  /** How long after an event the file is checked again (tests lengthen it). */
+  readonly trailingCheckMs?: number
+}
+
 /**
  * Turns every change under `.team/` made by anyone (another program, a shell `echo >>`, an
  * editor) into a typed event: a line appended to an inbox, a new inbox file, an edit of
  * config.json. The runtime's own state files under `.team/mailbox/` are not watched.
+ *
+ * Inbox files are watched twice: by a plain `fs.watch` of the inbox folder, which reports every
+ * append at once (inotify drops nothing and throttles nothing), and by chokidar, which also sees
+ * files added and removed, a folder that is replaced, and whatever the plain watch missed. Each
+ * report is checked against the file's size, time and inode, so one append is one event however
+ * many watchers saw it.
  */
 export class TeamWatcher {
   private readonly watcher: FSWatcher
   private readonly seen = new Map<string, Seen>()
   private readonly trailing = new Map<string, NodeJS.Timeout>()
   private readonly readyPromise: Promise<void>
+  private readonly trailingCheckMs: number
+  private readonly inboxFolder: InboxFolderWatch
   private closed = false
 
   constructor(
     private readonly paths: TeamPaths,
     private readonly onChange: (change: TeamChange) => void,
+    options: TeamWatcherOptions = {},
   ) {
+    this.trailingCheckMs = options.trailingCheckMs ?? TRAILING_CHECK_MS
     mkdirSync(paths.inboxDirectory, { recursive: true })
     // What is already there counts as seen: its next write is an append, not a new file.
     for (const path of [
@@ -56,6 +72,12 @@ export class TeamWatcher {
       ignored: (path: string) => this.isIgnored(path),
     })
     this.readyPromise = new Promise((resolve) => this.watcher.once('ready', () => resolve()))
+    this.inboxFolder = new InboxFolderWatch({
+      root: paths.root,
+      inboxDirectory: paths.inboxDirectory,
+      onFile: (path) => this.fileChanged(path),
+      onFolder: () => this.rescanInboxes(),
+    })
     this.watcher.on('add', (path) => this.handle(path, 'added'))
     this.watcher.on('change', (path) => this.handle(path, 'appended'))
     this.watcher.on('unlink', (path) => this.handle(path, 'removed'))
@@ -71,6 +93,7 @@ export class TeamWatcher {
 
   async close(): Promise<void> {
     this.closed = true
+    this.inboxFolder.close()
     for (const timer of this.trailing.values()) clearTimeout(timer)
     this.trailing.clear()
     await this.watcher.close()
@@ -91,13 +114,50 @@ export class TeamWatcher {
 
   private handle(path: string, change: 'added' | 'appended' | 'removed'): void {
     if (this.closed || this.classify(path) === null) return
-    if (change === 'removed') {
-      this.seen.delete(path)
-      this.emitFor(path, 'removed')
+    if (this.classify(path)?.kind === 'inbox' && this.inboxFolder.follow()) this.rescanInboxes()
+    if (change === 'removed') this.gone(path)
+    else this.fileChanged(path)
+  }
+
+  /** Something happened to the file: report what it now is, and look again a little later. */
+  private fileChanged(path: string): void {
+    if (this.closed || this.classify(path) === null) return
+    if (this.check(path)) this.scheduleTrailing(path)
+    else if (!this.exists(path)) this.gone(path)
+    else this.scheduleTrailing(path)
+  }
+
+  /** Reports a removal once, however many watchers saw it. */
+  private gone(path: string): void {
+    const trailing = this.trailing.get(path)
+    if (trailing !== undefined) clearTimeout(trailing)
+    this.trailing.delete(path)
+    if (this.seen.delete(path)) this.emitFor(path, 'removed')
+  }
+
+  private exists(path: string): boolean {
+    try {
+      statSync(path)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * A new inbox folder: what was in the old one is gone (chokidar reports nothing for it) and
+   * whatever the new one holds is new.
+   */
+  private rescanInboxes(): void {
+    for (const path of [...this.seen.keys()])
+      if (this.classify(path)?.kind === 'inbox' && !this.exists(path)) this.gone(path)
+    let files: string[] = []
+    try {
+      files = readdirSync(this.paths.inboxDirectory)
+    } catch {
       return
     }
-    this.check(path)
-    this.scheduleTrailing(path)
+    for (const file of files) this.fileChanged(join(this.paths.inboxDirectory, file))
   }
 
   private remember(path: string): void {
@@ -137,7 +197,7 @@ export class TeamWatcher {
     const timer = setTimeout(() => {
       this.trailing.delete(path)
       if (!this.closed && this.check(path)) this.scheduleTrailing(path)
-    }, TRAILING_CHECK_MS)
+    }, this.trailingCheckMs)
     timer.unref()
     this.trailing.set(path, timer)
   }

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { TeamWatcher } from '../../../src/main/runtime/watcher'
 import { run } from '../../helpers/processes'
 import { waitFor } from '../../helpers/wait'
 import { has, shown, watch, workspaceWithInboxes } from '../../helpers/watch'
@@ -109,5 +110,62 @@ describe('TeamWatcher', () => {
     appendFileSync(paths.inbox('bob'), s09Line('sentinel'))
     await waitFor(has(events, { kind: 'inbox', name: 'bob', change: 'appended' }), shown(events))
     expect(events).toEqual(events.map(() => ({ kind: 'inbox', name: 'bob', change: 'appended' })))
+  })
+
+  it('reports each append of a quick series on its own, without waiting for the re-check', async () => {
+    // chokidar alone throttles a file's changes for 50 ms, so the second append of a pair would
+    // surface only at the re-check, which this watcher puts a minute away.
+    const paths = workspaceWithInboxes('alice')
+    const sizes: number[] = []
+    const watcher = new TeamWatcher(
+      paths,
+      (change) => {
+        if (change.kind === 'inbox' && change.name === 'alice')
+          sizes.push(statSync(paths.inbox('alice')).size)
+      },
+      { trailingCheckMs: 60_000 },
+    )
+    onTestFinished(() => watcher.close())
+    await watcher.ready()
+    for (let round = 1; round <= 5; round++) {
+      appendFileSync(paths.inbox('alice'), s09Line(`line ${round}`))
+      const size = statSync(paths.inbox('alice')).size
+      await waitFor(
+        () => sizes.includes(size),
+        () => `an event at size ${size} (append ${round}); got sizes ${JSON.stringify(sizes)}`,
+      )
+    }
+    expect(new Set(sizes).size).toBe(sizes.length)
+  })
+
+  it('keeps the fast path when the inbox folder is replaced', async () => {
+    const paths = workspaceWithInboxes('alice')
+    const sizes: number[] = []
+    const watcher = new TeamWatcher(
+      paths,
+      (change) => {
+        if (change.kind === 'inbox' && change.name === 'alice' && change.change !== 'removed')
+          sizes.push(statSync(paths.inbox('alice')).size)
+      },
+      { trailingCheckMs: 60_000 },
+    )
+    onTestFinished(() => watcher.close())
+    await watcher.ready()
+    const aside = `${paths.inboxDirectory}.old`
+    renameSync(paths.inboxDirectory, aside)
+    mkdirSync(paths.inboxDirectory)
+    writeFileSync(paths.inbox('alice'), s09Line('new folder'))
+    await waitFor(
+      () => sizes.length > 0,
+      () => `an event for the new folder; got ${JSON.stringify(sizes)}`,
+    )
+    for (let round = 1; round <= 3; round++) {
+      appendFileSync(paths.inbox('alice'), s09Line(`line ${round}`))
+      const size = statSync(paths.inbox('alice')).size
+      await waitFor(
+        () => sizes.includes(size),
+        () => `an event at size ${size} (append ${round}); got sizes ${JSON.stringify(sizes)}`,
+      )
+    }
   })
 })
