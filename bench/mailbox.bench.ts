@@ -10,7 +10,9 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { randomIds } from '../src/main/runtime/clock'
-import { appendOnceSync, writeFileAtomicSync } from '../src/main/runtime/fs/durable'
+import { writeFileAtomicSync } from '../src/main/runtime/fs/durable'
+import { appendLineSync } from '../src/main/runtime/mailbox/append'
+import { formatLine } from '../src/main/runtime/mailbox/line-format'
 import { Mailbox } from '../src/main/runtime/mailbox/mailbox'
 import { TeamPaths } from '../src/main/runtime/team-paths'
 import { messageToLine, type MailMessage } from '../src/shared/messages'
@@ -277,17 +279,11 @@ function decompose(): Record<string, number> {
         (index) => mailbox.send({ from: 'user', to: INBOX, content: contentFor(`s-${index}`) }),
         calls,
       ),
-      mkdirRecursiveExistingUs: microsPerCall(
-        () => mkdirSync(paths.inboxDirectory, { recursive: true }),
-        calls,
-      ),
       randomIdUs: microsPerCall(() => ids.next('m'), calls),
-      messageToLineAndBufferUs: microsPerCall(
-        (index) => Buffer.from(`${messageToLine(message(index))}\n`),
-        calls,
-      ),
-      appendOnceSyncUs: microsPerCall(
-        () => appendOnceSync(paths.inbox('carol'), Buffer.from(line)),
+      formatLineUs: microsPerCall((index) => formatLine(message(index)), calls),
+      messageToLineUs: microsPerCall((index) => `${messageToLine(message(index))}\n`, calls),
+      appendLineUs: microsPerCall(
+        () => appendLineSync(paths.inbox('carol'), line, line.length),
         calls,
       ),
       cursorWriteFileAtomicSyncUs: microsPerCall(
@@ -519,7 +515,7 @@ export async function run(): Promise<BenchResult> {
 function mailboxNotes(parts: Record<string, number>, profile: Record<string, unknown>): string[] {
   const us = (key: string) => (parts[key] ?? Number.NaN).toFixed(1)
   const notes = [
-    `mailbox: one send, alone in one process: Mailbox.send ${us('mailboxSendUs')} µs vs appendFileSync ${us('rawAppendFileSyncUs')} µs; inside it mkdirSync(inbox dir, recursive) on every send ${us('mkdirRecursiveExistingUs')} µs, randomIds().next (randomBytes(5) per id) ${us('randomIdUs')} µs, messageToLine + Buffer ${us('messageToLineAndBufferUs')} µs, the O_APPEND open/write/close ${us('appendOnceSyncUs')} µs; a consumer commit's cursor writeFileAtomicSync ${us('cursorWriteFileAtomicSyncUs')} µs (two fsyncs), a journal append + fsync ${us('journalAppendFsyncUs')} µs`,
+    `mailbox: one send, alone in one process: Mailbox.send ${us('mailboxSendUs')} µs vs appendFileSync ${us('rawAppendFileSyncUs')} µs; inside it an id ${us('randomIdUs')} µs, the line (formatLine) ${us('formatLineUs')} µs (JSON.stringify of the record would be ${us('messageToLineUs')} µs), the O_APPEND open/write/close ${us('appendLineUs')} µs; a consumer commit's cursor writeFileAtomicSync ${us('cursorWriteFileAtomicSyncUs')} µs (two fsyncs), a journal append + fsync ${us('journalAppendFsyncUs')} µs`,
   ]
   const writer = profile.writer as ProfileSummary | null | undefined
   const consumer = profile.consumer as ProfileSummary | null | undefined
