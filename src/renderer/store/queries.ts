@@ -15,10 +15,16 @@ import {
   transcriptOlderLoaded,
   transcriptOlderLoading,
   transcriptTailLoaded,
+  type TranscriptPage,
 } from './pages'
 import type { GetState, SetState } from './store'
 
-/** How many transcript records a page holds: the latest page first, older ones on scroll-up. */
+/**
+ * How many transcript records the latest page holds: enough to fill a tall window, and small
+ * enough that the first paint does not wait for hundreds of rows to cross the wire and be parsed.
+ */
+export const TRANSCRIPT_FIRST_PAGE = 100
+/** How many records each older page holds, read as the person scrolls up. */
 export const TRANSCRIPT_PAGE = 500
 export const INBOX_PAGE = 200
 /**
@@ -29,6 +35,11 @@ export const INBOX_REFRESH_OVERLAP = 50
 
 export interface Queries {
   loadTranscript(name: string): Promise<void>
+  /**
+   * Folds in a latest page already asked for (boot asks for the lead's beside the snapshot);
+   * the view then finds it loading and does not ask again.
+   */
+  adoptTranscript(name: string, page: Promise<TranscriptPage>): Promise<void>
   loadOlderTranscript(name: string): Promise<void>
   loadInbox(name: string): Promise<void>
   loadMoreInbox(name: string): Promise<void>
@@ -71,10 +82,13 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
     async loadTranscript(name) {
       const existing = get().transcripts[name]
       if (existing !== undefined && existing.status !== 'failed') return
+      await queries.adoptTranscript(name, api.getTranscript({ name, last: TRANSCRIPT_FIRST_PAGE }))
+    },
+    async adoptTranscript(name, request) {
       const workspace = get().workspace
       set((state) => transcriptLoading(state, name))
       try {
-        const page = await api.getTranscript({ name, last: TRANSCRIPT_PAGE })
+        const page = await request
         if (sameWorkspace(workspace)) set((state) => transcriptTailLoaded(state, name, page))
       } catch (error) {
         if (sameWorkspace(workspace))

@@ -6,7 +6,7 @@ import { reviewDismissed } from './protocols'
 import { reduceEvents } from './reducer'
 import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
-import { createQueries, type Queries } from './queries'
+import { createQueries, TRANSCRIPT_FIRST_PAGE, type Queries } from './queries'
 import { describeFailure } from './failures'
 import {
   initialUiState,
@@ -153,6 +153,14 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
           api.getSettings({}),
           api.getRecentWorkspaces({}),
         ])
+        // The lead's latest page is asked for with the snapshot, not after its render: the
+        // server answers in order, so it is on its way while the roster renders.
+        const leadTail =
+          info.workspace === null
+            ? null
+            : api.getTranscript({ name: LEAD, last: TRANSCRIPT_FIRST_PAGE })
+        // A failed page is reported by adoptTranscript; until then it is not unhandled.
+        leadTail?.catch(() => undefined)
         const snapshot = info.workspace === null ? null : await api.getSnapshot({})
         set({
           info,
@@ -165,6 +173,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
             (settings.apiKeySet || settings.useOfflineModel || info.offline),
         })
         if (snapshot !== null) get().applyEvents([{ type: 'workspace-opened', snapshot }])
+        if (snapshot !== null && leadTail !== null) void get().adoptTranscript(LEAD, leadTail)
         set({ phase: { kind: 'ready' } })
       } catch (error) {
         set({ phase: { kind: 'failed', message: describeFailure(error).message } })

@@ -22,7 +22,7 @@ describe('App', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Lead' })).toBeInTheDocument()
     expect(screen.getByLabelText('Message the lead')).toBeInTheDocument()
     expect(screen.getByTitle('/home/dana/stats')).toHaveTextContent('stats')
-    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 500 })
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 100 })
   })
 
   it('says so when it cannot start', async () => {

@@ -208,7 +208,7 @@ describe('the transcript', () => {
     const transcript = screen.getByTestId('transcript')
     expect(await within(transcript).findByText('message 1200')).toBeInTheDocument()
     // The newest page in one request; earlier pages wait until the person scrolls up.
-    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 500 })
+    expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 100 })
     expect(api.getTranscript).toHaveBeenCalledTimes(1)
   })
 })
