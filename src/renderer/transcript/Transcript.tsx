@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { measureElement, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { useAppStore } from '../store/context'
@@ -20,6 +20,28 @@ function estimateSize(row: Row | undefined): number {
     default:
       return 88
   }
+}
+
+/**
+ * A row's height from its ResizeObserver entry, which comes after the frame's layout. As a row
+ * mounts (no entry yet) its cached size or estimate stands in: reading its height there forced
+ * a layout per row, and a re-render per changed size, before the first paint.
+ */
+function measureRow(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<HTMLDivElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box !== undefined) return Math.round(box.blockSize)
+  // Without a ResizeObserver (jsdom) nothing would measure the row later: read it now.
+  if (entry !== undefined || typeof ResizeObserver === 'undefined')
+    return measureElement(element, entry, instance)
+  const index = instance.indexFromElement(element)
+  return (
+    instance.itemSizeCache.get(instance.options.getItemKey(index)) ??
+    instance.options.estimateSize(index)
+  )
 }
 
 /**
@@ -55,6 +77,7 @@ export function Transcript({
     getScrollElement: () => scroller.current,
     estimateSize: (index) => estimateSize(rows[index]),
     getItemKey: (index) => rows[index]?.key ?? index,
+    measureElement: measureRow,
     overscan: 6,
     anchorTo: 'end',
     followOnAppend: true,
