@@ -13,6 +13,8 @@ import { bundleWorkers, kill, seededRandom, sleep, startWorker } from './process
 const KILLS = 55
 const STEPS = 40
 const AGENTS = ['lead', 'w1', 'w2', 'w3']
+/** The last, unkilled run has this long to finish the work (it takes a few seconds). */
+const FINISH_LIMIT_MS = 120_000
 
 let workers: Awaited<ReturnType<typeof bundleWorkers>>
 let workspace: string
@@ -40,7 +42,15 @@ describe('the runtime under SIGKILL', () => {
       }
     }
     const last = startWorker(workers.path('team-runner'), [workspace, String(STEPS)])
-    expect(await last.exited, last.stderr()).toBe(0)
+    const finished = await Promise.race([last.exited, sleep(FINISH_LIMIT_MS).then(() => 'late')])
+    if (finished === 'late') {
+      await kill(last)
+      throw new Error(
+        `the team did not finish within ${FINISH_LIMIT_MS / 1000} s of its last start; ` +
+          `roster: ${readFileSync(new TeamPaths(workspace).config, 'utf8')}`,
+      )
+    }
+    expect(finished, last.stderr()).toBe(0)
     expect(kills).toBeGreaterThanOrEqual(50)
 
     const paths = new TeamPaths(workspace)

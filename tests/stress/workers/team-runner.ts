@@ -17,7 +17,8 @@ const STEPS = Number(stepsText)
 export const WORKERS = ['w1', 'w2', 'w3']
 
 function leadReply(request: ModelRequest): Reply {
-  if (!toolCalls(request).some((call) => call.name === 'spawn_teammate')) {
+  const calls = toolCalls(request)
+  if (!calls.some((call) => call.name === 'spawn_teammate')) {
     return {
       content: WORKERS.map((name) => ({
         type: 'tool_use' as const,
@@ -27,8 +28,28 @@ function leadReply(request: ModelRequest): Reply {
       })),
     }
   }
-  if (latestResults(request).length > 0)
-    return { content: [{ type: 'text', text: 'The workers are on it.' }] }
+  const results = latestResults(request)
+  // A kill during the spawns leaves them answered "interrupted, not run again" (or a teammate in
+  // the roster that never got its prompt): spawn those again, as a model would. One that is
+  // working already needs nothing.
+  const again = results.flatMap((result) => {
+    if (result.name !== 'spawn_teammate' || !result.isError) return []
+    if (result.content.includes('is working right now')) return []
+    const name = calls.find((call) => call.id === result.toolUseId)?.input.name
+    return typeof name === 'string' ? [name] : []
+  })
+  if (again.length > 0) {
+    return {
+      content: again.map((name) => ({
+        type: 'tool_use' as const,
+        // Deterministic, so a turn asked for again after a kill gets the same ids.
+        id: `toolu_lead_spawn_${name}_${calls.filter((call) => call.input.name === name).length}`,
+        name: 'spawn_teammate',
+        input: { name, role: 'worker', prompt: `Do ${STEPS} steps.` },
+      })),
+    }
+  }
+  if (results.length > 0) return { content: [{ type: 'text', text: 'The workers are on it.' }] }
   return {
     content: [{ type: 'text', text: `Noted ${mailSeen(request, true).length} message(s).` }],
   }
