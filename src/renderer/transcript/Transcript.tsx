@@ -104,7 +104,9 @@ export function Transcript({
     if (hasOlder && firstIndex === 0 && scrolledUp.current) void loadOlder(name)
   }, [direction, hasOlder, firstIndex, firstSeq, loadOlder, name])
 
-  const atEnd = rows.length === 0 || virtualizer.isAtEnd(FOLLOW_THRESHOLD)
+  // From the virtualizer's own sizes: isAtEnd reads the element's scrollHeight, a forced
+  // layout in every render (each streamed delta, and each row measured at the first paint).
+  const atEnd = rows.length === 0 || virtualizer.getVirtualDistanceFromEnd() <= FOLLOW_THRESHOLD
 
   return (
     <div className="transcript">
