@@ -45,6 +45,16 @@ function measureRow(
 }
 
 /**
+ * How far (px) the view is from the last row, from the virtualizer's own sizes: its isAtEnd
+ * reads the scroller's scrollHeight, a forced layout in every render (each streamed delta, and
+ * each row measured at the first paint).
+ */
+function distanceFromEnd(virtualizer: Virtualizer<HTMLDivElement, Element>): number {
+  const viewport = virtualizer.scrollRect?.height ?? 0
+  return Math.max(virtualizer.getTotalSize() - viewport - (virtualizer.scrollOffset ?? 0), 0)
+}
+
+/**
  * An agent's transcript, virtualized: only the rows on screen exist in the DOM, so a
  * 10,000-entry transcript opens and scrolls smoothly. The latest page loads first, earlier
  * pages as the person scrolls up; it follows the stream while it is at the bottom.
@@ -104,9 +114,7 @@ export function Transcript({
     if (hasOlder && firstIndex === 0 && scrolledUp.current) void loadOlder(name)
   }, [direction, hasOlder, firstIndex, firstSeq, loadOlder, name])
 
-  // From the virtualizer's own sizes: isAtEnd reads the element's scrollHeight, a forced
-  // layout in every render (each streamed delta, and each row measured at the first paint).
-  const atEnd = rows.length === 0 || virtualizer.getVirtualDistanceFromEnd() <= FOLLOW_THRESHOLD
+  const atEnd = rows.length === 0 || distanceFromEnd(virtualizer) <= FOLLOW_THRESHOLD
 
   return (
     <div className="transcript">

@@ -18,7 +18,7 @@ const long: TranscriptRecord[] = Array.from({ length: 1200 }, (_, index) => ({
 function booted(store: AppStore): Promise<void> {
   return new Promise((resolve) => {
     const unsubscribe = store.subscribe((state) => {
-      if (state.phase.kind === 'loading') return
+      if (state.phase.kind === 'connecting') return
       unsubscribe()
       resolve()
     })
