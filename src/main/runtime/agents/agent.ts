@@ -3,6 +3,7 @@ import type { TeamEvent } from '../../../shared/events'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
+  AssistantBlock,
   ToolUseBlock,
   TranscriptRecord,
   NewTranscriptRecord,
@@ -70,6 +71,16 @@ export type ActivationEnd =
   | { readonly kind: 'error'; readonly message: string; readonly code: string }
 
 const RECENT_IDS = 5000
+
+/** The answer to a tool call whose input the output limit cut off: it is never run half-read. */
+const CUT_OFF =
+  'the reply reached the output limit (max_tokens) before this call was complete, so its input is cut off; it was not run. Make the call again with a smaller input (e.g. write a large file in parts).'
+
+/** The call a reply that hit max_tokens ended in, whose input is therefore incomplete. */
+function cutOffCall(turn: { stop_reason: string | null; content: readonly AssistantBlock[] }) {
+  const last = turn.content[turn.content.length - 1]
+  return turn.stop_reason === 'max_tokens' && last?.type === 'tool_use' ? last.id : null
+}
 
 /**
  * One agent's loop: before every model call its new inbox messages are injected, then one
@@ -268,9 +279,10 @@ export class Agent {
           total: this.usageTotal,
         })
         let loop: string | null = null
+        const cutOff = cutOffCall(turn)
         for (const call of unansweredToolCalls(this.store.all)) {
           if (controller.signal.aborted) break
-          await this.runTool(call, controller.signal)
+          await this.runTool(call, controller.signal, call.id === cutOff ? CUT_OFF : null)
           loop ??= this.loops.observe(call.name, call.input)
         }
         if (controller.signal.aborted) {
@@ -319,11 +331,17 @@ export class Agent {
     }
   }
 
-  private async runTool(call: ToolUseBlock, signal: AbortSignal): Promise<void> {
+  /** `refusal`, when given, answers the call with it instead of running it. */
+  private async runTool(
+    call: ToolUseBlock,
+    signal: AbortSignal,
+    refusal: string | null = null,
+  ): Promise<void> {
     let content: string
     let isError: boolean
-    const gate = MUTATING_TOOLS.has(call.name) ? (this.options.planGate?.() ?? null) : null
-    if (call.name === READ_INBOX_DEFINITION.name) {
+    const gate =
+      refusal ?? (MUTATING_TOOLS.has(call.name) ? (this.options.planGate?.() ?? null) : null)
+    if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
       content = await this.intake.readForTool(call)
       isError = false
     } else {

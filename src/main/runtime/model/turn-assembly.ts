@@ -1,3 +1,4 @@
+import { partialParse } from '@anthropic-ai/sdk/_vendor/partial-json-parser/parser.mjs'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
 
@@ -106,12 +107,29 @@ export class TurnAssembly {
     const block = this.blocks[index]
     const json = this.inputJson.get(index)
     if (block === undefined || json === undefined || json === '') return
+    block.input = parseInput(json)
+  }
+}
+
+/**
+ * A tool call's input. The API sends whole JSON unless the reply hit max_tokens inside the call:
+ * then the input is what could be read of it (as the SDK's MessageStream does), the turn is kept
+ * with its stop_reason, and the agent answers that call without running it.
+ */
+function parseInput(json: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch {
     try {
-      block.input = JSON.parse(json) as unknown
+      value = partialParse(json)
     } catch {
-      throw new IncompleteStream(`the input of tool call ${String(block.id)} is not valid JSON`)
+      value = {}
     }
   }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
 }
 
 /** Keeps what the API needs back from each block, and nothing added for display. */

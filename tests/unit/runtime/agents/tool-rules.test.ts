@@ -73,6 +73,27 @@ function expectError(results: Map<string, RequestBlock>, id: string, pattern: Re
 }
 
 describe('tool rules, through the model', () => {
+  it('never runs the call a reply cut off at max_tokens ended in; the calls before it run', async () => {
+    const workspace = workspaceWithNeighbours()
+    const cutOff: Turn = {
+      ...turnOf([
+        ['first', 'write_file', { path: 'whole.txt', content: 'complete' }],
+        ['last', 'write_file', { path: 'half.txt', content: 'cut off he' }],
+      ]),
+      stop_reason: 'max_tokens',
+    }
+    const script = queueScript({ lead: [cutOff, text('Noted the results.')] })
+    const team = await startHost(script, { leadWakesOnMessages: false, workspace })
+    team.host.chat('Write both files.')
+    await team.host.whenIdle()
+    script.assertConsumed()
+    const results = toolResults(requestsOf(team, 'lead')[1])
+    expect(results.get('first')?.is_error).toBe(false)
+    expect(readFileSync(join(workspace, 'whole.txt'), 'utf8')).toBe('complete')
+    expectError(results, 'last', /max_tokens/)
+    expect(existsSync(join(workspace, 'half.txt'))).toBe(false)
+  })
+
   it('confines read_file to the workspace', async () => {
     const workspace = workspaceWithNeighbours()
     const { results } = await leadCalls(

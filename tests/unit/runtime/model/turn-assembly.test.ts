@@ -80,20 +80,37 @@ describe('a turn assembled from the raw stream', () => {
     expect(() => assembly.finish()).toThrow(IncompleteStream)
   })
 
-  it('is refused when a tool call ends on input that is not JSON', () => {
+  it('keeps a tool call cut off by max_tokens with the input read so far, and the stop reason', () => {
     const assembly = new TurnAssembly()
     assembly.add(start)
     assembly.add({
       type: 'content_block_start',
       index: 0,
-      content_block: { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} } as never,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'write_file', input: {} } as never,
     })
     assembly.add({
       type: 'content_block_delta',
       index: 0,
-      delta: { type: 'input_json_delta', partial_json: '{"path": "REA' },
+      delta: { type: 'input_json_delta', partial_json: '{"path": "a.txt", "content": "long te' },
     })
-    expect(() => assembly.add({ type: 'content_block_stop', index: 0 })).toThrow(IncompleteStream)
+    assembly.add({ type: 'content_block_stop', index: 0 })
+    assembly.add({
+      type: 'message_delta',
+      delta: { stop_reason: 'max_tokens', stop_sequence: null },
+      usage: { output_tokens: 8000 },
+    } as never)
+    assembly.add({ type: 'message_stop' })
+    const turn = assembly.finish()
+    expect(turn.stop_reason).toBe('max_tokens')
+    expect(turn.content).toEqual([
+      {
+        type: 'tool_use',
+        id: 'toolu_1',
+        name: 'write_file',
+        // What the SDK's partial parser makes of it: the unfinished string is left out.
+        input: { path: 'a.txt' },
+      },
+    ])
   })
 
   it('ModelClient.turn stopped mid-stream rejects instead of returning the part that came', async () => {
