@@ -204,9 +204,12 @@ export class Team {
     // A teammate shut down while it worked stays shut down when its activation ends.
     if (member.status === 'shutdown' && status !== 'working') return
     const previous = member.status
-    // In memory and reported now; written once for every status that changes in this tick.
+    // In memory and reported now; written once for every status that changes in this tick. A
+    // shutdown is written at once: lost in a crash, the member would come back `idle` and be
+    // woken by the next start (`recoverStale` only knows to undo `working`).
     this.roster.stageStatus(name, status)
-    if (!this.closed)
+    if (status === 'shutdown') this.flushStatuses()
+    else if (!this.closed)
       this.statusWrite ??= setImmediate(() => {
         this.statusWrite = null
         this.flushStatuses()

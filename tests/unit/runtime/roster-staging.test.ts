@@ -96,6 +96,13 @@ describe('Team.setStatus', () => {
     expect(statSync(config).ino).not.toBe(inode)
   })
 
+  it('writes a shutdown at once, with whatever else is staged (a crash must not undo it)', async () => {
+    const { team, config } = await openTeam()
+    team.setStatus('bob', 'working', 'activated')
+    team.setStatus('alice', 'shutdown', 'approved')
+    expect(statusesOnDisk(config)).toEqual({ alice: 'shutdown', bob: 'working' })
+  })
+
   it('writes what is staged when the team closes', async () => {
     const { team, config } = await openTeam()
     team.setStatus('alice', 'error', 'failed')

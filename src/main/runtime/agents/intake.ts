@@ -92,7 +92,14 @@ export class InboxIntake {
     // Cleared before reading: a signal that comes while the poll runs keeps it set for the next.
     this.changed = false
     this.lastPollAt = now
-    const batch = await this.options.consumer.poll()
+    let batch: Batch
+    try {
+      batch = await this.options.consumer.poll()
+    } catch (error) {
+      // The signal is not used up by a read that failed: the next poll reads again.
+      this.changed = true
+      throw error
+    }
     if (batch.waitMs > 0) this.options.wakeLater(batch.waitMs)
     // A batch may stop short of the end (a size limit, the end of an archived segment), and a
     // segment in its grace window may still grow: look again next time.

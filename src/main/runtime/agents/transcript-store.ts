@@ -27,6 +27,7 @@ import type { Position } from '../mailbox/position'
 export class TranscriptStore {
   private readonly records: TranscriptRecord[]
   private fd: number
+  private pendingFlush: Promise<void> | null = null
   /** Lines that could not be read (a hand edit); kept in the file, reported, skipped. */
   readonly problems: string[]
 
@@ -95,9 +96,19 @@ export class TranscriptStore {
    */
   flushAsync(): Promise<void> {
     const fd = this.fd
-    return new Promise((resolve, reject) =>
+    if (fd === -1) return Promise.reject(new Error(`The transcript ${this.path} is closed.`))
+    const flushed = new Promise<void>((resolve, reject) =>
       fsync(fd, (error) => (error ? reject(error) : resolve())),
     )
+    // close() waits for this: a descriptor closed (and reused) under a pending fsync would let
+    // it succeed on another file, and a cursor then move past records not on disk.
+    const settled: Promise<void> = flushed
+      .catch(() => undefined)
+      .then(() => {
+        if (this.pendingFlush === settled) this.pendingFlush = null
+      })
+    this.pendingFlush = settled
+    return flushed
   }
 
   /** The furthest inbox position a record holds: what this agent has durably consumed. */
@@ -125,8 +136,11 @@ export class TranscriptStore {
 
   close(): void {
     if (this.fd === -1) return
-    closeSync(this.fd)
+    const fd = this.fd
     this.fd = -1
+    // A pending fsync keeps the descriptor until it is done.
+    if (this.pendingFlush === null) closeSync(fd)
+    else void this.pendingFlush.then(() => closeSync(fd))
   }
 }
 

@@ -137,4 +137,14 @@ describe('the inbox intake', () => {
       expect.objectContaining({ type: 'message-delivered', agent: 'alice' }),
     )
   })
+
+  it('a poll that failed leaves the signal set, so the next look reads again', async () => {
+    const alice = aliceIntake({ signalled: true })
+    expect(await alice.intake.inject()).toBe(0)
+    alice.team.mailbox.send({ from: 'lead', to: 'alice', content: 'after a failed read' })
+    alice.intake.markChanged()
+    alice.polls.mockRejectedValueOnce(new Error('EIO: i/o error, read'))
+    await expect(alice.intake.inject()).rejects.toThrow('EIO')
+    expect(await alice.intake.inject()).toBe(1)
+  })
 })
