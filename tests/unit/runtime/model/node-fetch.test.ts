@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createNodeFetch } from '../../../../src/main/runtime/model/node-fetch'
-import type { OfflineModelServer } from '../../../../src/main/runtime/model/offline-server'
+import { classify } from '../../../../src/main/runtime/agents/model-turn'
+import { createNodeFetch, IdleTimeoutError } from '../../../../src/main/runtime/model/node-fetch'
 import { text } from '../../../../src/main/runtime/model/script'
 import { tempWorkspace } from '../../../helpers/workspace'
 import { offlineServers, rejectionOf, request } from './offline-harness'
@@ -32,8 +32,7 @@ function sdkOver(server: { url: string }, options: ClientOptions = {}): Anthropi
 
 const streamBody = JSON.stringify({ ...request(), stream: true })
 
-function post(server: OfflineModelServer, init: RequestInit = {}): RequestInit {
-  void server
+function post(init: RequestInit = {}): RequestInit {
   return {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': 'test-key' },
@@ -59,7 +58,7 @@ describe('the node:http fetch', () => {
     })
     const controller = new AbortController()
     const response = await nodeFetch()(`${server.url}/v1/messages`, {
-      ...post(server),
+      ...post(),
       signal: controller.signal,
     })
     expect(response.status).toBe(200)
@@ -80,7 +79,7 @@ describe('the node:http fetch', () => {
     const server = await startServer({ script: never, apiKey: 'test-key' })
     const controller = new AbortController()
     const pending = nodeFetch()(`${server.url}/v1/messages`, {
-      ...post(server),
+      ...post(),
       signal: controller.signal,
     })
     controller.abort()
@@ -102,7 +101,7 @@ describe('the node:http fetch', () => {
     const server = await startServer({ script: () => text('hi') })
     const url = server.url
     await server.close()
-    const error = await rejectionOf(nodeFetch()(`${url}/v1/messages`, post(server)))
+    const error = await rejectionOf(nodeFetch()(`${url}/v1/messages`, post()))
     expect(error).toBeInstanceOf(TypeError)
     expect((error.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED')
     const viaSdk = await rejectionOf(sdkOver({ url }).messages.create(request()))
@@ -215,11 +214,105 @@ describe('the node:http fetch', () => {
       },
     })
     const response = await fetcher(`${server.url}/v1/messages`, {
-      ...post(server),
+      ...post(),
       body,
       duplex: 'half',
     } as RequestInit)
     expect(response.status).toBe(200)
     expect(handed).toEqual([`${server.url}/v1/messages`])
+  })
+
+  it('a status no Response can have (600) rejects as a failed fetch instead of throwing', async () => {
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume()
+      outgoing.writeHead(600, { 'content-type': 'text/plain' }).end('beyond HTTP')
+    })
+    const host = await listen(server)
+    const error = await rejectionOf(nodeFetch()(`http://${host}/v1/messages`, post()))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error.message).toBe('fetch failed')
+    expect(error.cause).toBeInstanceOf(RangeError)
+    const viaSdk = await rejectionOf(sdkOver({ url: `http://${host}` }).messages.create(request()))
+    expect(viaSdk).toBeInstanceOf(Anthropic.APIConnectionError)
+  })
+})
+
+/** Reads a body to its end, for the error it fails with. */
+async function readToEnd(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  const reader = (body as ReadableStream<Uint8Array>).getReader()
+  for (;;) if ((await reader.read()).done) return
+}
+
+const pause = (milliseconds: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+describe('the idle timeout of the node:http fetch', () => {
+  const idleTimeoutMs = 200
+
+  it('fails a body whose server went silent mid-stream, as a dropped stream the agent retries', async () => {
+    const server = await startServer({
+      script: () => ({ fault: 'stall', afterEvents: 3, milliseconds: 60_000, turn: text('hi') }),
+    })
+    const fetcher = nodeFetch({ idleTimeoutMs })
+    const response = await fetcher(`${server.url}/v1/messages`, post())
+    expect(response.status).toBe(200)
+    const error = await rejectionOf(readToEnd(response.body))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error.message).toBe('terminated')
+    expect(error.cause).toBeInstanceOf(IdleTimeoutError)
+
+    const stream = sdkOver(server, { fetch: fetcher }).messages.stream(request())
+    const viaSdk = await rejectionOf(stream.finalMessage())
+    expect(viaSdk).not.toBeInstanceOf(Anthropic.APIUserAbortError)
+    expect(classify(viaSdk).kind).toBe('retry')
+  })
+
+  it('rejects a request whose headers do not come as a failed connection; through the SDK, its connection error', async () => {
+    const server = await startServer({ script: never, apiKey: 'test-key' })
+    const fetcher = nodeFetch({ idleTimeoutMs })
+    const error = await rejectionOf(fetcher(`${server.url}/v1/messages`, post()))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error.message).toBe('fetch failed')
+    expect(error.cause).toBeInstanceOf(IdleTimeoutError)
+    const viaSdk = await rejectionOf(sdkOver(server, { fetch: fetcher }).messages.create(request()))
+    expect(viaSdk).toBeInstanceOf(Anthropic.APIConnectionError)
+  })
+
+  it('counts silence, not the whole: a body that keeps coming for longer is read to its end', async () => {
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume()
+      outgoing.writeHead(200, { 'content-type': 'text/plain' })
+      let sent = 0
+      const timer = setInterval(() => {
+        outgoing.write(String(sent))
+        if (++sent === 10) {
+          clearInterval(timer)
+          outgoing.end()
+        }
+      }, idleTimeoutMs / 4)
+    })
+    const host = await listen(server)
+    const response = await nodeFetch({ idleTimeoutMs })(`http://${host}/`)
+    expect(await response.text()).toBe('0123456789')
+  })
+
+  it('does not count a reader that takes its time against the server', async () => {
+    const waiting: ServerResponse[] = []
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume()
+      if (incoming.url === '/finish') {
+        for (const stream of waiting.splice(0)) stream.end('b')
+        outgoing.end()
+        return
+      }
+      outgoing.writeHead(200, { 'content-type': 'text/plain' }).write('a')
+      waiting.push(outgoing)
+    })
+    const host = await listen(server)
+    const response = await nodeFetch({ idleTimeoutMs })(`http://${host}/stream`)
+    // Nobody reads for twice the timeout: the first piece waits in the body, the socket paused.
+    await pause(idleTimeoutMs * 2)
+    await fetch(`http://${host}/finish`)
+    expect(await response.text()).toBe('ab')
   })
 })
