@@ -3,6 +3,12 @@ import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/
 import { createNodeFetch } from './node-fetch'
 import { TurnAssembly, type AssembledTurn } from './turn-assembly'
 
+/**
+ * One fetch, and so one pool of keep-alive sockets, for every client: the host makes a client
+ * per endpoint setting, and a pool of its own for each would keep its sockets to the end.
+ */
+const sharedFetch = createNodeFetch()
+
 export interface ModelEndpoint {
   readonly apiKey: string
   /** Any Anthropic-compatible endpoint; the SDK's default when absent. */
@@ -46,7 +52,7 @@ export class ModelClient {
       baseURL: endpoint.baseURL ?? null,
       maxRetries: endpoint.maxRetries ?? 0,
       // Keep-alive node:http instead of the platform's fetch: the same wire, a third of the CPU.
-      fetch: createNodeFetch(),
+      fetch: sharedFetch,
     })
   }
 
