@@ -197,14 +197,17 @@ function messagesDelivered(state: TeamData, event: EventOf<'message-delivered'>)
     ...agent,
     pending: Math.max(0, agent.pending - event.ids.length),
   }))
-  return updateInbox(counted, event.agent, (inbox) => ({
-    ...inbox,
-    entries: inbox.entries.map((entry) =>
-      entry.id !== null && ids.has(entry.id) && entry.state === 'pending'
-        ? { ...entry, state: 'delivered' }
-        : entry,
-    ),
-  }))
+  return updateInbox(counted, event.agent, (inbox) => {
+    let marked = 0
+    const entries = inbox.entries.map((entry) => {
+      if (entry.id === null || !ids.has(entry.id)) return entry
+      marked++
+      return entry.state === 'pending' ? { ...entry, state: 'delivered' as const } : entry
+    })
+    // A delivered line not shown yet may be on its way in a read that started before the
+    // delivery, still pending there: read again once that read is in.
+    return { ...inbox, entries, stale: inbox.stale || marked < ids.size }
+  })
 }
 
 function messageRejected(state: TeamData, event: EventOf<'message-rejected'>): TeamData {

@@ -305,8 +305,19 @@ describe('reduceEvents', () => {
       'delivered',
       'pending',
     ])
+    expect(next.inboxes['alice']?.stale).toBe(false)
     const again = reduceEvent(next, { type: 'message-delivered', agent: 'alice', ids: ['a', 'b'] })
     expect(again.agents['alice']?.pending).toBe(0)
+  })
+
+  it('message-delivered for a line not shown yet marks the inbox to be read again', () => {
+    // The read that brings the line may have started before the delivery: it says pending.
+    const state = inboxPageLoaded(opened(), 'alice', null, {
+      entries: [inboxEntry(0)],
+      next: null,
+    })
+    const next = reduceEvent(state, { type: 'message-delivered', agent: 'alice', ids: ['m1'] })
+    expect(next.inboxes['alice']?.stale).toBe(true)
   })
 
   it('message-rejected marks the line rejected with its reason and raises an error banner', () => {
