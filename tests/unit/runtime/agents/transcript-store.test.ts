@@ -27,7 +27,7 @@ function descriptorsOn(path: string): number {
 describe('TranscriptStore', () => {
   it('a close while an fsync is pending waits for it; the fsync succeeds', async () => {
     const { store, path } = openStore()
-    store.append({ kind: 'user', text: 'hello' })
+    store.append({ kind: 'user', from: 'user', text: 'hello' })
     const flushed = store.flushAsync()
     store.close()
     expect(descriptorsOn(path)).toBe(1) // kept for the fsync
