@@ -1,11 +1,40 @@
 import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import type { TeamPaths } from '../../../src/main/runtime/team-paths'
 import { TeamWatcher } from '../../../src/main/runtime/watcher'
 import { run } from '../../helpers/processes'
 import { waitFor } from '../../helpers/wait'
 import { has, shown, watch, workspaceWithInboxes } from '../../helpers/watch'
 import { s09Line } from '../../helpers/workspace'
+
+/** The size of alice's inbox at each of its events, from a watcher whose re-check is a minute off. */
+async function aliceSizesWithoutRecheck(paths: TeamPaths): Promise<number[]> {
+  const sizes: number[] = []
+  const watcher = new TeamWatcher(
+    paths,
+    (change) => {
+      if (change.kind === 'inbox' && change.name === 'alice' && change.change !== 'removed')
+        sizes.push(statSync(paths.inbox('alice')).size)
+    },
+    { trailingCheckMs: 60_000 },
+  )
+  onTestFinished(() => watcher.close())
+  await watcher.ready()
+  return sizes
+}
+
+/** Appends `count` lines to alice's inbox, each only once the one before was reported. */
+async function appendEachSeen(paths: TeamPaths, sizes: number[], count: number): Promise<void> {
+  for (let round = 1; round <= count; round++) {
+    appendFileSync(paths.inbox('alice'), s09Line(`line ${round}`))
+    const size = statSync(paths.inbox('alice')).size
+    await waitFor(
+      () => sizes.includes(size),
+      () => `an event at size ${size} (append ${round}); got sizes ${JSON.stringify(sizes)}`,
+    )
+  }
+}
 
 describe('TeamWatcher', () => {
   it("an external append to an inbox emits {kind: 'inbox', change: 'appended'}", async () => {
@@ -116,41 +145,14 @@ describe('TeamWatcher', () => {
     // chokidar alone throttles a file's changes for 50 ms, so the second append of a pair would
     // surface only at the re-check, which this watcher puts a minute away.
     const paths = workspaceWithInboxes('alice')
-    const sizes: number[] = []
-    const watcher = new TeamWatcher(
-      paths,
-      (change) => {
-        if (change.kind === 'inbox' && change.name === 'alice')
-          sizes.push(statSync(paths.inbox('alice')).size)
-      },
-      { trailingCheckMs: 60_000 },
-    )
-    onTestFinished(() => watcher.close())
-    await watcher.ready()
-    for (let round = 1; round <= 5; round++) {
-      appendFileSync(paths.inbox('alice'), s09Line(`line ${round}`))
-      const size = statSync(paths.inbox('alice')).size
-      await waitFor(
-        () => sizes.includes(size),
-        () => `an event at size ${size} (append ${round}); got sizes ${JSON.stringify(sizes)}`,
-      )
-    }
+    const sizes = await aliceSizesWithoutRecheck(paths)
+    await appendEachSeen(paths, sizes, 5)
     expect(new Set(sizes).size).toBe(sizes.length)
   })
 
   it('keeps the fast path when the inbox folder is replaced', async () => {
     const paths = workspaceWithInboxes('alice')
-    const sizes: number[] = []
-    const watcher = new TeamWatcher(
-      paths,
-      (change) => {
-        if (change.kind === 'inbox' && change.name === 'alice' && change.change !== 'removed')
-          sizes.push(statSync(paths.inbox('alice')).size)
-      },
-      { trailingCheckMs: 60_000 },
-    )
-    onTestFinished(() => watcher.close())
-    await watcher.ready()
+    const sizes = await aliceSizesWithoutRecheck(paths)
     const aside = `${paths.inboxDirectory}.old`
     renameSync(paths.inboxDirectory, aside)
     mkdirSync(paths.inboxDirectory)
@@ -159,13 +161,6 @@ describe('TeamWatcher', () => {
       () => sizes.length > 0,
       () => `an event for the new folder; got ${JSON.stringify(sizes)}`,
     )
-    for (let round = 1; round <= 3; round++) {
-      appendFileSync(paths.inbox('alice'), s09Line(`line ${round}`))
-      const size = statSync(paths.inbox('alice')).size
-      await waitFor(
-        () => sizes.includes(size),
-        () => `an event at size ${size} (append ${round}); got sizes ${JSON.stringify(sizes)}`,
-      )
-    }
+    await appendEachSeen(paths, sizes, 3)
   })
 })

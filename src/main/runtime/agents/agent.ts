@@ -3,7 +3,6 @@ import type { TeamEvent } from '../../../shared/events'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
-  AssistantBlock,
   ToolUseBlock,
   TranscriptRecord,
   NewTranscriptRecord,
@@ -17,7 +16,7 @@ import type { TeamPaths } from '../team-paths'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { Tool } from '../tools/types'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
-import { LoopDetector, MUTATING_TOOLS } from './guards'
+import { CUT_OFF, cutOffCall, LoopDetector, MUTATING_TOOLS } from './guards'
 import { InboxIntake } from './intake'
 import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
 import { describeEnd } from './activation-end'
@@ -71,16 +70,6 @@ export type ActivationEnd =
   | { readonly kind: 'error'; readonly message: string; readonly code: string }
 
 const RECENT_IDS = 5000
-
-/** The answer to a tool call whose input the output limit cut off: it is never run half-read. */
-const CUT_OFF =
-  'the reply reached the output limit (max_tokens) before this call was complete, so its input is cut off; it was not run. Make the call again with a smaller input (e.g. write a large file in parts).'
-
-/** The call a reply that hit max_tokens ended in, whose input is therefore incomplete. */
-function cutOffCall(turn: { stop_reason: string | null; content: readonly AssistantBlock[] }) {
-  const last = turn.content[turn.content.length - 1]
-  return turn.stop_reason === 'max_tokens' && last?.type === 'tool_use' ? last.id : null
-}
 
 /**
  * One agent's loop: before every model call its new inbox messages are injected, then one

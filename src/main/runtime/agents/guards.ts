@@ -1,4 +1,4 @@
-import type { Usage } from '../../../shared/transcript'
+import type { AssistantBlock, Usage } from '../../../shared/transcript'
 
 /** A limit on tokens (input + output) and on model calls; null means none. */
 export interface Budget {
@@ -68,4 +68,17 @@ function stableJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`
   }
   return JSON.stringify(value) ?? 'undefined'
+}
+
+/** The answer to a tool call whose input the output limit cut off: it is never run half-read. */
+export const CUT_OFF =
+  'the reply reached the output limit (max_tokens) before this call was complete, so its input is cut off; it was not run. Make the call again with a smaller input (e.g. write a large file in parts).'
+
+/** The call a reply that hit max_tokens ended in, whose input is therefore incomplete. */
+export function cutOffCall(turn: {
+  stop_reason: string | null
+  content: readonly AssistantBlock[]
+}) {
+  const last = turn.content[turn.content.length - 1]
+  return turn.stop_reason === 'max_tokens' && last?.type === 'tool_use' ? last.id : null
 }
