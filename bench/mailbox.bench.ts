@@ -10,8 +10,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { randomIds } from '../src/main/runtime/clock'
-import { writeFileAtomicSync } from '../src/main/runtime/fs/durable'
-import { appendLineSync } from '../src/main/runtime/mailbox/append'
+import { appendOnceSync, writeFileAtomicSync } from '../src/main/runtime/fs/durable'
 import { formatLine } from '../src/main/runtime/mailbox/line-format'
 import { Mailbox } from '../src/main/runtime/mailbox/mailbox'
 import { TeamPaths } from '../src/main/runtime/team-paths'
@@ -283,7 +282,7 @@ function decompose(): Record<string, number> {
       formatLineUs: microsPerCall((index) => formatLine(message(index)), calls),
       messageToLineUs: microsPerCall((index) => `${messageToLine(message(index))}\n`, calls),
       appendLineUs: microsPerCall(
-        () => appendLineSync(paths.inbox('carol'), line, line.length),
+        () => appendOnceSync(paths.inbox('carol'), line, { bytes: line.length }),
         calls,
       ),
       cursorWriteFileAtomicSyncUs: microsPerCall(

@@ -41,21 +41,25 @@ export function fsyncDirectorySync(path: string): void {
 
 /**
  * Appends `data` to `path` in one write(2) on an O_APPEND descriptor, so that concurrent appenders
- * (other processes included) never interleave inside it. Returns the bytes written.
+ * (other processes included) never interleave inside it. A string is encoded by the write itself
+ * (no Buffer per line); `bytes` is its UTF-8 size when the caller knows it already.
  */
 export function appendOnceSync(
   path: string,
-  data: Uint8Array,
-  options: { durable?: boolean } = {},
+  data: Uint8Array | string,
+  options: { durable?: boolean; bytes?: number } = {},
 ): void {
+  const expected =
+    typeof data === 'string' ? (options.bytes ?? Buffer.byteLength(data)) : data.length
   const fd = openSync(path, 'a', 0o644)
   try {
-    const written = writeSync(fd, data)
-    if (written !== data.length) {
+    // The same call twice: writeSync's overloads take a string or a buffer, not the union.
+    const written = typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data)
+    if (written !== expected) {
       // Only a full disk or a quota does this to a regular file; the line is then torn and the
       // reader will reject it, so say so loudly rather than pretend it was sent.
       throw new Error(
-        `short append to ${path}: ${written} of ${data.length} bytes (is the disk full?)`,
+        `short append to ${path}: ${written} of ${expected} bytes (is the disk full?)`,
       )
     }
     if (options.durable) fsyncSync(fd)

@@ -8,8 +8,8 @@ import {
 } from '../../../shared/messages'
 import { LEAD, NAME_RULE, USER, isValidName, nameProblem } from '../../../shared/names'
 import { randomIds, systemClock, type Clock, type IdSource } from '../clock'
+import { appendOnceSync } from '../fs/durable'
 import type { TeamPaths } from '../team-paths'
-import { appendLineSync } from './append'
 import { formatLine, type FormattedLine } from './line-format'
 import { InboxConsumer, readCursor, type ConsumerOptions } from './consumer'
 import { scanSegment } from './lines'
@@ -199,11 +199,11 @@ export class Mailbox {
     const path = this.inboxPath(to)
     if (!this.madeInboxDirectory) this.makeInboxDirectory()
     try {
-      appendLineSync(path, line.text, line.bytes)
+      appendOnceSync(path, line.text, { bytes: line.bytes })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
       this.makeInboxDirectory()
-      appendLineSync(path, line.text, line.bytes)
+      appendOnceSync(path, line.text, { bytes: line.bytes })
     }
   }
 
