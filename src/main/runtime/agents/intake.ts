@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/transcript'
 import type { Clock } from '../clock'
 import type { Batch, Delivery, InboxConsumer, Rejection } from '../mailbox/consumer'
+import { comparePositions } from '../mailbox/position'
 import type { TranscriptStore } from './transcript-store'
 
 /**
@@ -153,8 +154,11 @@ export class InboxIntake {
 
 /** Whether a polled batch holds nothing and leaves the cursor where it was. */
 function isEmpty(batch: Batch): boolean {
-  const moved = batch.end.offset !== batch.start.offset || batch.end.segment !== batch.start.segment
-  return batch.deliveries.length === 0 && batch.rejections.length === 0 && !moved
+  return (
+    batch.deliveries.length === 0 &&
+    batch.rejections.length === 0 &&
+    comparePositions(batch.end, batch.start) === 0
+  )
 }
 
 export function injected(message: MailMessage): InjectedMessage {
