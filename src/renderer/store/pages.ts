@@ -141,15 +141,17 @@ export function inboxPageLoaded(
   page: InboxPage,
 ): TeamData {
   return setInbox(state, name, (inbox) => {
-    const kept =
+    // Entries before `from` stay as they are; only those from it on can be on the page.
+    const found =
       from === null
-        ? []
-        : inbox.entries.filter((entry) => comparePositions(entry.position, from) < 0)
+        ? 0
+        : inbox.entries.findIndex((entry) => comparePositions(entry.position, from) >= 0)
+    const cut = found < 0 ? inbox.entries.length : found
     return {
       ...inbox,
       entries: sameEntries(inbox.entries, [
-        ...kept,
-        ...reuseUnchanged(inbox.entries, page.entries),
+        ...inbox.entries.slice(0, cut),
+        ...reuseUnchanged(inbox.entries.slice(cut), page.entries),
       ]),
       next: page.next,
       status: 'ready',

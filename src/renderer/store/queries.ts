@@ -24,6 +24,14 @@ import type { GetState, SetState } from './store'
  * enough that the first paint does not wait for hundreds of rows to cross the wire and be parsed.
  */
 export const TRANSCRIPT_FIRST_PAGE = 100
+
+/** The request for an agent's latest transcript page (the first one a view shows). */
+export function requestLatestTranscript(
+  api: AgentTeamsApi,
+  name: string,
+): ReturnType<AgentTeamsApi['getTranscript']> {
+  return api.getTranscript({ name, last: TRANSCRIPT_FIRST_PAGE })
+}
 /** How many records each older page holds, read as the person scrolls up. */
 export const TRANSCRIPT_PAGE = 500
 export const INBOX_PAGE = 200
@@ -82,7 +90,7 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
     async loadTranscript(name) {
       const existing = get().transcripts[name]
       if (existing !== undefined && existing.status !== 'failed') return
-      await queries.adoptTranscript(name, api.getTranscript({ name, last: TRANSCRIPT_FIRST_PAGE }))
+      await queries.adoptTranscript(name, requestLatestTranscript(api, name))
     },
     async adoptTranscript(name, request) {
       const workspace = get().workspace

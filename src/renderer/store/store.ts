@@ -6,7 +6,7 @@ import { reviewDismissed } from './protocols'
 import { reduceEvents } from './reducer'
 import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
-import { createQueries, TRANSCRIPT_FIRST_PAGE, type Queries } from './queries'
+import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { describeFailure } from './failures'
 import {
   initialUiState,
@@ -155,10 +155,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
         ])
         // The lead's latest page is asked for with the snapshot, not after its render: the
         // server answers in order, so it is on its way while the roster renders.
-        const leadTail =
-          info.workspace === null
-            ? null
-            : api.getTranscript({ name: LEAD, last: TRANSCRIPT_FIRST_PAGE })
+        const leadTail = info.workspace === null ? null : requestLatestTranscript(api, LEAD)
         // A failed page is reported by adoptTranscript; until then it is not unhandled.
         leadTail?.catch(() => undefined)
         const snapshot = info.workspace === null ? null : await api.getSnapshot({})

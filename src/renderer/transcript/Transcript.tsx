@@ -32,9 +32,8 @@ function measureRow(
   entry: ResizeObserverEntry | undefined,
   instance: Virtualizer<HTMLDivElement, Element>,
 ): number {
-  const box = entry?.borderBoxSize?.[0]
-  if (box !== undefined) return Math.round(box.blockSize)
-  // Without a ResizeObserver (jsdom) nothing would measure the row later: read it now.
+  // With an entry the library's own measure reads it; without a ResizeObserver (jsdom) nothing
+  // would measure the row later, so it reads the row now.
   if (entry !== undefined || typeof ResizeObserver === 'undefined')
     return measureElement(element, entry, instance)
   const index = instance.indexFromElement(element)
