@@ -19,9 +19,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = join(ROOT, 'out', 'cli')
 
 /** Writes a file whole or not at all: a CLI starting meanwhile never reads half a bundle. */
-function writeAtomically(path, contents) {
+/** Writes `path` whole by a rename; dated `datedAt` (before the rename) when given. */
+function writeAtomically(path, contents, datedAt) {
   const temporary = `${path}.${process.pid}.tmp`
   writeFileSync(temporary, contents)
+  if (datedAt !== undefined) utimesSync(temporary, datedAt, datedAt)
   renameSync(temporary, path)
 }
 
@@ -88,10 +90,12 @@ export async function buildCli({ outDirectory = OUT } = {}) {
     join(outDirectory, 'manifest.json'),
     `${JSON.stringify({ bundle: 'main.mjs', inputs }, null, 2)}\n`,
   )
-  // The map first, then the bundle: the bundle's date is what the command compares.
-  for (const file of [...result.outputFiles].sort((a) => (a.path === bundle ? 1 : -1)))
-    writeAtomically(file.path, file.contents)
-  utimesSync(bundle, startedAt, startedAt)
+  // The map first, then the bundle, already dated: its date is what the command compares.
+  for (const file of result.outputFiles)
+    if (file.path !== bundle) writeAtomically(file.path, file.contents)
+  const built = result.outputFiles.find((file) => file.path === bundle)
+  if (built === undefined) throw new Error(`esbuild wrote no ${bundle}`)
+  writeAtomically(bundle, built.contents, startedAt)
   return true
 }
 
@@ -107,6 +111,8 @@ async function runFromCommandLine() {
       console.log(
         `build-cli: ${relative(ROOT, join(OUT, 'main.mjs'))} (${Math.round(performance.now() - started)} ms)`,
       )
+    // Asked for outright (not by an install), a build that made no bundle is a failure.
+    else if (!optional) process.exitCode = 1
   } catch (error) {
     if (!optional) throw error
     console.warn(`build-cli: no bundle (${error.message}); agent-teams will run from src/ (tsx).`)
