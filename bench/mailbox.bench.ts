@@ -367,8 +367,8 @@ export async function run(): Promise<BenchResult> {
     mailboxSendOnly: [],
     mailboxWithRawReader: [],
   }
-  let decomposition: Record<string, number> = {}
-  let profile: Record<string, unknown> = {}
+  let decomposition: Record<string, number>
+  let profile: Record<string, unknown>
   const backlog: Record<string, { rate: number; cpuUsPerMessage: number; delivered: number }[]> = {
     mailbox: [],
     raw: [],

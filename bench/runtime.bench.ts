@@ -141,7 +141,7 @@ async function measure(workers: Workers, teammates: number, profilePath?: string
 export async function run(): Promise<BenchResult> {
   const workers = await bundleWorkers(['offline-model', 'runtime-team'])
   const scales: Scale[] = []
-  let profile: ProfileSummary | null = null
+  let profile: ProfileSummary | null
   const profileDir = tempDirectory('runtime-prof')
   try {
     for (const size of SIZES) {

@@ -151,7 +151,7 @@ export class TeamWatcher {
   private rescanInboxes(): void {
     for (const path of [...this.seen.keys()])
       if (this.classify(path)?.kind === 'inbox' && !this.exists(path)) this.gone(path)
-    let files: string[] = []
+    let files: string[]
     try {
       files = readdirSync(this.paths.inboxDirectory)
     } catch {

@@ -43,7 +43,7 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     await promise
   } catch (error) {
     if (error instanceof Error) return error
-    throw new Error(`rejected with a non-Error: ${String(error)}`)
+    throw new Error(`rejected with a non-Error: ${String(error)}`, { cause: error })
   }
   throw new Error('expected the promise to reject, but it resolved')
 }

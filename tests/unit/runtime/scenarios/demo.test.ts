@@ -105,8 +105,8 @@ describe('the offline demo scenario, through TeamHost and the real SDK', () => {
     const bash = team.records('bob', 'tool-result').filter((record) => record.name === 'bash')
     expect(bash).toHaveLength(1)
     expect(bash[0]?.is_error).toBe(false)
-    expect(bash[0]?.content).toMatch(/# pass 4\b/)
-    expect(bash[0]?.content).toMatch(/# fail 0\b/)
+    expect(bash[0]?.content).toMatch(/^[#ℹ] pass 4\b/m)
+    expect(bash[0]?.content).toMatch(/^[#ℹ] fail 0\b/m)
     expect(sentTo(team, 'bob', 'lead')).toEqual([expect.stringMatching(/^All 4 tests passed\./)])
 
     // The lead got bob's report once and summed up for the person.
@@ -124,7 +124,7 @@ describe('the offline demo scenario, through TeamHost and the real SDK', () => {
     )
     const suite = await runSuite(team.workspace)
     expect(suite.stderr).toBe('')
-    expect(suite.stdout).toMatch(/# pass 4\b/)
+    expect(suite.stdout).toMatch(/^[#ℹ] pass 4\b/m)
     expect(suite.code).toBe(0)
   })
 
@@ -142,8 +142,8 @@ describe('the offline demo scenario, through TeamHost and the real SDK', () => {
     const bash = team.records('bob', 'tool-result').filter((record) => record.name === 'bash')
     expect(bash).toHaveLength(1)
     expect(bash[0]?.is_error).toBe(true)
-    expect(bash[0]?.content).toMatch(/# fail 1\b/)
-    expect(bash[0]?.content).toMatch(/# pass 3\b/)
+    expect(bash[0]?.content).toMatch(/^[#ℹ] fail 1\b/m)
+    expect(bash[0]?.content).toMatch(/^[#ℹ] pass 3\b/m)
 
     const [report] = sentTo(team, 'bob', 'lead')
     expect(sentTo(team, 'bob', 'lead')).toHaveLength(1)
@@ -156,7 +156,7 @@ describe('the offline demo scenario, through TeamHost and the real SDK', () => {
 
     const suite = await runSuite(team.workspace)
     expect(suite.code).not.toBe(0)
-    expect(suite.stdout).toMatch(/# fail 1\b/)
+    expect(suite.stdout).toMatch(/^[#ℹ] fail 1\b/m)
   })
 
   it('reacts to a failed write: alice tells the lead, bob tests nothing, the team ends idle', async () => {

@@ -178,8 +178,10 @@ function tester(request: ModelRequest): Reply {
     return call('Running the tests.', 'bash', { command: `node --test ${DEMO_TEST_PATH}` })
   }
   if (latest?.name === 'bash') {
-    const pass = Number(/# pass (\d+)/.exec(latest.content)?.[1] ?? 0)
-    const fail = Number(/# fail (\d+)/.exec(latest.content)?.[1] ?? 0)
+    // node --test's summary: `# pass 4` from the TAP reporter (Node 20's default off a
+    // terminal), `ℹ pass 4` from the spec reporter (the default since Node 23).
+    const pass = Number(/^[#ℹ] pass (\d+)/m.exec(latest.content)?.[1] ?? 0)
+    const fail = Number(/^[#ℹ] fail (\d+)/m.exec(latest.content)?.[1] ?? 0)
     const verdict =
       !latest.isError && fail === 0 && pass > 0
         ? `All ${pass} tests passed.`
