@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { jsonShapeProblem, MAX_EXTRA_VALUES, MAX_JSON_DEPTH } from './json-limits'
 import { isValidName } from './names'
 
 /** The version of a mailbox line this build writes and the newest it reads. */
@@ -21,6 +22,13 @@ export function isMessageType(value: unknown): value is MessageType {
 
 /** The largest line, newline excluded, that a mailbox accepts. */
 export const MAX_LINE_BYTES = 1024 * 1024
+
+/**
+ * Ids of this form name a line by its place in the inbox (`p<segment>-<offset>`), given to lines
+ * that carry no id. A sender may not choose one: it could collide with the place of a later
+ * id-less line and get that line refused as a duplicate.
+ */
+export const POSITION_ID_PATTERN = /^p\d+-\d+$/
 
 /** Keys with a meaning of their own; every other key of a line is an `extra` field, kept as is. */
 const CORE_KEYS = new Set(['v', 'id', 'type', 'from', 'to', 'content', 'timestamp'])
@@ -125,12 +133,25 @@ export function parseMessageLine(text: string, inbox: string, positionId: string
         reason: `field "id" must be a string of 1-128 characters (found ${describe(record.id)})`,
       }
     }
+    if (POSITION_ID_PATTERN.test(record.id)) {
+      return {
+        ok: false,
+        reason: `field "id" ${describe(record.id)} has the form p<segment>-<offset>, which is kept for lines without an id; choose another id`,
+      }
+    }
     id = record.id
   }
   const extra: Record<string, unknown> = {}
+  let hasExtra = false
   // for-in, not Object.entries: no array per key on a path every delivered line takes (a parsed
   // JSON object has only own keys).
-  for (const key in record) if (!CORE_KEYS.has(key)) extra[key] = record[key]
+  for (const key in record)
+    if (!CORE_KEYS.has(key)) {
+      extra[key] = record[key]
+      hasExtra = true
+    }
+  const problem = hasExtra ? extraProblem(extra) : null
+  if (problem !== null) return { ok: false, reason: problem }
   return {
     ok: true,
     message: {
@@ -143,6 +164,19 @@ export function parseMessageLine(text: string, inbox: string, positionId: string
       extra,
     },
   }
+}
+
+/**
+ * Why a message's extra fields may not be kept, or null: nested deeper than MAX_JSON_DEPTH or
+ * holding more than MAX_EXTRA_VALUES values (what the transcript, the UI and the model would
+ * otherwise have to walk). Their bytes are bounded by the line's own limit.
+ */
+export function extraProblem(extra: Readonly<Record<string, unknown>>): string | null {
+  const problem = jsonShapeProblem(extra, {
+    maxDepth: MAX_JSON_DEPTH,
+    maxValues: MAX_EXTRA_VALUES,
+  })
+  return problem === null ? null : `the extra fields ${problem}`
 }
 
 /** JSON.parse, refusing any `__proto__` key at any depth (written plainly or escaped). */

@@ -37,7 +37,12 @@ export class Budgets {
   }
 
   forAgent(name: string): Budget {
-    return this.file().agents?.[name] ?? this.defaults.agent
+    // An own key only: a name such as "constructor" must not find Object.prototype's.
+    const agents = this.file().agents
+    return (
+      (agents !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined) ??
+      this.defaults.agent
+    )
   }
 
   forTeam(): Budget {

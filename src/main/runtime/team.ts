@@ -1,3 +1,4 @@
+import type { ControlCommand } from '../../shared/control'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
@@ -10,6 +11,7 @@ import { Roster } from './roster/roster'
 import { TeamPaths } from './team-paths'
 import { TeamWatcher, type TeamChange } from './watcher'
 import { isProcessAlive } from './fs/processes'
+import { ControlChannel } from './control-channel'
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -36,8 +38,8 @@ export class Team {
   private readonly listeners = new Set<TeamListener>()
   private lead: MemberStatus = 'idle'
   private readonly controlListeners = new Set<(command: ControlCommand) => void>()
-  /** How far control.jsonl has been read: commands from before this run are not replayed. */
-  private controlOffset = 0
+  /** control.jsonl, read from its size at open: commands from before this run are not replayed. */
+  private control: ControlChannel | null = null
   private watcher: TeamWatcher | null = null
   /** The pending write of statuses staged in the roster (one per tick, however many change). */
   private statusWrite: NodeJS.Immediate | null = null
@@ -72,7 +74,11 @@ export class Team {
         .recoverStale()
         .map((change) => ({ type: 'agent-status-changed', ...change }))
       const team = new Team(paths, roster, mailbox, lock, recovered)
-      team.controlOffset = fileSize(paths.control)
+      team.control = new ControlChannel(
+        paths.control,
+        join(paths.root, 'control-rejected.jsonl'),
+        fileSize(paths.control),
+      )
       if (options.watch !== false) {
         team.watcher = new TeamWatcher(paths, (change) => team.onFileChange(change))
         await team.watcher.ready()
@@ -124,21 +130,29 @@ export class Team {
   }
 
   private readControl(): void {
-    let text: Buffer
-    try {
-      text = readFileSync(this.paths.control)
-    } catch {
-      return
-    }
-    if (text.length < this.controlOffset) this.controlOffset = 0
-    const end = text.lastIndexOf(10) + 1
-    if (end <= this.controlOffset) return
-    const lines = text.subarray(this.controlOffset, end).toString('utf8').split('\n')
-    this.controlOffset = end
-    for (const line of lines) {
-      const command = parseControl(line)
-      if (command) for (const listener of this.controlListeners) listener(command)
-    }
+    const read = this.control?.read()
+    if (!read) return
+    for (const rejection of read.rejections)
+      this.emit({
+        type: 'agent-error',
+        agent: 'team',
+        code: 'invalid-control',
+        message: `Refused the line at byte ${rejection.offset} of ${this.paths.control}: ${rejection.reason}`,
+      })
+    for (const command of read.commands)
+      for (const listener of this.controlListeners) {
+        try {
+          listener(command)
+        } catch (error) {
+          // One command that fails must not keep the others from running, nor end the process.
+          this.emit({
+            type: 'agent-error',
+            agent: command.name ?? 'team',
+            code: 'internal',
+            message: `control ${command.command}: ${error instanceof Error ? error.message : String(error)}`,
+          })
+        }
+      }
   }
 
   private onFileChange(change: TeamChange): void {
@@ -260,38 +274,7 @@ export class Team {
   }
 }
 
-export type ControlCommand =
-  | { readonly command: 'stop' | 'resume'; readonly name: string }
-  | {
-      readonly command: 'budget'
-      readonly name: string | null
-      readonly tokens: number | null
-      readonly rounds: number | null
-    }
-
-function parseControl(line: string): ControlCommand | null {
-  let value: { command?: unknown; name?: unknown; tokens?: unknown; rounds?: unknown }
-  try {
-    value = JSON.parse(line) as typeof value
-  } catch {
-    return null // not a command: ignored, like any stray line in a control file
-  }
-  if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string')
-    return { command: value.command, name: value.name }
-  const limit = (field: unknown): number | null | undefined =>
-    field === null
-      ? null
-      : Number.isSafeInteger(field) && (field as number) > 0
-        ? (field as number)
-        : undefined
-  if (value.command === 'budget' && (value.name === null || typeof value.name === 'string')) {
-    const tokens = limit(value.tokens)
-    const rounds = limit(value.rounds)
-    if (tokens !== undefined && rounds !== undefined)
-      return { command: 'budget', name: value.name, tokens, rounds }
-  }
-  return null
-}
+export type { ControlCommand }
 
 /** Whether a runtime holds the team in `paths` open right now (another process, or this one). */
 export function isTeamRunning(paths: TeamPaths): boolean {

@@ -6,6 +6,7 @@ import { summarizeInput } from '../transcript/rows'
 import { describeTokens, formatTokens } from './format'
 import { PaneTextWriter } from './pane-text'
 import { StatusBadge } from './status'
+import { own } from '../../shared/own'
 
 /** The whole team at once: one live pane per agent (status, current tool call, streaming text). */
 export function ActivityPanes() {
@@ -30,8 +31,8 @@ const ActivityPane = memo(function ActivityPane({
   readonly name: string
   readonly writer: PaneTextWriter
 }) {
-  const agent = useAppStore((state) => state.agents[name])
-  const tool = useAppStore((state) => currentTool(state.live[name]?.tools))
+  const agent = useAppStore((state) => own(state.agents, name))
+  const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
   const text = useCallback(
     (box: HTMLPreElement | null) => (box === null ? undefined : writer.attach(name, box)),

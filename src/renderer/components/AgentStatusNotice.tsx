@@ -2,6 +2,7 @@ import { LEAD } from '../../shared/names'
 import { isBudgetPause, pauseReason } from '../store/budgets'
 import { useAppStore } from '../store/context'
 import type { AgentState } from '../store/state'
+import { own } from '../../shared/own'
 
 /**
  * Why the agent is not working, where the person is looking: an error with its message, a
@@ -9,7 +10,7 @@ import type { AgentState } from '../store/state'
  * header; a refused key is the team banner's, said once above.
  */
 export function AgentStatusNotice({ name }: { readonly name: string }) {
-  const agent = useAppStore((state) => state.agents[name])
+  const agent = useAppStore((state) => own(state.agents, name))
   const teamAlert = useAppStore((state) => state.alert !== null)
   const openDialog = useAppStore((state) => state.openDialog)
   if (agent === undefined || agent.status === 'working') return null

@@ -7,6 +7,7 @@ import type { Budget } from '../store/state'
 import { Dialog, InlineError } from './Dialog'
 import { formatNumber } from './format'
 import { useCommand } from './useCommand'
+import { own } from '../../shared/own'
 
 /** What has been spent against a budget: one agent's, or the whole team's. */
 interface Spend {
@@ -23,7 +24,7 @@ function spendOf(state: AppState, name: string | null): Spend {
   let tokens = 0
   let rounds = 0
   for (const each of names) {
-    const agent = state.agents[each]
+    const agent = own(state.agents, each)
     if (agent === undefined) continue
     tokens += totalTokens(agent.usage)
     rounds += agent.rounds
@@ -45,7 +46,7 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const setBudget = useAppStore((state) => state.setBudget)
   const budget = useAppStore((state): Budget | null =>
-    name === null ? state.teamBudget : (state.agents[name]?.budget ?? null),
+    name === null ? state.teamBudget : (own(state.agents, name)?.budget ?? null),
   )
   const spentTokens = useAppStore((state) => spendOf(state, name).tokens)
   const spentRounds = useAppStore((state) => spendOf(state, name).rounds)

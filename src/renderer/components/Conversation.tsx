@@ -7,13 +7,14 @@ import { Composer } from './Composer'
 import { InlineError } from './Dialog'
 import { PlanCards } from './PlanCards'
 import { useCommand } from './useCommand'
+import { own } from '../../shared/own'
 
 /**
  * An agent's conversation: the lead's chat (the person talks to it directly) or a teammate's
  * transcript (the person writes to its inbox). Same rendering for both, live while it streams.
  */
 export function Conversation({ name }: { readonly name: string }) {
-  const agent = useAppStore((state) => state.agents[name])
+  const agent = useAppStore((state) => own(state.agents, name))
   const chat = useAppStore((state) => state.chat)
   const sendMessage = useAppStore((state) => state.sendMessage)
   const isLead = name === LEAD
@@ -63,8 +64,8 @@ export function Conversation({ name }: { readonly name: string }) {
 
 /** While the agent works: what it is doing, and Stop (ends its activation after this step). */
 function WorkingStrip({ name }: { readonly name: string }) {
-  const working = useAppStore((state) => state.agents[name]?.status === 'working')
-  const tool = useAppStore((state) => currentToolName(state.live[name]?.tools))
+  const working = useAppStore((state) => own(state.agents, name)?.status === 'working')
+  const tool = useAppStore((state) => currentToolName(own(state.live, name)?.tools))
   const stopAgent = useAppStore((state) => state.stopAgent)
   const stop = useCommand(stopAgent)
   if (!working && stop.error === null) return null

@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
 import { formatSeconds, isoFromSeconds } from './format'
+import { own } from '../../shared/own'
 
 /** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
 export function InboxView({ name }: { readonly name: string }) {
@@ -18,7 +19,7 @@ export function InboxView({ name }: { readonly name: string }) {
 
 /** The summary and the lines: what re-renders when the inbox changes (the composer does not). */
 function InboxLines({ name }: { readonly name: string }) {
-  const inbox = useAppStore((state) => state.inboxes[name])
+  const inbox = useAppStore((state) => own(state.inboxes, name))
   const loadInbox = useAppStore((state) => state.loadInbox)
   const loadMore = useAppStore((state) => state.loadMoreInbox)
   const status = inbox?.status

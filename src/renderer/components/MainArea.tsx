@@ -6,6 +6,7 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
+import { own } from '../../shared/own'
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -28,11 +29,11 @@ export function MainArea() {
 }
 
 function ViewTabs({ view, selected }: { readonly view: MainView; readonly selected: string }) {
-  const agent = useAppStore((state) => state.agents[selected])
+  const agent = useAppStore((state) => own(state.agents, selected))
   const select = useAppStore((state) => state.select)
   const showView = useAppStore((state) => state.showView)
   const working = useAppStore(
-    (state) => state.order.filter((name) => state.agents[name]?.status === 'working').length,
+    (state) => state.order.filter((name) => own(state.agents, name)?.status === 'working').length,
   )
   const tab = (target: MainView, label: string, title: string) => (
     <button

@@ -5,6 +5,7 @@ import type { ProtocolRequest, SentReview } from '../store/state'
 import { Markdown } from '../markdown/Markdown'
 import { InlineError } from './Dialog'
 import { useCommand } from './useCommand'
+import { own } from '../../shared/own'
 
 /**
  * A plan a plan-first teammate submitted: until it is approved, the runtime refuses the
@@ -19,7 +20,7 @@ export function PlanCard({
   /** A settled card the person may take out of the lead chat. */
   readonly dismissible?: boolean
 }) {
-  const sent = useAppStore((state) => state.sentReviews[request.id])
+  const sent = useAppStore((state) => own(state.sentReviews, request.id))
   const dismissReview = useAppStore((state) => state.dismissReview)
   const settled = request.status !== 'pending'
   return (

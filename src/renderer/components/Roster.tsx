@@ -8,6 +8,7 @@ import { canRespawn } from '../store/ui'
 import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
 import { describeTokens, formatSpend, formatTokens, initial } from './format'
 import { badgeLook, StatusBadge } from './status'
+import { own } from '../../shared/own'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -54,12 +55,12 @@ function TeamBudgetLine() {
   const budget = useAppStore((state) => state.teamBudget)
   const tokens = useAppStore((state) =>
     state.order.reduce((sum, name) => {
-      const usage = state.agents[name]?.usage
+      const usage = own(state.agents, name)?.usage
       return sum + (usage === undefined ? 0 : usage.input_tokens + usage.output_tokens)
     }, 0),
   )
   const rounds = useAppStore((state) =>
-    state.order.reduce((sum, name) => sum + (state.agents[name]?.rounds ?? 0), 0),
+    state.order.reduce((sum, name) => sum + (own(state.agents, name)?.rounds ?? 0), 0),
   )
   const openDialog = useAppStore((state) => state.openDialog)
   if (budget.tokens === null && budget.rounds === null) return null
@@ -78,7 +79,7 @@ function TeamBudgetLine() {
 }
 
 function RosterItem({ name, position }: { readonly name: string; readonly position: number }) {
-  const agent = useAppStore((state) => state.agents[name])
+  const agent = useAppStore((state) => own(state.agents, name))
   const selected = useAppStore((state) => state.selected === name && state.view !== 'activity')
   const select = useAppStore((state) => state.select)
   if (agent === undefined) return null
@@ -173,7 +174,7 @@ function ProtocolChips({ agent }: { readonly agent: AgentState }) {
   const name = agent.name
   const chips: { key: string; text: string; tone: 'waiting' | 'declined'; title?: string }[] = []
   if (name === LEAD) {
-    const plans = pendingPlans(protocols).filter((plan) => sentReviews[plan.id] === undefined)
+    const plans = pendingPlans(protocols).filter((plan) => own(sentReviews, plan.id) === undefined)
     if (plans.length > 0)
       chips.push({
         key: 'plans',
@@ -187,9 +188,9 @@ function ProtocolChips({ agent }: { readonly agent: AgentState }) {
         key: plan.id,
         tone: 'waiting',
         text:
-          sentReviews[plan.id] === undefined
+          own(sentReviews, plan.id) === undefined
             ? 'Plan waiting for approval'
-            : `Plan ${sentReviews[plan.id]?.approve === true ? 'approved' : 'rejected'}, not read yet`,
+            : `Plan ${own(sentReviews, plan.id)?.approve === true ? 'approved' : 'rejected'}, not read yet`,
         title: plan.plan ?? undefined,
       })
     const shutdown = latestShutdownOf(protocols, name)

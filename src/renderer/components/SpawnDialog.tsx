@@ -5,6 +5,7 @@ import type { SpawnPrefill } from '../store/ui'
 import { Dialog, InlineError } from './Dialog'
 import { statusLook } from './status'
 import { useCommand } from './useCommand'
+import { own } from '../../shared/own'
 
 /** Why `name` cannot be spawned, or null: the shared name rule, then the reserved identities. */
 export function spawnNameProblem(name: string): string | null {
@@ -26,7 +27,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [model, setModel] = useState(prefill?.model ?? '')
   const [planFirst, setPlanFirst] = useState(false)
   const [submitted, setSubmitted] = useState(false)
-  const existing = useAppStore((state) => state.agents[name.trim()])
+  const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
   const ids = {
     name: useId(),

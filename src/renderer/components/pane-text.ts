@@ -1,6 +1,7 @@
 import type { LiveState } from '../store/state'
 import type { AppStore } from '../store/store'
 import { lastLines } from './format'
+import { own } from '../../shared/own'
 
 /** Lines of streaming text a pane shows: enough to follow, little enough for 8 panes on a laptop. */
 export const PANE_LINES = 14
@@ -77,7 +78,7 @@ export class PaneTextWriter {
     box.replaceChildren(lines)
     const pane: Pane = { box, text, shown: null, writtenIn: 0 }
     this.panes.set(name, pane)
-    writePane(pane, this.store.getState().live[name])
+    writePane(pane, own(this.store.getState().live, name))
     return () => {
       if (this.panes.get(name) === pane) this.panes.delete(name)
     }
@@ -99,10 +100,10 @@ export class PaneTextWriter {
     this.frameCount++
     const { live } = this.store.getState()
     const behind = [...this.panes]
-      .filter(([name, pane]) => live[name] !== pane.shown)
+      .filter(([name, pane]) => own(live, name) !== pane.shown)
       .sort(([, a], [, b]) => a.writtenIn - b.writtenIn)
     for (const [name, pane] of behind.slice(0, PANES_PER_FRAME)) {
-      writePane(pane, live[name])
+      writePane(pane, own(live, name))
       pane.writtenIn = this.frameCount
     }
     if (behind.length > PANES_PER_FRAME) this.requestFrame()

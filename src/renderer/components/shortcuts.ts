@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import type { AppStore } from '../store/store'
+import { own } from '../../shared/own'
 
 export interface Shortcut {
   /** Alternatives: any one of them does it. */
@@ -81,7 +82,7 @@ export function useShortcuts(store: AppStore): void {
       else if (shortcut === 'activity') state.showView('activity')
       else if (shortcut === 'stop') {
         const name = state.selected
-        if (state.agents[name]?.status === 'working')
+        if (own(state.agents, name)?.status === 'working')
           state
             .stopAgent(name)
             .catch((error: unknown) => state.reportFailure(`Could not stop ${name}`, error))

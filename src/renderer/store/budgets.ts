@@ -1,9 +1,10 @@
 import type { AgentState, Budget, TeamData } from './state'
+import { own } from '../../shared/own'
 
 /** A budget was set (name null: the team's); the runtime lets agents it paused go on. */
 export function budgetChanged(state: TeamData, name: string | null, budget: Budget): TeamData {
   if (name === null) return { ...state, teamBudget: budget }
-  const agent = state.agents[name]
+  const agent = own(state.agents, name)
   if (agent === undefined) return state
   return { ...state, agents: { ...state.agents, [name]: { ...agent, budget } } }
 }

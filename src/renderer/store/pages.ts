@@ -1,6 +1,7 @@
 import type { InboxEntryView, Result, TeamSnapshot } from '../../shared/contract'
 import type { TranscriptRecord } from '../../shared/transcript'
 import type { Budget, InboxState, Position, TeamData, TranscriptState } from './state'
+import { own } from '../../shared/own'
 
 /**
  * Pure folds of query replies (transcript and inbox pages, a fresh snapshot) into the data.
@@ -23,7 +24,7 @@ function setTranscript(
   name: string,
   change: (transcript: TranscriptState) => TranscriptState,
 ): TeamData {
-  const transcript = state.transcripts[name] ?? emptyTranscript
+  const transcript = own(state.transcripts, name) ?? emptyTranscript
   return { ...state, transcripts: { ...state.transcripts, [name]: change(transcript) } }
 }
 
@@ -105,7 +106,7 @@ function setInbox(
   name: string,
   change: (inbox: InboxState) => InboxState,
 ): TeamData {
-  const inbox = state.inboxes[name] ?? emptyInbox
+  const inbox = own(state.inboxes, name) ?? emptyInbox
   return { ...state, inboxes: { ...state.inboxes, [name]: change(inbox) } }
 }
 
@@ -245,7 +246,7 @@ export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): Team
   // components showing it (the roster, the panes) do not render again.
   let agents = state.agents
   for (const view of [snapshot.lead, ...snapshot.members]) {
-    const agent = agents[view.name]
+    const agent = own(agents, view.name)
     if (agent === undefined) continue
     const rounds = Math.max(agent.rounds, view.rounds)
     const budget = sameBudget(agent.budget, view.budget) ? agent.budget : view.budget

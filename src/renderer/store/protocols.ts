@@ -1,6 +1,7 @@
 import { USER } from '../../shared/names'
 import { addNotice } from './notices'
 import type { ProtocolRequest, TeamData } from './state'
+import { own } from '../../shared/own'
 
 /**
  * Pure folds and reads of the s10 handshakes (shutdown requests and plan reviews). The runtime
@@ -10,7 +11,7 @@ import type { ProtocolRequest, TeamData } from './state'
 
 /** A handshake moved on; the person hears the answer to a request they made themselves. */
 export function changeProtocol(state: TeamData, request: ProtocolRequest): TeamData {
-  const before = state.protocols[request.id]
+  const before = own(state.protocols, request.id)
   const protocols = { ...state.protocols, [request.id]: request }
   const next = { ...state, protocols }
   const answered = request.status !== 'pending' && before?.status !== request.status
@@ -26,7 +27,7 @@ export function changeProtocol(state: TeamData, request: ProtocolRequest): TeamD
 
 /** The person asked `name` to shut down: pending from now on, whatever the events say later. */
 export function shutdownAsked(state: TeamData, requestId: string, name: string): TeamData {
-  if (state.protocols[requestId] !== undefined) return state
+  if (own(state.protocols, requestId) !== undefined) return state
   const request: ProtocolRequest = {
     id: requestId,
     kind: 'shutdown',
@@ -41,13 +42,13 @@ export function shutdownAsked(state: TeamData, requestId: string, name: string):
 
 /** The person answered a plan; it settles when the teammate reads the answer. */
 export function planAnswered(state: TeamData, requestId: string, approve: boolean): TeamData {
-  if (state.protocols[requestId]?.status !== 'pending') return state
+  if (own(state.protocols, requestId)?.status !== 'pending') return state
   return { ...state, sentReviews: { ...state.sentReviews, [requestId]: { approve } } }
 }
 
 /** The person has seen how their answer ended: its card leaves the lead chat. */
 export function reviewDismissed(state: TeamData, requestId: string): TeamData {
-  if (state.sentReviews[requestId] === undefined) return state
+  if (own(state.sentReviews, requestId) === undefined) return state
   return {
     ...state,
     sentReviews: Object.fromEntries(
@@ -66,7 +67,7 @@ export function leadPlanCards(
   return Object.values(data.protocols).filter(
     (request) =>
       request.kind === 'plan' &&
-      (request.status === 'pending' || data.sentReviews[request.id] !== undefined),
+      (request.status === 'pending' || own(data.sentReviews, request.id) !== undefined),
   )
 }
 

@@ -18,6 +18,7 @@ import {
   type TranscriptPage,
 } from './pages'
 import type { GetState, SetState } from './store'
+import { own } from '../../shared/own'
 
 /**
  * How many transcript records the latest page holds: enough to fill a tall window, and small
@@ -82,13 +83,13 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
     }
     // It changed again while we read, and the person is looking at it: read once more.
     const { inboxes, view, selected } = get()
-    if (inboxes[name]?.stale === true && view === 'inbox' && selected === name)
+    if (own(inboxes, name)?.stale === true && view === 'inbox' && selected === name)
       await queries.refreshInbox(name)
   }
 
   const queries: Queries = {
     async loadTranscript(name) {
-      const existing = get().transcripts[name]
+      const existing = own(get().transcripts, name)
       if (existing !== undefined && existing.status !== 'failed') return
       await queries.adoptTranscript(name, requestLatestTranscript(api, name))
     },
@@ -104,7 +105,7 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
       }
     },
     async loadOlderTranscript(name) {
-      const transcript = get().transcripts[name]
+      const transcript = own(get().transcripts, name)
       if (transcript === undefined || transcript.loadingOlder || transcript.status !== 'ready')
         return
       const range = olderPageRange(transcript.records, TRANSCRIPT_PAGE)
@@ -120,20 +121,20 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
       }
     },
     async loadInbox(name) {
-      const existing = get().inboxes[name]
+      const existing = own(get().inboxes, name)
       if (existing !== undefined && existing.status !== 'failed' && !existing.stale) return
       if (existing?.stale === true) return queries.refreshInbox(name)
       set((state) => inboxLoading(state, name))
       await readInbox(name, null, INBOX_PAGE)
     },
     async loadMoreInbox(name) {
-      const inbox = get().inboxes[name]
+      const inbox = own(get().inboxes, name)
       if (inbox === undefined || inbox.next === null || inbox.loadingMore) return
       set((state) => inboxMoreLoading(state, name))
       await readInbox(name, inbox.next, INBOX_PAGE)
     },
     async refreshInbox(name) {
-      const inbox = get().inboxes[name]
+      const inbox = own(get().inboxes, name)
       if (inbox === undefined || inboxesInFlight.has(name)) return
       if (inbox.next !== null) {
         // Later pages are not loaded yet: "Load more" will read what was appended.

@@ -1,6 +1,7 @@
 import { assertNever } from '../../shared/errors'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { emptyLive, type LiveState, type LiveTool, type TeamData } from './state'
+import { own } from '../../shared/own'
 
 /** Finished tool calls kept per agent for the activity panes; the transcript keeps them all. */
 export const KEPT_TOOLS = 6
@@ -10,7 +11,7 @@ function updateLive(
   agent: string,
   change: (live: LiveState) => LiveState,
 ): TeamData {
-  const live = state.live[agent] ?? emptyLive
+  const live = own(state.live, agent) ?? emptyLive
   return { ...state, live: { ...state.live, [agent]: change(live) } }
 }
 
@@ -87,7 +88,7 @@ export function finishTool(
 
 /** The agent stopped working: what streamed but was never recorded is no longer live. */
 export function settleLive(state: TeamData, agent: string): TeamData {
-  const live = state.live[agent]
+  const live = own(state.live, agent)
   if (live === undefined) return state
   return updateLive(state, agent, () => ({
     text: '',
@@ -98,7 +99,7 @@ export function settleLive(state: TeamData, agent: string): TeamData {
 
 /** The partial turn was thrown away (a stream error, a retry): what streamed is void. */
 export function discardStream(state: TeamData, agent: string): TeamData {
-  const live = state.live[agent]
+  const live = own(state.live, agent)
   if (live === undefined) return state
   return updateLive(state, agent, () => ({
     ...live,
@@ -113,7 +114,7 @@ export function appendTranscriptRecord(
   agent: string,
   record: TranscriptRecord,
 ): TeamData {
-  const transcript = state.transcripts[agent]
+  const transcript = own(state.transcripts, agent)
   const withRecord =
     transcript === undefined
       ? state

@@ -21,6 +21,7 @@ import {
   startTool,
   streamToolInput,
 } from './reducer-stream'
+import { own } from '../../shared/own'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -148,10 +149,10 @@ function failureAfter(
 
 function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamData {
   const agents: Record<string, AgentState> = {}
-  const lead = state.agents[LEAD]
+  const lead = own(state.agents, LEAD)
   if (lead !== undefined) agents[LEAD] = lead
   for (const member of event.members) {
-    const existing = state.agents[member.name]
+    const existing = own(state.agents, member.name)
     const model = typeof member['model'] === 'string' ? member['model'] : null
     agents[member.name] =
       existing === undefined
@@ -233,7 +234,7 @@ export function updateAgent(
   name: string,
   change: (agent: AgentState) => AgentState,
 ): TeamData {
-  const agent = state.agents[name]
+  const agent = own(state.agents, name)
   if (agent === undefined) return state
   return { ...state, agents: { ...state.agents, [name]: change(agent) } }
 }
@@ -243,7 +244,7 @@ export function updateInbox(
   name: string,
   change: (inbox: InboxState) => InboxState,
 ): TeamData {
-  const inbox = state.inboxes[name]
+  const inbox = own(state.inboxes, name)
   if (inbox === undefined) return state
   return { ...state, inboxes: { ...state.inboxes, [name]: change(inbox) } }
 }

@@ -15,6 +15,7 @@ import {
   type MainView,
   type UiState,
 } from './ui'
+import { own } from '../../shared/own'
 
 export interface CoreActions {
   /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
@@ -83,11 +84,12 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       applyEvents(events) {
         set((state) => reduceEvents(state, events))
         const { view, selected, inboxes, agents } = get()
-        if (agents[selected] === undefined && agents[LEAD] !== undefined)
+        if (own(agents, selected) === undefined && own(agents, LEAD) !== undefined)
           set({ selected: LEAD, view: view === 'activity' ? view : 'conversation' })
         // The open inbox is read first: the person is looking at it, and the server answers
         // requests in order, so it would otherwise wait behind the snapshot.
-        if (view === 'inbox' && inboxes[selected]?.stale === true) void get().refreshInbox(selected)
+        if (view === 'inbox' && own(inboxes, selected)?.stale === true)
+          void get().refreshInbox(selected)
         if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
       },
       select(name, view) {

@@ -3,6 +3,7 @@ import { assertNever } from '../../shared/errors'
 import { formatNumber } from '../components/format'
 import { useAppStore } from '../store/context'
 import { summarizeInput, type ToolCall } from './rows'
+import { own } from '../../shared/own'
 
 /** The most output shown before the card says how much more there is. */
 const SHOWN_OUTPUT = 20_000
@@ -26,7 +27,7 @@ function stateLabel(state: ToolCall['state']): string {
 
 /** A tool call as a collapsible card: name and input summary, then input and output. */
 export const ToolCard = memo(function ToolCard({ call }: { readonly call: ToolCall }) {
-  const remembered = useAppStore((state) => state.expandedTools[call.id])
+  const remembered = useAppStore((state) => own(state.expandedTools, call.id))
   const setExpanded = useAppStore((state) => state.setToolExpanded)
   const active = call.state === 'streaming' || call.state === 'running'
   const expanded = remembered ?? (active || call.state === 'failed')

@@ -4,6 +4,7 @@ import type { TranscriptRecord } from '../../shared/transcript'
 import { useAppStore } from '../store/context'
 import { RowView } from './RowView'
 import { recordRows, withLiveRows, type Row } from './rows'
+import { own } from '../../shared/own'
 
 const noRecords: readonly TranscriptRecord[] = []
 /** How close to the bottom (px) still counts as "at the latest": the view keeps following. */
@@ -65,8 +66,8 @@ export function Transcript({
   readonly name: string
   readonly emptyHint: string
 }) {
-  const transcript = useAppStore((state) => state.transcripts[name])
-  const live = useAppStore((state) => state.live[name])
+  const transcript = useAppStore((state) => own(state.transcripts, name))
+  const live = useAppStore((state) => own(state.live, name))
   const loadTranscript = useAppStore((state) => state.loadTranscript)
   const loadOlder = useAppStore((state) => state.loadOlderTranscript)
   const status = transcript?.status

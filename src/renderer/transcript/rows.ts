@@ -1,6 +1,7 @@
 import { assertNever } from '../../shared/errors'
 import type { InjectedMessage, TranscriptRecord } from '../../shared/transcript'
 import type { LiveState, LiveTool } from '../store/state'
+import { own } from '../../shared/own'
 
 type RecordOf<K extends TranscriptRecord['kind']> = Extract<TranscriptRecord, { kind: K }>
 type ToolResult = RecordOf<'tool-result'>
@@ -80,7 +81,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
               })
           } else if (block.type === 'tool_use' && typeof block['id'] === 'string') {
             const id = block['id']
-            const result = results[id]
+            const result = own(results, id)
             if (result) paired[id] = true
             rows.push({
               kind: 'tool',
@@ -92,7 +93,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
         break
       case 'tool-result':
         // Shown in its call's card; alone only when the call is on a page not loaded yet.
-        if (paired[record.tool_use_id] !== true)
+        if (own(paired, record.tool_use_id) !== true)
           rows.push({
             kind: 'tool',
             key: `r${record.seq}`,
@@ -149,7 +150,7 @@ export function withLiveRows(rows: readonly Row[], live: LiveState | undefined):
     if (
       row.kind === 'tool' &&
       row.call.state === 'unanswered' &&
-      running[row.call.id] !== undefined
+      own(running, row.call.id) !== undefined
     ) {
       all.push({ ...row, call: { ...row.call, state: 'running' } })
     } else {

@@ -206,12 +206,34 @@ export class Agent {
   private async runUntilQuiet(): Promise<void> {
     do {
       this.wakeRequested = false
-      if (!(await this.hasWork())) continue
-      this.resumeRequested = false
-      this.options.setStatus('working', 'activated')
-      this.lastEnd = await this.activate()
-      this.settle(this.lastEnd)
+      try {
+        if (!(await this.hasWork())) continue
+        this.resumeRequested = false
+        this.options.setStatus('working', 'activated')
+        this.lastEnd = await this.activate()
+        this.settle(this.lastEnd)
+      } catch (error) {
+        // A bug (or a file the runtime cannot handle) must end this agent, not the process: it
+        // goes to `error` with the reason and the other agents go on. Nothing is lost: a batch
+        // whose recording threw was never committed, so its messages wait in the inbox.
+        this.failed(error)
+        return
+      }
     } while (this.wakeRequested)
+  }
+
+  /** Ends the agent in `error` after an unexpected throw, reporting it however far it gets. */
+  private failed(error: unknown): void {
+    const message = `internal error: ${error instanceof Error ? error.message : String(error)}`
+    this.lastEnd = { kind: 'error', code: 'internal', message }
+    this.wakeRequested = false
+    try {
+      this.settle(this.lastEnd)
+    } catch {
+      // Recording the status failed too (the same fault): report it without a record.
+      this.options.emit({ type: 'agent-error', agent: this.name, code: 'internal', message })
+      this.options.setStatus('error', message)
+    }
   }
 
   private settle(end: ActivationEnd): void {

@@ -3,6 +3,7 @@ import { TeamError } from '../../../shared/errors'
 import {
   MAX_LINE_BYTES,
   MESSAGE_TYPES,
+  extraProblem,
   isMessageType,
   type MailMessage,
 } from '../../../shared/messages'
@@ -286,6 +287,9 @@ function checkExtra(extra: Readonly<Record<string, unknown>>): Record<string, un
     }
     if (value !== undefined) checked[key] = value
   }
+  // The reader would refuse such a line: refuse it here, where the sender can act on it.
+  const problem = extraProblem(checked)
+  if (problem !== null) throw new TeamError('invalid-message', `The message's ${problem}.`)
   return checked
 }
 
