@@ -1,4 +1,5 @@
 import type { MailMessage } from '../shared/messages'
+import { formatSecondsUtc } from '../shared/time'
 import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -49,19 +50,12 @@ export function messageRecord(message: MailMessage): Record<string, unknown> {
   }
 }
 
-function formatTime(timestamp: number): string {
-  return new Date(timestamp * 1000)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, 'Z')
-}
-
 function describeEntry(entry: InboxEntry): string {
   const where = `p${entry.position.segment}-${entry.position.offset}`
   if (!entry.message) return `[rejected] at ${where}: ${entry.reason ?? ''}`
   const message = entry.message
   const reason = entry.state === 'rejected' ? ` (${entry.reason ?? ''})` : ''
-  return `[${entry.state}] ${formatTime(message.timestamp)} ${message.from} -> ${message.to} ${message.type} ${message.id}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
+  return `[${entry.state}] ${formatSecondsUtc(message.timestamp)} ${message.from} -> ${message.to} ${message.type} ${message.id}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
 }
 
 const send: Command = async (context) => {
@@ -148,7 +142,9 @@ const inbox: Command = async (context) => {
 
 const drain: Command = async (context) => {
   const [name] = expectPositionals(context, ['name']) as [string]
-  const consumer = openMailbox(context.options).openConsumer(name)
+  // drain keeps no records but what it prints: the ids it delivered are kept for it, so that a
+  // repeated id is refused in a later run as an agent refuses it from its transcript.
+  const consumer = openMailbox(context.options).openConsumer(name, { keepDeliveredIds: true })
   try {
     for (;;) {
       const batch = await consumer.poll()

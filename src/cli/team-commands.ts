@@ -9,6 +9,7 @@ import { loadModelConfig } from '../main/runtime/model/config'
 import type { ModelEndpoint } from '../main/runtime/model/client'
 import { OfflineModelServer } from '../main/runtime/model/offline-server'
 import { demoScript, DEMO_REQUEST } from '../main/runtime/model/scenarios/demo'
+import { installProcessGuard } from '../main/runtime/process-guard'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
 import type { CommandContext } from './commands'
@@ -36,12 +37,20 @@ async function runTeam(
     host.stopAll()
   }
   process.once('SIGINT', onInterrupt)
+  // A bug that throws outside an agent's loop is reported and the run goes on to its end.
+  const guard = installProcessGuard((fault) => {
+    void writeLine(
+      context.output.stderr,
+      `agent-teams: internal error (${fault.origin}): ${fault.detail}`,
+    )
+  })
   try {
     host.chat(text)
     await host.whenIdle()
     errors = host.errors()
   } finally {
     process.removeListener('SIGINT', onInterrupt)
+    guard.dispose()
     subscription.dispose()
     await host.close()
   }

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { HostEvent } from '../shared/contract'
 import { productionContentSecurityPolicy } from '../shared/content-security-policy'
-import { MAX_FRAME_BYTES } from '../shared/wire'
+import { MAX_REQUEST_FRAME_BYTES } from '../shared/wire'
 import {
   authorize,
   generateToken,
@@ -79,7 +79,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const sockets = new Set<Socket>()
   // Known once listening; no request can arrive before.
   let port = 0
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_FRAME_BYTES })
   const batcher = new EventBatcher((frames) => {
     for (const client of wss.clients) {
       if (client.readyState !== client.OPEN) continue

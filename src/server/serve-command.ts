@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { TeamError } from '../shared/errors'
 import { AppService } from '../main/runtime/app-service'
 import { settingsPath } from '../main/runtime/model/config'
+import { installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from '../cli/commands'
 import { UsageError, writeLine } from '../cli/output'
@@ -95,6 +96,8 @@ export function createServeCommand(
       env,
     })
     let server: BrowserServer | null = null
+    // One bug must not take the whole team down: logged, shown in the UI, and serving goes on.
+    const guard = installProcessGuard((fault) => reportFault(context, service, fault))
     try {
       // Opened here rather than by create(), so that a workspace that cannot be opened (busy in
       // another process, missing) still gets the service closed: what create() started before
@@ -122,8 +125,22 @@ export function createServeCommand(
     } finally {
       await server?.close()
       await service.close()
+      guard.dispose()
     }
   }
+}
+
+/** A fault the process guard caught: on stderr for the operator, as a team alert for the UI. */
+function reportFault(context: CommandContext, service: AppService, fault: ProcessFault): void {
+  void writeLine(
+    context.output.stderr,
+    `agent-teams serve: internal error (${fault.origin}): ${fault.detail}`,
+  )
+  service.currentHost?.team.publish({
+    type: 'team-alert',
+    code: 'internal',
+    message: `An internal error was caught and the team goes on: ${fault.message}`,
+  })
 }
 
 export const serve = createServeCommand()

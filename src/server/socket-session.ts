@@ -1,6 +1,7 @@
 import { WebSocket, type RawData } from 'ws'
 import { commandNames } from '../shared/ipc-channels'
 import { serializeError, TeamError, type SerializedError } from '../shared/errors'
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../shared/json-limits'
 import { MAX_FRAME_BYTES, requestFrameSchema, type ResponseFrame } from '../shared/wire'
 
 /** What a socket needs from the app: AppService's `execute`. */
@@ -25,7 +26,10 @@ export const POLICY_VIOLATION = 1008
  *   'invalid-argument' (an unknown command says so by name), and the socket stays open;
  * - otherwise (binary, not JSON, no id): the socket is closed with 1008 and a reason, since
  *   there is nobody to answer.
- * Frames over MAX_FRAME_BYTES never get here: `ws` closes the socket with 1009.
+ * - it nests deeper than MAX_JSON_DEPTH: refused before it is parsed (no request is that deep,
+ *   and parsing a deep one is what blocked the event loop): an error response when the id can
+ *   be read from the frame's head as our client writes it, otherwise closed with 1008.
+ * Frames over MAX_REQUEST_FRAME_BYTES never get here: `ws` closes the socket with 1009.
  */
 export function serveSocket(socket: WebSocket, options: SessionOptions): void {
   // A protocol error (an oversized frame, bad UTF-8): ws closes the socket itself (1009, 1007);
@@ -47,6 +51,23 @@ function rawText(data: RawData): string {
 }
 
 async function handleText(socket: WebSocket, text: string, options: SessionOptions): Promise<void> {
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {
+    const id = headId(text)
+    const message = `A request frame may nest at most ${MAX_JSON_DEPTH} levels deep.`
+    if (id === null) socket.close(POLICY_VIOLATION, message)
+    else
+      respond(
+        socket,
+        {
+          kind: 'response',
+          id,
+          ok: false,
+          error: serializeError(new TeamError('invalid-argument', message)),
+        },
+        options,
+      )
+    return
+  }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -75,6 +96,12 @@ async function handleText(socket: WebSocket, text: string, options: SessionOptio
     frame = { kind: 'response', id, ok: false, error: serialized }
   }
   respond(socket, frame, options, command)
+}
+
+/** The id of a frame that starts as our client writes one: `{"kind":"request","id":N,`. */
+function headId(text: string): number | null {
+  const match = /^\{"kind":"request","id":(\d{1,15}),/.exec(text.slice(0, 64))
+  return match ? Number(match[1]) : null
 }
 
 function readableId(value: unknown): number | null {

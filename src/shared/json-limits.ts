@@ -11,23 +11,26 @@ export const MAX_JSON_DEPTH = 32
 /** The most values (objects, arrays, strings, numbers, …) the extra fields of one line may hold. */
 export const MAX_EXTRA_VALUES = 10_000
 
+/** What a value exceeds: its nesting, or its number of values. */
+export type ShapeExcess = { readonly kind: 'depth' | 'values'; readonly limit: number }
+
 /**
- * Why `value` is nested deeper than `maxDepth` (the value itself is depth 1) or holds more than
- * `maxValues` values, or null when it does neither. Walks with its own stack, so that no input
+ * Whether `value` is nested deeper than `maxDepth` (the value itself is depth 1) or holds more
+ * than `maxValues` values; null when it does neither. Walks with its own stack, so that no input
  * can overflow the call stack here, and stops at the first excess.
  */
 export function jsonShapeProblem(
   value: unknown,
   limits: { readonly maxDepth: number; readonly maxValues: number },
-): string | null {
+): ShapeExcess | null {
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }]
   let values = 0
   while (stack.length > 0) {
     const item = stack.pop() as { value: unknown; depth: number }
     values++
-    if (values > limits.maxValues) return `holds more than ${limits.maxValues} values`
+    if (values > limits.maxValues) return { kind: 'values', limit: limits.maxValues }
     if (typeof item.value !== 'object' || item.value === null) continue
-    if (item.depth > limits.maxDepth) return `is nested more than ${limits.maxDepth} levels deep`
+    if (item.depth > limits.maxDepth) return { kind: 'depth', limit: limits.maxDepth }
     const children = Array.isArray(item.value)
       ? (item.value as unknown[])
       : Object.values(item.value as object)

@@ -172,11 +172,14 @@ export function parseMessageLine(text: string, inbox: string, positionId: string
  * otherwise have to walk). Their bytes are bounded by the line's own limit.
  */
 export function extraProblem(extra: Readonly<Record<string, unknown>>): string | null {
-  const problem = jsonShapeProblem(extra, {
+  const excess = jsonShapeProblem(extra, {
     maxDepth: MAX_JSON_DEPTH,
     maxValues: MAX_EXTRA_VALUES,
   })
-  return problem === null ? null : `the extra fields ${problem}`
+  if (excess === null) return null
+  return excess.kind === 'depth'
+    ? `the extra fields are nested more than ${excess.limit} levels deep`
+    : `the extra fields hold more than ${excess.limit} values`
 }
 
 /** JSON.parse, refusing any `__proto__` key at any depth (written plainly or escaped). */

@@ -42,7 +42,14 @@ export type EventsFrame = z.infer<typeof eventsFrameSchema>
 export const serverFrameSchema = z.union([responseFrameSchema, eventsFrameSchema])
 export type ServerFrame = z.infer<typeof serverFrameSchema>
 
-/** The largest frame either side accepts (a chat message, a transcript page). */
+/** The largest frame the server sends (a transcript page, a batch of events). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024
+/**
+ * The largest request frame the server reads. The biggest legitimate ones are a chat or spawn
+ * text (200,000 characters, at most 1.2 MB even if every one is JSON-escaped) and a message
+ * (a mailbox line holds at most 1 MiB): 2 MiB leaves room for both, and keeps what one frame can
+ * make the server parse small.
+ */
+export const MAX_REQUEST_FRAME_BYTES = 2 * 1024 * 1024
 /** How often buffered events are flushed to a client: about one animation frame. */
 export const EVENT_BATCH_MS = 16

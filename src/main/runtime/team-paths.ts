@@ -32,6 +32,10 @@ export class TeamPaths {
   rejected(name: string): string {
     return join(this.mailboxState(name), 'rejected.jsonl')
   }
+  /** Ids delivered by a consumer that keeps no records of its own (`agent-teams drain`). */
+  deliveredIds(name: string): string {
+    return join(this.mailboxState(name), 'delivered-ids.txt')
+  }
   archiveDirectory(name: string): string {
     return join(this.mailboxState(name), 'archive')
   }

@@ -1,3 +1,4 @@
+import { isoFromSeconds as isoFromSecondsOrNull } from '../../shared/time'
 import type { Usage } from '../../shared/transcript'
 
 /*
@@ -52,8 +53,7 @@ export function formatSeconds(seconds: number | null): string {
 
 /** The machine-readable form of a seconds timestamp, for <time dateTime>. */
 export function isoFromSeconds(seconds: number): string {
-  const date = new Date(seconds * 1000)
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString()
+  return isoFromSecondsOrNull(seconds) ?? ''
 }
 
 /** The time alone for today; the day and the time (to the minute) for an earlier day. */

@@ -8,7 +8,7 @@ import {
 } from '../../shared/contract'
 import {
   eventsFrameSchema,
-  MAX_FRAME_BYTES,
+  MAX_REQUEST_FRAME_BYTES,
   responseFrameSchema,
   type RequestFrame,
 } from '../../shared/wire'
@@ -223,14 +223,14 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
     const text = JSON.stringify(frame)
     // The server closes the socket on an oversized frame; refuse it here instead.
     if (
-      text.length * 3 > MAX_FRAME_BYTES &&
-      new TextEncoder().encode(text).length > MAX_FRAME_BYTES
+      text.length * 3 > MAX_REQUEST_FRAME_BYTES &&
+      new TextEncoder().encode(text).length > MAX_REQUEST_FRAME_BYTES
     )
       return Promise.reject(
         new RemoteCommandError({
           name: 'TeamError',
           code: 'message-too-large',
-          message: `The request ${command} is larger than the ${MAX_FRAME_BYTES / (1024 * 1024)} MB a frame may carry.`,
+          message: `The request ${command} is larger than the ${MAX_REQUEST_FRAME_BYTES / (1024 * 1024)} MB a request may carry.`,
         }),
       )
     return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import type { TeamPaths } from '../team-paths'
 import { scanSegment } from './lines'
 import { acquireFileLock, type FileLock } from './lock'
 import { RecentIds } from './recent-ids'
+import { DeliveredIdsLog, readIds } from './delivered-ids'
 import { comparePositions, isPosition, START, type Position } from './position'
 import { archivedSegmentCount, isSealed, sealWaitMs, segmentPath } from './segments'
 
@@ -46,6 +47,12 @@ export interface ConsumerOptions {
   readonly recordedUpTo?: Position
   /** Ids already delivered (the consumer's recent records), to refuse duplicates of them. */
   readonly recentIds?: Iterable<string>
+  /**
+   * Keep the ids this consumer delivers in `mailbox/<name>/delivered-ids.txt`, for a consumer with
+   * no records of its own (the CLI's drain): a repeated id is then refused in later runs too.
+   * Every consumer reads that file when it exists.
+   */
+  readonly keepDeliveredIds?: boolean
   readonly clock?: Clock
 }
 
@@ -58,6 +65,7 @@ export class InboxConsumer {
   private cursor: Position
   private archived: number
   private readonly recent: RecentIds
+  private readonly deliveredLog: DeliveredIdsLog | null
   private closed = false
 
   private constructor(
@@ -70,7 +78,11 @@ export class InboxConsumer {
     this.archived = archivedSegmentCount(paths, name)
     this.cursor = readCursor(paths, name)
     // The window is at least RECENT_IDS, and holds every id the caller gave.
-    const given = [...(options.recentIds ?? [])]
+    this.deliveredLog = options.keepDeliveredIds
+      ? DeliveredIdsLog.open(paths.deliveredIds(name), RECENT_IDS)
+      : null
+    const kept = this.deliveredLog?.ids ?? readIds(paths.deliveredIds(name)).slice(-RECENT_IDS)
+    const given = [...kept, ...(options.recentIds ?? [])]
     this.recent = new RecentIds(Math.max(RECENT_IDS, given.length), given)
     if (options.recordedUpTo && comparePositions(options.recordedUpTo, this.cursor) > 0) {
       this.writeCursor(options.recordedUpTo)
@@ -174,6 +186,10 @@ export class InboxConsumer {
       appendOnceSync(this.paths.rejected(this.name), Buffer.from(`${lines.join('\n')}\n`), {
         durable: true,
       })
+    }
+    if (this.deliveredLog !== null && batch.deliveries.length > 0) {
+      mkdirSync(this.paths.mailboxState(this.name), { recursive: true })
+      this.deliveredLog.append(batch.deliveries.map((delivery) => delivery.message.id))
     }
     for (const delivery of batch.deliveries) this.recent.add(delivery.message.id)
     if (comparePositions(batch.end, this.cursor) > 0) this.writeCursor(batch.end)

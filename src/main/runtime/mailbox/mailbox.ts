@@ -289,7 +289,7 @@ function checkExtra(extra: Readonly<Record<string, unknown>>): Record<string, un
   }
   // The reader would refuse such a line: refuse it here, where the sender can act on it.
   const problem = extraProblem(checked)
-  if (problem !== null) throw new TeamError('invalid-message', `The message's ${problem}.`)
+  if (problem !== null) throw new TeamError('invalid-message', `${problem.replace(/^the/, 'The')}.`)
   return checked
 }
 

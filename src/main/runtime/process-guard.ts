@@ -1,0 +1,65 @@
+/**
+ * The last line of defence: an exception or a rejection that nothing caught. Node's default is to
+ * end the process, which for `serve` or the desktop app means the whole team stops for one bug
+ * in one agent or one handler. With the guard installed such a fault is reported (logged, and
+ * published by the caller as a team alert the UI shows) and the process goes on; the parts that
+ * can be recovered (an agent's loop) already end in `error` on their own.
+ */
+
+export interface ProcessFault {
+  readonly origin: 'uncaughtException' | 'unhandledRejection'
+  readonly message: string
+  /** The stack when there is one, for the operator's log. */
+  readonly detail: string
+}
+
+export interface ProcessGuard {
+  /** Removes the handlers: Node's own behaviour is back. */
+  dispose(): void
+}
+
+/**
+ * Installs handlers for `uncaughtException` and `unhandledRejection` on `target` (the process)
+ * that call `report` instead of exiting. A report that throws is swallowed: the guard itself
+ * must never be what ends the process. Used by `agent-teams serve`, and meant for the Electron
+ * main process as well (`installProcessGuard(process, …)` in src/main/index.ts).
+ */
+export function installProcessGuard(
+  report: (fault: ProcessFault) => void,
+  target: Pick<NodeJS.Process, 'on' | 'off'> = process,
+): ProcessGuard {
+  const handle =
+    (origin: ProcessFault['origin']) =>
+    (error: unknown): void => {
+      try {
+        report(describeFault(origin, error))
+      } catch {
+        // Nowhere left to report to.
+      }
+    }
+  const onException = handle('uncaughtException')
+  const onRejection = handle('unhandledRejection')
+  target.on('uncaughtException', onException)
+  target.on('unhandledRejection', onRejection)
+  return {
+    dispose: () => {
+      target.off('uncaughtException', onException)
+      target.off('unhandledRejection', onRejection)
+    },
+  }
+}
+
+export function describeFault(origin: ProcessFault['origin'], error: unknown): ProcessFault {
+  if (error instanceof Error)
+    return { origin, message: error.message, detail: error.stack ?? error.message }
+  const text = safeString(error)
+  return { origin, message: text, detail: text }
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
+}
