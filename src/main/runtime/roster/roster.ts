@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../shared/json-limits'
 import {
   rosterSchema,
   ROSTER_FORMAT_VERSION,
@@ -232,6 +233,14 @@ function readRosterText(paths: TeamPaths): string | null {
 }
 
 function parseRoster(paths: TeamPaths, text: string): RosterFile {
+  // Extra fields are kept and written back: one nested thousands deep would overflow the
+  // JSON.stringify of the next write, so such a file is refused here, with the others' reasons.
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH))
+    throw new TeamError(
+      'roster-invalid',
+      `${paths.config}: nested more than ${MAX_JSON_DEPTH} levels deep. Fix the file, or reset the roster (the bad file is kept beside it).`,
+      { file: paths.config, line: 1, column: 1 },
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
