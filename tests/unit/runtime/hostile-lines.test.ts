@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH } from '../../../src/shared/json-limits'
 import { parseMessageLine } from '../../../src/shared/messages'
 import { formatSecondsUtc } from '../../../src/shared/time'
 import { Budgets, NO_BUDGET } from '../../../src/main/runtime/budgets'
+import { ControlChannel } from '../../../src/main/runtime/control-channel'
 import { Team } from '../../../src/main/runtime/team'
 import { cli, jsonLines } from '../../helpers/cli'
 import { appendRaw, s09Line, tempTeam, tempWorkspace } from '../../helpers/workspace'
@@ -162,6 +163,30 @@ describe('control.jsonl', () => {
     expect(refusals).toHaveLength(hostile.length)
     const log = readFileSync(`${paths.root}/control-rejected.jsonl`, 'utf8').trim().split('\n')
     expect(log).toHaveLength(hostile.length)
+  })
+})
+
+describe('the control channel reader', () => {
+  it('skips a line over the limit to its newline, waits for a torn line, and never reads it all', () => {
+    const { paths } = tempWorkspace()
+    const rejected = `${paths.root}/control-rejected.jsonl`
+    appendRaw(paths, 'alice', '') // makes .team/
+    const channel = new ControlChannel(paths.control, rejected, 0)
+    appendFileSync(paths.control, 'x'.repeat(300 * 1024))
+    expect(channel.read()).toEqual({ commands: [], rejections: [] })
+    appendFileSync(
+      paths.control,
+      `${'y'.repeat(300 * 1024)}\n{"command":"stop","name":"alice"}\n{"command":"resu`,
+    )
+    const first = channel.read()
+    expect(first.rejections).toEqual([{ offset: 0, reason: 'line over the limit of 65536 bytes' }])
+    expect(first.commands).toEqual([{ command: 'stop', name: 'alice' }])
+    appendFileSync(paths.control, 'me","name":"bob"}\n')
+    expect(channel.read()).toEqual({
+      commands: [{ command: 'resume', name: 'bob' }],
+      rejections: [],
+    })
+    expect(readFileSync(rejected, 'utf8').trim().split('\n')).toHaveLength(1)
   })
 })
 

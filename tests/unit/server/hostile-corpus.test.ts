@@ -91,7 +91,7 @@ describe('a hostile corpus of 2,000+ lines', () => {
       const workspace = join(root, 'workspace')
       const paths = new TeamPaths(workspace)
       mkdirSync(paths.inboxDirectory, { recursive: true })
-      // A teammate named "constructor" with a budget of its own (it kept serve from starting);
+      // A teammate named "constructor" beside a per-agent budget (it kept serve from starting);
       // the team's one round keeps the offline model out of the way.
       writeFileSync(
         paths.config,
@@ -103,7 +103,8 @@ describe('a hostile corpus of 2,000+ lines', () => {
           ],
           budgets: {
             team: { tokens: null, rounds: 1 },
-            agents: { constructor: { tokens: 1000, rounds: 5 } },
+            // Any per-agent budget made plain `agents[name]` find Object's for "constructor".
+            agents: { target: { tokens: 1000, rounds: 5 } },
           },
         }),
       )
@@ -138,10 +139,9 @@ describe('a hostile corpus of 2,000+ lines', () => {
       expect(snapshot).toMatchObject({ ok: true })
       const members = (snapshot as { result: { members: { name: string; budget: unknown }[] } })
         .result.members
-      expect(members.find((member) => member.name === 'constructor')?.budget).toEqual({
-        tokens: 1000,
-        rounds: 5,
-      })
+      const budgetOf = (name: string) => members.find((member) => member.name === name)?.budget
+      expect(budgetOf('constructor')).toEqual({ tokens: null, rounds: null })
+      expect(budgetOf('target')).toEqual({ tokens: 1000, rounds: 5 })
 
       expect(await server.stop()).toBe(0)
       const transcript = readJsonLines(paths.transcript('target'))
