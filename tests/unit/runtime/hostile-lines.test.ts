@@ -6,6 +6,7 @@ import { parseMessageLine } from '../../../src/shared/messages'
 import { formatSecondsUtc } from '../../../src/shared/time'
 import { Budgets, NO_BUDGET } from '../../../src/main/runtime/budgets'
 import { ControlChannel } from '../../../src/main/runtime/control-channel'
+import { DeliveredIdsLog, readIds } from '../../../src/main/runtime/mailbox/delivered-ids'
 import { Team } from '../../../src/main/runtime/team'
 import { cli, jsonLines } from '../../helpers/cli'
 import { appendRaw, s09Line, tempTeam, tempWorkspace } from '../../helpers/workspace'
@@ -111,6 +112,20 @@ describe('ids: position ids and sender ids never meet', () => {
     const batch = await team.consumer('alice').poll()
     expect(batch.deliveries).toHaveLength(0)
     expect(batch.rejections[0]?.reason).toMatch(/duplicate/)
+  })
+})
+
+describe("drain's delivered ids", () => {
+  it('keep ids with any character apart, skip damaged lines, and compact at twice the window', () => {
+    const { dir } = tempWorkspace()
+    const path = `${dir}/delivered-ids.txt`
+    const log = DeliveredIdsLog.open(path, 3)
+    log.append(['a\nb', 'c'])
+    appendFileSync(path, 'not json\n42\n')
+    log.append(['d', 'e', 'f', 'g'])
+    expect(readIds(path)).toEqual(['a\nb', 'c', 'd', 'e', 'f', 'g'])
+    expect(DeliveredIdsLog.open(path, 3).ids).toEqual(['e', 'f', 'g'])
+    expect(readIds(path)).toEqual(['e', 'f', 'g'])
   })
 })
 
