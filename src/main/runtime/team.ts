@@ -10,7 +10,8 @@ import { Roster } from './roster/roster'
 import { TeamPaths } from './team-paths'
 import { TeamWatcher, type TeamChange } from './watcher'
 import { isProcessAlive } from './fs/processes'
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { FILE_CAPS, readRegularFileSync, readRegularTextSync } from './fs/safe-open'
 import { join } from 'node:path'
 
 export interface TeamOptions {
@@ -124,12 +125,13 @@ export class Team {
   }
 
   private readControl(): void {
-    let text: Buffer
+    let text: Buffer | null
     try {
-      text = readFileSync(this.paths.control)
+      text = readRegularFileSync(this.paths.control, { what: 'control', maxBytes: FILE_CAPS.log })
     } catch {
-      return
+      return // not a regular file (refused, never waited on): no commands
     }
+    if (text === null) return
     if (text.length < this.controlOffset) this.controlOffset = 0
     const end = text.lastIndexOf(10) + 1
     if (end <= this.controlOffset) return
@@ -296,7 +298,11 @@ function parseControl(line: string): ControlCommand | null {
 /** Whether a runtime holds the team in `paths` open right now (another process, or this one). */
 export function isTeamRunning(paths: TeamPaths): boolean {
   try {
-    const holder = JSON.parse(readFileSync(join(paths.root, 'runtime.lock'), 'utf8')) as {
+    const lock = readRegularTextSync(join(paths.root, 'runtime.lock'), {
+      what: 'The lock file',
+      maxBytes: FILE_CAPS.cursor,
+    })
+    const holder = JSON.parse(lock ?? 'null') as {
       pid?: unknown
     }
     return typeof holder.pid === 'number' && isProcessAlive(holder.pid)
