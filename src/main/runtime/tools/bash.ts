@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { posix } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { TeamError } from '../../../shared/errors'
+import { bashLaunch } from './bash-launch'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_OUTPUT_CHARACTERS = 50_000
@@ -38,7 +39,10 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   if (options.signal?.aborted) return Promise.resolve(output.result(null, null, false, true))
 
   return new Promise((resolveRun, rejectRun) => {
-    const child = spawn('/bin/bash', ['-c', command], {
+    // Never spawned straight from this process: its environment holds the API key, and bash
+    // could read it as /proc/$PPID/environ. See bash-launch.ts for what each launch covers.
+    const launch = bashLaunch(command)
+    const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
