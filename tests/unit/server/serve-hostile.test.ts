@@ -9,6 +9,7 @@ import type { TeamSnapshot } from '../../../src/shared/contract'
 import { createServeCommand } from '../../../src/server/serve-command'
 import { makeHostileEntry, REFUSAL } from '../../helpers/hostile-entries'
 import { Capture } from '../../helpers/streams'
+import { waitFor } from '../../helpers/wait'
 import { tempTeam } from '../../helpers/workspace'
 
 function setUp(members: readonly string[] = ['alice']) {
@@ -116,5 +117,35 @@ describe('serve on a workspace with hostile files', () => {
         `If nothing runs this team on far-away-host any more, remove ${lock} and try again.`,
       ),
     })
+  })
+})
+
+describe('serve with an inbox that is a FIFO', () => {
+  it('starts, answers snapshots, and the agent shows the refusal as its error', async () => {
+    const setup = setUp(['alice'])
+    await makeHostileEntry('fifo', setup.team.paths.inbox('alice'))
+    expect(await within(setup.run())).toBe(0)
+    const service = await AppService.create({
+      mode: 'browser',
+      version: '0.0.0',
+      configDirectory: join(setup.configHome, 'agent-teams'),
+      secrets: plainFileSecretStore(join(setup.configHome, 'agent-teams', 'settings.json')),
+      env: {},
+    })
+    onTestFinished(() => service.close())
+    const events: unknown[] = []
+    service.onEvent((event) => events.push(event))
+    await within(service.execute('openWorkspace', { path: setup.team.dir }))
+    await waitFor(() => JSON.stringify(events).includes('named pipe (FIFO)'))
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'agent-error',
+        agent: 'alice',
+        message: expect.stringMatching(/The inbox "alice" .* is a named pipe \(FIFO\), not a file/),
+      }),
+    )
+    // Snapshots still answer, with alice in error.
+    const snapshot = (await within(service.execute('getSnapshot', {}))) as TeamSnapshot
+    expect(JSON.stringify(snapshot)).toContain('"alice"')
   })
 })

@@ -1,4 +1,5 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
+import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
@@ -206,7 +207,18 @@ export class Agent {
   private async runUntilQuiet(): Promise<void> {
     do {
       this.wakeRequested = false
-      if (!(await this.hasWork())) continue
+      let work: boolean
+      try {
+        work = await this.hasWork()
+      } catch (error) {
+        // A file refused under .team/ (an inbox that is a FIFO, say): this agent goes to error
+        // with the reason, visible in the UI, and the others go on.
+        if (!(error instanceof TeamError)) throw error
+        this.lastEnd = { kind: 'error', code: error.code, message: error.message }
+        this.settle(this.lastEnd)
+        continue
+      }
+      if (!work) continue
       this.resumeRequested = false
       this.options.setStatus('working', 'activated')
       this.lastEnd = await this.activate()
@@ -292,6 +304,8 @@ export class Agent {
         }
         return { kind: 'error', code: error.code, message: error.message }
       }
+      if (error instanceof TeamError)
+        return { kind: 'error', code: error.code, message: error.message }
       throw error
     } finally {
       this.controller = null
