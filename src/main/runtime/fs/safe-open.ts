@@ -114,6 +114,8 @@ export function openRegularForAppendSync(
   try {
     fd = openSync(path, flags, 0o644)
   } catch (error) {
+    // A missing folder is the caller's to make (a reset removed it), not a refusal.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error
     throw refusal(path, { ...options, maxBytes: 0 }, failedOpen(path, error))
   }
   const stats = fstatSync(fd)
