@@ -346,7 +346,14 @@ export class AppService {
 
   private async pendingCount(name: string): Promise<number> {
     // From the cursor on: what is pending, without reading what was delivered long ago.
-    const page = await this.requireHost().inbox(name, { limit: 1000, pendingOnly: true })
+    // An inbox refused as a file (a FIFO in its place) counts none here: the snapshot still
+    // answers, and the agent's own error says what is wrong with it.
+    const page = await this.requireHost()
+      .inbox(name, { limit: 1000, pendingOnly: true })
+      .catch((error: unknown) => {
+        if (error instanceof TeamError) return { entries: [] }
+        throw error
+      })
     return page.entries.filter((entry) => entry.state === 'pending').length
   }
 

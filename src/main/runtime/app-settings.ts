@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SettingsView } from '../../shared/contract'
 import { writeFileAtomicSync } from './fs/durable'
+import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
 import type { SecretStore } from './secrets'
 
@@ -83,7 +84,11 @@ export class AppSettings {
 
   recentWorkspaces(): string[] {
     try {
-      const value = JSON.parse(readFileSync(this.recentFile, 'utf8')) as unknown
+      const text = readRegularTextSync(this.recentFile, {
+        what: 'The list of recent workspaces',
+        maxBytes: FILE_CAPS.record,
+      })
+      const value = JSON.parse(text ?? '[]') as unknown
       return Array.isArray(value)
         ? value.filter((item): item is string => typeof item === 'string').slice(0, RECENT_LIMIT)
         : []

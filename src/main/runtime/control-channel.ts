@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, readSync } from 'node:fs'
 import { MAX_CONTROL_LINE_BYTES, parseControlLine, type ControlCommand } from '../../shared/control'
 import { appendOnceSync } from './fs/durable'
+import { openRegularForReadSync } from './fs/safe-open'
 
 /** A control line refused, with where it was and why. */
 export interface ControlRejection {
@@ -18,6 +19,8 @@ const CHUNK_BYTES = 256 * 1024
 export class ControlChannel {
   /** Set while skipping the rest of a line over the size limit, to its newline. */
   private skippingFrom: number | null = null
+  /** Set once the file was refused as not a regular file, so that it is reported once. */
+  private refusedOnce = false
 
   constructor(
     private readonly path: string,
@@ -30,12 +33,18 @@ export class ControlChannel {
   read(): { commands: ControlCommand[]; rejections: ControlRejection[] } {
     const commands: ControlCommand[] = []
     const rejections: ControlRejection[] = []
-    let fd: number
+    let fd: number | null
     try {
-      fd = openSync(this.path, 'r')
-    } catch {
+      fd = openRegularForReadSync(this.path, { what: 'The control file' })
+    } catch (error) {
+      // Not a regular file (a FIFO would block the event loop, a symlink leads out of .team/):
+      // refused, said once until it is a file again.
+      if (!this.refusedOnce) rejections.push({ offset: 0, reason: errorText(error) })
+      this.refusedOnce = true
       return { commands, rejections }
     }
+    this.refusedOnce = false
+    if (fd === null) return { commands, rejections }
     try {
       const size = fstatSync(fd).size
       // The file was replaced by a shorter one: read the new one from its start.
@@ -110,4 +119,8 @@ export class ControlChannel {
       // The log is for people; the events already report every refusal.
     }
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

@@ -88,10 +88,18 @@ export class TeamHost {
       ids: options.ids,
       watch: options.watch,
     })
-    const host = new TeamHost(team, options)
-    team.onControl((command) => host.control(command))
-    host.resumeAfterStart()
-    return host
+    // A damaged protocols file or cursor throws below: close what was opened (the workspace
+    // lock, the watcher, agents already started) so that the caller can exit, not hang.
+    let host: TeamHost | null = null
+    try {
+      host = new TeamHost(team, options)
+      team.onControl((command) => host?.control(command))
+      host.resumeAfterStart()
+      return host
+    } catch (error) {
+      await (host ?? team).close()
+      throw error
+    }
   }
 
   subscribe(listener: TeamListener): Disposable {

@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { writeFileAtomicSync } from './fs/durable'
+import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 
 /**
  * Where the API key is kept. Electron provides one backed by the OS secret store
@@ -19,7 +20,11 @@ export interface SecretStore {
 export function plainFileSecretStore(path: string): SecretStore {
   const read = (): Record<string, unknown> => {
     try {
-      const value = JSON.parse(readFileSync(path, 'utf8')) as unknown
+      const text = readRegularTextSync(path, {
+        what: 'The settings file',
+        maxBytes: FILE_CAPS.record,
+      })
+      const value = JSON.parse(text ?? '{}') as unknown
       return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
     } catch {
       return {}

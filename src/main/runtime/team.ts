@@ -12,7 +12,8 @@ import { TeamPaths } from './team-paths'
 import { TeamWatcher, type TeamChange } from './watcher'
 import { isProcessAlive } from './fs/processes'
 import { ControlChannel } from './control-channel'
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { join } from 'node:path'
 
 export interface TeamOptions {
@@ -279,7 +280,11 @@ export type { ControlCommand }
 /** Whether a runtime holds the team in `paths` open right now (another process, or this one). */
 export function isTeamRunning(paths: TeamPaths): boolean {
   try {
-    const holder = JSON.parse(readFileSync(join(paths.root, 'runtime.lock'), 'utf8')) as {
+    const lock = readRegularTextSync(join(paths.root, 'runtime.lock'), {
+      what: 'The lock file',
+      maxBytes: FILE_CAPS.cursor,
+    })
+    const holder = JSON.parse(lock ?? 'null') as {
       pid?: unknown
     }
     return typeof holder.pid === 'number' && isProcessAlive(holder.pid)

@@ -1,4 +1,5 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
+import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
@@ -213,9 +214,10 @@ export class Agent {
         this.lastEnd = await this.activate()
         this.settle(this.lastEnd)
       } catch (error) {
-        // A bug (or a file the runtime cannot handle) must end this agent, not the process: it
-        // goes to `error` with the reason and the other agents go on. Nothing is lost: a batch
-        // whose recording threw was never committed, so its messages wait in the inbox.
+        // A file refused under .team/ (an inbox that is a FIFO, say) or a bug must end this
+        // agent, not the process: it goes to `error` with the reason and the others go on.
+        // Nothing is lost: a batch whose recording threw was never committed, so its messages
+        // wait in the inbox.
         this.failed(error)
         return
       }
@@ -224,8 +226,11 @@ export class Agent {
 
   /** Ends the agent in `error` after an unexpected throw, reporting it however far it gets. */
   private failed(error: unknown): void {
-    const message = `internal error: ${error instanceof Error ? error.message : String(error)}`
-    this.lastEnd = { kind: 'error', code: 'internal', message }
+    const refused = error instanceof TeamError
+    const message = refused
+      ? error.message
+      : `internal error: ${error instanceof Error ? error.message : String(error)}`
+    this.lastEnd = { kind: 'error', code: refused ? error.code : 'internal', message }
     this.wakeRequested = false
     try {
       this.settle(this.lastEnd)
@@ -314,6 +319,8 @@ export class Agent {
         }
         return { kind: 'error', code: error.code, message: error.message }
       }
+      if (error instanceof TeamError)
+        return { kind: 'error', code: error.code, message: error.message }
       throw error
     } finally {
       this.controller = null

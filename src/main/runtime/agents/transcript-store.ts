@@ -1,13 +1,4 @@
-import {
-  closeSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  writeSync,
-} from 'node:fs'
+import { closeSync, fsync, fsyncSync, ftruncateSync, mkdirSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
   TRANSCRIPT_FORMAT_VERSION,
@@ -16,6 +7,12 @@ import {
   type TranscriptRecord,
 } from '../../../shared/transcript'
 import type { Clock } from '../clock'
+import {
+  FILE_CAPS,
+  openRegularForAppendSync,
+  readDescriptorSync,
+  readRegularTextSync,
+} from '../fs/safe-open'
 import type { Position } from '../mailbox/position'
 
 /**
@@ -43,10 +40,12 @@ export class TranscriptStore {
 
   static open(path: string, clock: Clock): TranscriptStore {
     mkdirSync(dirname(path), { recursive: true })
-    const fd = openSync(path, 'a+')
+    const what = 'The transcript'
+    // Read from the descriptor it appends to: a FIFO or folder in its place is refused here.
+    const fd = openRegularForAppendSync(path, { what, readable: true })
     let text: string
     try {
-      text = readFileSync(path, 'utf8')
+      text = readDescriptorSync(fd, path, { what, maxBytes: FILE_CAPS.log }).toString('utf8')
     } catch (error) {
       closeSync(fd)
       throw error
@@ -146,13 +145,8 @@ export class TranscriptStore {
 
 /** Reads a transcript without opening it for writing (for the CLI and other readers). */
 export function readTranscript(path: string): { records: TranscriptRecord[]; problems: string[] } {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], problems: [] }
-    throw error
-  }
+  const text = readRegularTextSync(path, { what: 'The transcript', maxBytes: FILE_CAPS.log })
+  if (text === null) return { records: [], problems: [] }
   return parseTranscript(text.slice(0, text.lastIndexOf('\n') + 1))
 }
 

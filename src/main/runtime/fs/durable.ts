@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, basename, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { openRegularForAppendSync } from './safe-open'
 
 /**
  * Replaces `path` atomically: a temp file beside it, fsync, rename over the target, fsync of the
@@ -51,7 +52,8 @@ export function appendOnceSync(
 ): void {
   const expected =
     typeof data === 'string' ? (options.bytes ?? Buffer.byteLength(data)) : data.length
-  const fd = openSync(path, 'a', 0o644)
+  // Refuses a FIFO (an open for writing would wait for a reader forever) or a symlink.
+  const fd = openRegularForAppendSync(path, { what: 'The file' })
   try {
     // The same call twice: writeSync's overloads take a string or a buffer, not the union.
     const written = typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data)

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { mkdirSync, renameSync } from 'node:fs'
 import { TeamError } from '../../../shared/errors'
 import type { MailMessage } from '../../../shared/messages'
 import { systemClock, type Clock } from '../clock'
 import { appendOnceSync, fsyncDirectorySync, writeFileAtomicSync } from '../fs/durable'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
 import { scanSegment } from './lines'
 import { acquireFileLock, type FileLock } from './lock'
@@ -246,13 +247,12 @@ function addNew(ids: Set<string>, id: string): boolean {
 
 /** The committed cursor of `name`'s inbox (the start when there is none yet). */
 export function readCursor(paths: TeamPaths, name: string): Position {
-  let text: string
-  try {
-    text = readFileSync(paths.cursor(name), 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return START
-    throw error
-  }
+  const text = readRegularTextSync(paths.cursor(name), {
+    what: `The cursor of "${name}"'s inbox`,
+    maxBytes: FILE_CAPS.cursor,
+    remedy: `Move it aside to re-read the inbox of "${name}" from the start (ids keep repeats out of the transcript).`,
+  })
+  if (text === null) return START
   let record: unknown
   try {
     record = JSON.parse(text)

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer'
-import { open, type FileHandle } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { MAX_LINE_BYTES, parseMessageLine, type MailMessage } from '../../../shared/messages'
+import { openRegularFile } from '../fs/safe-open'
 import { positionId, type Position } from './position'
 
 /** One complete line of an inbox segment, judged. */
@@ -46,14 +47,12 @@ export async function scanSegment(
   from: number,
   maxBytes = 8 * CHUNK_BYTES,
 ): Promise<ScanResult> {
-  let handle
-  try {
-    handle = await open(path, 'r')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { lines: [], next: from, pendingBytes: 0, atEnd: true }
-    throw error
-  }
+  // A FIFO, folder or symlink in an inbox's place is refused with its name, never waited on.
+  const handle = await openRegularFile(path, {
+    what: `The inbox "${inbox}" (segment ${segment})`,
+    remedy: 'Move it aside; senders then start a new inbox file.',
+  })
+  if (handle === null) return { lines: [], next: from, pendingBytes: 0, atEnd: true }
   try {
     const size = (await handle.stat()).size
     const lines: ScannedLine[] = []

@@ -3,7 +3,6 @@ import {
   linkSync,
   mkdirSync,
   openSync,
-  readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -13,6 +12,7 @@ import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { TeamError, type ErrorCode } from '../../../shared/errors'
 import { isProcessAlive } from '../fs/processes'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 
 interface LockRecord {
   readonly pid: number
@@ -55,12 +55,18 @@ export function acquireFileLock(
     }
     const holder = readHolder(path)
     if (holder !== null && isAlive(holder)) {
+      // A holder on another machine (a shared or synced folder) cannot be checked from here:
+      // say how to take over rather than wait, or take over silently.
+      const elsewhere =
+        holder.host === record.host
+          ? ''
+          : ` If nothing runs this team on ${holder.host} any more, remove ${path} and try again.`
       throw new TeamError(
         busyCode,
         describeBusy(
           `process ${holder.pid}${holder.host === record.host ? '' : ` on ${holder.host}`}`,
-        ),
-        { pid: holder.pid },
+        ) + elsewhere,
+        holder.host === record.host ? { pid: holder.pid } : { pid: holder.pid, host: holder.host },
       )
     }
     removeStale(path, holder)
@@ -91,9 +97,18 @@ function tryCreate(path: string, record: LockRecord): boolean {
 
 function readHolder(path: string): LockRecord | null {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as LockRecord
+    // A folder, FIFO or symlink in the lock's place is refused with its name (a TeamError that
+    // goes up): never read, never waited on, never removed as if it were a stale lock.
+    const text = readRegularTextSync(path, {
+      what: 'The lock file',
+      maxBytes: FILE_CAPS.cursor,
+      remedy: 'Move it aside (no program holds a lock that is not a file), then try again.',
+    })
+    if (text === null) return null
+    const parsed = JSON.parse(text) as LockRecord
     return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? parsed : null
-  } catch {
+  } catch (error) {
+    if (error instanceof TeamError) throw error
     return null
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { TeamError } from '../../../shared/errors'
 import {
   MAX_LINE_BYTES,
@@ -10,6 +10,7 @@ import {
 import { LEAD, NAME_RULE, USER, isValidName, nameProblem } from '../../../shared/names'
 import { randomIds, systemClock, type Clock, type IdSource } from '../clock'
 import { appendOnceSync } from '../fs/durable'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
 import { formatLine, type FormattedLine } from './line-format'
 import { InboxConsumer, readCursor, type ConsumerOptions } from './consumer'
@@ -296,13 +297,11 @@ function checkExtra(extra: Readonly<Record<string, unknown>>): Record<string, un
 /** Lines the consumer set aside for a reason the line alone does not show (duplicates). */
 function readRejections(paths: TeamPaths, name: string): Map<string, string> {
   const reasons = new Map<string, string>()
-  let text: string
-  try {
-    text = readFileSync(paths.rejected(name), 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reasons
-    throw error
-  }
+  const text = readRegularTextSync(paths.rejected(name), {
+    what: `The rejected log of "${name}"`,
+    maxBytes: FILE_CAPS.log,
+  })
+  if (text === null) return reasons
   for (const line of text.split('\n')) {
     if (line.length === 0) continue
     try {

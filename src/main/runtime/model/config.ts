@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 
@@ -33,16 +33,13 @@ export function settingsPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function readSettings(path: string): Settings {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw new TeamError(
-      'invalid-argument',
-      `The settings file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); fix its permissions or remove it.`,
-    )
-  }
+  const text = readRegularTextSync(path, {
+    what: 'The settings file',
+    maxBytes: FILE_CAPS.record,
+    code: 'invalid-argument',
+    remedy: 'Fix it or move it aside (the settings then start from their defaults).',
+  })
+  if (text === null) return {}
   let value: unknown
   try {
     value = JSON.parse(text)

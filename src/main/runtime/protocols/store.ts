@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
 import type { Clock } from '../clock'
 import { writeFileAtomicSync } from '../fs/durable'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
 
 export const PROTOCOLS_FORMAT_VERSION = 1
@@ -109,13 +110,13 @@ export class ProtocolStore {
 
 /** The requests in a protocols file, read-only (the CLI uses this to find a plan's teammate). */
 export function readProtocols(path: string): ProtocolRequest[] {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  const text = readRegularTextSync(path, {
+    what: 'The protocols file',
+    maxBytes: FILE_CAPS.record,
+    remedy:
+      'Move it aside to start the protocols afresh (pending requests in it are then forgotten).',
+  })
+  if (text === null) return []
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../shared/json-limits'
@@ -12,6 +12,7 @@ import {
 import { systemClock, type Clock } from '../clock'
 import { writeFileAtomicSync } from '../fs/durable'
 import { isProcessAlive } from '../fs/processes'
+import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
 import { describeJsonError, findJsonPath, lineAndColumn } from './json-errors'
 
@@ -68,7 +69,8 @@ export class Roster {
     mkdirSync(paths.root, { recursive: true })
     let keptAs: string | null = null
     try {
-      readFileSync(paths.config)
+      // lstat, not a read: a folder or a FIFO in its place is moved aside like bad JSON.
+      lstatSync(paths.config)
       const stem = `${paths.config}.invalid-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}`
       keptAs = stem
       for (let copy = 2; existsSync(keptAs); copy++) keptAs = `${stem}-${copy}`
@@ -224,12 +226,14 @@ function readRoster(paths: TeamPaths): { file: RosterFile; text: string } | null
 }
 
 function readRosterText(paths: TeamPaths): string | null {
-  try {
-    return readFileSync(paths.config, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
+  // A folder, FIFO, symlink or huge file in its place is a roster problem the person can fix
+  // (shown like bad JSON), not a crash or a hang.
+  return readRegularTextSync(paths.config, {
+    what: 'The roster',
+    maxBytes: FILE_CAPS.record,
+    code: 'roster-invalid',
+    remedy: 'Move it aside and restart, or reset the roster (the bad entry is kept beside it).',
+  })
 }
 
 function parseRoster(paths: TeamPaths, text: string): RosterFile {

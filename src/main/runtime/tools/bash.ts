@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { posix } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { TeamError } from '../../../shared/errors'
+import { bashLaunch } from './bash-launch'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_OUTPUT_CHARACTERS = 50_000
@@ -38,7 +38,10 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   if (options.signal?.aborted) return Promise.resolve(output.result(null, null, false, true))
 
   return new Promise((resolveRun, rejectRun) => {
-    const child = spawn('/bin/bash', ['-c', command], {
+    // Never spawned straight from this process: its environment holds the API key, and bash
+    // could read it as /proc/$PPID/environ. See bash-launch.ts for what each launch covers.
+    const launch = bashLaunch(command)
+    const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
@@ -137,170 +140,4 @@ class CappedOutput {
   }
 }
 
-/**
- * Why `command` is refused before it runs, or null. This blocklist is a speed bump against a
- * model's plainly destructive slip (`rm -rf /`, `mkfs`, `sudo`), not a security boundary: any
- * shell can spell the same thing a hundred other ways (`eval`, `find -delete`, a script file).
- * The real boundary is the OS: the workspace folder, the user account, a container.
- */
-export function refusedCommandReason(command: string): string | null {
-  if (/([A-Za-z_:][\w:]*)\(\)\{\1\|\1&\};\1/.test(command.replace(/\s+/g, ''))) {
-    return 'it is a fork bomb'
-  }
-  for (const words of simpleCommands(command)) {
-    const reason = refusedWordsReason(withoutPrefixes(words))
-    if (reason !== null) return reason
-  }
-  return null
-}
-
-const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh'])
-const POWER_COMMANDS = new Set(['shutdown', 'reboot', 'poweroff', 'halt'])
-const PREFIX_COMMANDS = new Set(['command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'env'])
-const DISK_DEVICE = /^of=\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/)/
-
-function refusedWordsReason(words: readonly string[]): string | null {
-  const [first, ...args] = words
-  if (first === undefined) return null
-  const name = posix.basename(first)
-  if (name === 'sudo' || name === 'doas') {
-    return `${name} is not available: agents run with the app's own rights`
-  }
-  if (POWER_COMMANDS.has(name)) return 'it shuts down or restarts the machine'
-  if (name === 'mkfs' || name.startsWith('mkfs.')) return 'it formats a disk'
-  if (name === 'dd' && args.some((arg) => DISK_DEVICE.test(arg))) {
-    return 'it writes straight onto a disk device'
-  }
-  if (name === 'rm') return refusedRemovalReason(args)
-  if (SHELLS.has(name)) {
-    // `bash -c "rm -rf /"`: judge the inner script too.
-    const scriptIndex = args.findIndex((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) + 1
-    const script = scriptIndex > 0 ? args[scriptIndex] : undefined
-    if (script !== undefined) return refusedCommandReason(script)
-  }
-  return null
-}
-
-/** Drops `FOO=bar` assignments and wrappers such as `env`, `nohup`, `exec` before the command. */
-function withoutPrefixes(words: readonly string[]): readonly string[] {
-  let index = 0
-  while (index < words.length) {
-    const word = words[index] ?? ''
-    const isAssignment = /^[A-Za-z_]\w*=/.test(word)
-    const isWrapperOption = index > 0 && word.startsWith('-')
-    if (!isAssignment && !isWrapperOption && !PREFIX_COMMANDS.has(word)) break
-    index += 1
-  }
-  return words.slice(index)
-}
-
-/** `rm` with GNU's option syntax: combined short flags (`-rf`), long flags and their prefixes. */
-function refusedRemovalReason(args: readonly string[]): string | null {
-  let recursive = false
-  let noPreserveRoot = false
-  const operands: string[] = []
-  let optionsEnded = false
-  for (const arg of args) {
-    if (optionsEnded || !arg.startsWith('-') || arg === '-') operands.push(arg)
-    else if (arg === '--') optionsEnded = true
-    else if (arg.startsWith('--')) {
-      // getopt accepts any unambiguous prefix: `--recur` is `--recursive`.
-      const option = arg.slice(2).split('=')[0] ?? ''
-      if (option !== '' && 'recursive'.startsWith(option)) recursive = true
-      if (option !== '' && 'no-preserve-root'.startsWith(option)) noPreserveRoot = true
-    } else if (/[rR]/.test(arg.slice(1))) recursive = true
-  }
-  if (noPreserveRoot) return 'rm --no-preserve-root exists only to delete the whole file system'
-  const target = operands.find(isProtectedTarget)
-  if (recursive && target !== undefined) {
-    return `rm -r ${target} would delete the root, home or a system folder`
-  }
-  return null
-}
-
-const HOME_FORMS = new Set(['~', '$HOME', '${HOME}'])
-const SYSTEM_FOLDER =
-  /^\/(bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin|srv|sys|usr|var)$/
-
-function isProtectedTarget(operand: string): boolean {
-  let target = operand.startsWith('/') ? posix.normalize(operand) : operand
-  // `/`, `/*`, `~/`, `$HOME/*` and `/usr/.` all name the folder itself or all it holds.
-  for (let previous = ''; previous !== target;) {
-    previous = target
-    target = target.replace(/\/(\*|\.)?$/, '')
-  }
-  return target === '' || HOME_FORMS.has(target) || SYSTEM_FOLDER.test(target)
-}
-
-interface LexerFrame {
-  words: string[]
-  word: string | null
-  inDoubleQuotes: boolean
-  closer: ')' | '`' | null
-}
-
-/**
- * Splits a script into simple commands (lists of words with quotes removed) at `;`, `&`, `|`,
- * newlines and brackets. Command substitutions (`$(…)`, backticks) run even inside double
- * quotes, so their contents are commands of their own. Good enough for a blocklist, not a parser.
- */
-function simpleCommands(script: string): string[][] {
-  const commands: string[][] = []
-  const outer: LexerFrame[] = []
-  let frame: LexerFrame = { words: [], word: null, inDoubleQuotes: false, closer: null }
-  const append = (text: string): void => void (frame.word = (frame.word ?? '') + text)
-  const endWord = (): void => {
-    if (frame.word !== null) frame.words.push(frame.word)
-    frame.word = null
-  }
-  const endCommand = (): void => {
-    endWord()
-    if (frame.words.length > 0) commands.push(frame.words)
-    frame.words = []
-  }
-  const open = (closer: ')' | '`'): void => {
-    outer.push(frame)
-    frame = { words: [], word: null, inDoubleQuotes: false, closer }
-  }
-  const close = (): void => {
-    endCommand()
-    frame = outer.pop() ?? frame
-    append('$()')
-  }
-  for (let index = 0; index < script.length; index++) {
-    const character = script.charAt(index)
-    const next = script.charAt(index + 1)
-    if (character === '\\') {
-      append(next)
-      index += 1
-    } else if (character === '`') {
-      if (frame.closer === '`') close()
-      else open('`')
-    } else if (character === '$' && next === '(') {
-      open(')')
-      index += 1
-    } else if (character === '$' && next === '{') {
-      const end = script.indexOf('}', index)
-      const stop = end === -1 ? script.length : end + 1
-      append(script.slice(index, stop))
-      index = stop - 1
-    } else if (frame.inDoubleQuotes) {
-      if (character === '"') frame.inDoubleQuotes = false
-      else append(character)
-    } else if (character === '"') {
-      frame.inDoubleQuotes = true
-      append('')
-    } else if (character === "'") {
-      const end = script.indexOf("'", index + 1)
-      const stop = end === -1 ? script.length : end
-      append(script.slice(index + 1, stop))
-      index = stop
-    } else if (character === ')' && frame.closer === ')') close()
-    else if (character === '\n' || ';&|(){}'.includes(character)) endCommand()
-    else if (/\s/.test(character)) endWord()
-    else append(character)
-  }
-  while (outer.length > 0) close()
-  endCommand()
-  return commands
-}
+export { refusedCommandReason } from './bash-guard'

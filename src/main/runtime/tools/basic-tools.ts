@@ -6,6 +6,7 @@ import {
   refusedCommandReason,
   runBash,
 } from './bash'
+import { pidNamespacesAvailable } from './bash-launch'
 import { editWorkspaceFile, readWorkspaceFile, writeWorkspaceFile } from './file-tools'
 import type { Tool } from './types'
 import { defineTool, ToolFailure } from './types'
@@ -28,7 +29,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
         'Run a shell command in your workspace folder with /bin/bash. stdout and stderr come ' +
         `back together, capped at ${options.maxOutputCharacters ?? DEFAULT_MAX_OUTPUT_CHARACTERS} ` +
         `characters; the command is killed after ${formatSeconds(timeoutMs)} s. Processes it ` +
-        'leaves running in the background are stopped when it ends.',
+        'leaves running in the background are stopped when it ends. It runs with the ' +
+        "user's own rights: it can read and change files outside the workspace and use the " +
+        'network, so keep to the workspace. ' +
+        (pidNamespacesAvailable()
+          ? 'It runs in a PID namespace of its own: everything it starts ends with it.'
+          : 'Processes detached with setsid or daemons may outlive it; do not start them.'),
       input_schema: {
         type: 'object',
         properties: { command: { type: 'string' } },

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
-import { displayPath, resolveInWorkspace } from './workspace-path'
+import { readConfined, writeConfined } from './confined-fs'
+import { displayPath, realWorkspace, resolveInWorkspace } from './workspace-path'
 
 /** Larger files are refused: the model should grep or head them with bash instead. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -17,7 +15,7 @@ export async function readWorkspaceFile(
 ): Promise<string> {
   const target = resolveInWorkspace(workspace, path, 'read')
   const shown = displayPath(workspace, target)
-  const text = await readText(target, shown)
+  const text = await readText(workspace, target, shown)
   if (text === '') return '(empty file)'
 
   let lines = text.split('\n')
@@ -46,10 +44,9 @@ export async function writeWorkspaceFile(
   const target = resolveInWorkspace(workspace, path, 'write')
   const shown = displayPath(workspace, target)
   const data = Buffer.from(content, 'utf8')
-  await withFileErrors(shown, async () => {
-    await mkdir(dirname(target), { recursive: true })
-    await writeAtomically(target, data)
-  })
+  await withFileErrors(shown, async () =>
+    writeConfined(realWorkspace(workspace), target, shown, data),
+  )
   return `Wrote ${data.length} bytes to ${shown}`
 }
 
@@ -68,7 +65,7 @@ export async function editWorkspaceFile(
   if (oldText === '') {
     throw new TeamError('invalid-argument', 'old_text is empty; give the exact text to replace.')
   }
-  const text = await readText(target, shown)
+  const text = await readText(workspace, target, shown)
   const occurrences = countOccurrences(text, oldText)
   if (occurrences === 0) {
     throw new TeamError(
@@ -87,7 +84,9 @@ export async function editWorkspaceFile(
   const at = text.indexOf(oldText)
   // Slicing, not String.replace: `$&` and `$1` in new_text are text, not patterns.
   const edited = text.slice(0, at) + newText + text.slice(at + oldText.length)
-  await withFileErrors(shown, () => writeAtomically(target, Buffer.from(edited, 'utf8')))
+  await withFileErrors(shown, async () =>
+    writeConfined(realWorkspace(workspace), target, shown, Buffer.from(edited, 'utf8')),
+  )
   return `Edited ${shown}`
 }
 
@@ -98,20 +97,21 @@ function countOccurrences(text: string, search: string): number {
   return count
 }
 
-async function readText(target: string, shown: string): Promise<string> {
+/**
+ * The file's text, read through confined-fs: the folder walk and the descriptor checks refuse
+ * folders, FIFOs, sockets, devices, hard-linked files and symlinks swapped in meanwhile.
+ */
+async function readText(workspace: string, target: string, shown: string): Promise<string> {
   return withFileErrors(shown, async () => {
-    const info = await stat(target)
-    if (info.isDirectory()) {
-      throw new TeamError('invalid-argument', `${shown} is a folder; use bash (ls) to list it.`)
-    }
-    if (info.size > MAX_FILE_BYTES) {
-      throw new TeamError(
-        'invalid-argument',
-        `${shown} is ${megabytes(info.size)} MB; file tools handle files up to ` +
-          `${megabytes(MAX_FILE_BYTES)} MB. Use bash (head, grep, sed -n) for parts of it.`,
-      )
-    }
-    const data = await readFile(target)
+    const data = readConfined(realWorkspace(workspace), target, shown, {
+      maxBytes: MAX_FILE_BYTES,
+      tooLarge: (bytes) =>
+        new TeamError(
+          'invalid-argument',
+          `${shown} is ${megabytes(bytes)} MB; file tools handle files up to ` +
+            `${megabytes(MAX_FILE_BYTES)} MB. Use bash (head, grep, sed -n) for parts of it.`,
+        ),
+    })
     if (data.includes(0)) {
       throw new TeamError(
         'invalid-argument',
@@ -120,52 +120,6 @@ async function readText(target: string, shown: string): Promise<string> {
     }
     return data.toString('utf8')
   })
-}
-
-/**
- * Temp file beside the target, fsync, rename over it: a crash leaves the old file or the new
- * one, never half of each. The rename also replaces a hard link instead of writing through it
- * into the file it shares. An existing file keeps its mode, so an edited script stays executable.
- */
-async function writeAtomically(target: string, data: Uint8Array): Promise<void> {
-  const mode = await existingMode(target)
-  const temp = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  )
-  const handle = await open(temp, 'wx', 0o666)
-  try {
-    await handle.writeFile(data)
-    if (mode !== undefined) await handle.chmod(mode)
-    await handle.sync()
-    await handle.close()
-    await rename(temp, target)
-  } catch (error) {
-    await handle.close().catch(() => undefined)
-    await unlink(temp).catch(() => undefined)
-    throw error
-  }
-  await syncFolder(dirname(target))
-}
-
-async function existingMode(target: string): Promise<number | undefined> {
-  try {
-    const info = await stat(target)
-    if (info.isDirectory()) throw errorWithCode('EISDIR')
-    return info.mode & 0o7777
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
-  }
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }
 
 /** Turns Node's errors, which name absolute paths, into messages about the workspace path. */
@@ -196,10 +150,6 @@ function fileErrorMessage(code: string, shown: string): string {
     default:
       return `${code} on ${shown}.`
   }
-}
-
-function errorWithCode(code: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(code), { code })
 }
 
 function megabytes(bytes: number): string {

@@ -15,9 +15,10 @@ export const TEAM_FOLDER = '.team'
  * prefixes such as `/ws-evil` beside `/ws`, symlinks that lead out) and anything in `.team/`,
  * for reading as well as writing, so that no agent can read or forge another's mail.
  *
- * This is a check followed by a use, not a lock: a process that swaps a folder for a symlink in
- * between can win the race. Agents also have bash, so the real boundary is the OS (the workspace
- * folder, the user account, a container); this keeps the file tools honest, not the machine safe.
+ * This is the check; confined-fs.ts then opens the path it returns one folder at a time without
+ * following links, so that a folder swapped for a symlink in between is refused, not followed.
+ * Agents also have bash, so the real boundary is the OS (the workspace folder, the user account,
+ * a sandbox); this keeps the file tools honest, not the machine safe.
  */
 export function resolveInWorkspace(
   workspace: string,
@@ -66,7 +67,8 @@ function isTeamPath(relativePath: string): boolean {
   return relativePath.split(sep)[0]?.toLowerCase() === TEAM_FOLDER
 }
 
-function realWorkspace(workspace: string): string {
+/** The workspace's real path (symlinks resolved), or a TeamError when it cannot be opened. */
+export function realWorkspace(workspace: string): string {
   try {
     return realpathSync(workspace)
   } catch (error) {

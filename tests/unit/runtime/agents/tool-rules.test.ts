@@ -130,7 +130,8 @@ describe('tool rules, through the model', () => {
         ['edit', 'edit_file', { path: '.team/config.json', old_text: 'bob', new_text: 'eve' }],
         ['sneaky', 'write_file', { path: 'src/../.team/inbox/bob.jsonl', content: forged }],
         ['viaLink', 'write_file', { path: 'mail/bob.jsonl', content: forged }],
-        // A hard link shares the inbox's inode: the tools replace files, never write through.
+        // A hard link shares the inbox's inode: writes replace files, never write through, and
+        // reads and edits refuse a file with more than one link.
         ['hard', 'write_file', { path: 'hard.jsonl', content: forged }],
         ['hardEdit', 'edit_file', { path: 'hard2.jsonl', old_text: 'real', new_text: 'fake' }],
       ],
@@ -153,7 +154,8 @@ describe('tool rules, through the model', () => {
     for (const id of ['inbox', 'config', 'upper', 'edit', 'sneaky', 'viaLink'])
       expectError(results, id, /inside \.team\//)
     expect(results.get('hard')?.is_error).toBe(false)
-    expect(results.get('hardEdit')?.is_error).toBe(false)
+    // A file with another name (here the inbox) is not read or edited through a link at all.
+    expectError(results, 'hardEdit', /hard2\.jsonl has 2 hard links/)
     expect(readFileSync(team.host.team.paths.inbox('bob'), 'utf8')).toBe(inboxBefore)
     expect(readFileSync(team.host.team.paths.config, 'utf8')).toBe(configBefore)
     const bobInbox = await team.host.inbox('bob')

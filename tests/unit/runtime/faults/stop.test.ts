@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { text, toolCall } from '../../../../src/main/runtime/model/script'
@@ -12,6 +12,7 @@ import {
 import { cli } from '../../../helpers/cli'
 import { eventsOf, processGone, statusOf, waitForStatusRecord } from '../../../helpers/faults'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
+import { findProcess } from '../../../helpers/proc'
 import { waitFor } from '../../../helpers/wait'
 
 // message_start, ping, content_block_start and one text delta, then silence.
@@ -69,32 +70,29 @@ describe('stopping an agent', () => {
   })
 
   it('mid-tool: the bash process group is killed; the call gets an is_error "stopped" result', async () => {
-    const command = 'echo $$ > bash.pid; sleep 30 & echo $! > sleep.pid; wait'
+    // Found by command line: in bash's own PID namespace, $$ and $! are pids inside it.
+    const marker = (30 + Math.random()).toFixed(9)
+    const command = `sleep ${marker} & wait`
     const script = agentScript((agent, call) => {
       if (agent !== 'alice') return undefined
       if (call === 1) return toolCall('bash', { command }, 'tu_sleep')
       return call === 2 ? text('Understood, I was stopped.') : undefined
     })
     const team = await startHost(script)
-    const pidFile = (name: string): string => join(team.workspace, name)
     team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Sleep a while.' })
     await waitFor(
-      () =>
-        existsSync(pidFile('sleep.pid')) &&
-        readFileSync(pidFile('sleep.pid'), 'utf8').endsWith('\n'),
+      () => findProcess(marker) !== null,
       () => 'the bash command to start',
     )
-    const bashPid = Number(readFileSync(pidFile('bash.pid'), 'utf8'))
-    const sleepPid = Number(readFileSync(pidFile('sleep.pid'), 'utf8'))
+    const sleepPid = findProcess(marker) ?? 0
     expect(processGone(sleepPid)).toBe(false)
     team.host.stop('alice')
     await waitForStatusRecord(team, 'alice', 'idle')
     expectStopped(team, 'alice')
     await waitFor(
-      () => processGone(bashPid) && processGone(sleepPid),
+      () => processGone(sleepPid) && findProcess(marker) === null,
       () => 'the process group to die',
     )
-    expect(() => process.kill(bashPid, 0)).toThrow()
 
     const [result] = team.records('alice', 'tool-result')
     expect(result).toMatchObject({ tool_use_id: 'tu_sleep', is_error: true })

@@ -159,6 +159,6 @@ describe('readSettings', () => {
   it('a folder where the file should be is not silently ignored', () => {
     const { dir } = tempWorkspace('agent-teams-settings-')
     mkdirSync(join(dir, 'settings.json'))
-    expect(() => readSettings(join(dir, 'settings.json'))).toThrow(/EISDIR/)
+    expect(() => readSettings(join(dir, 'settings.json'))).toThrow(/is a folder, not a file/)
   })
 })

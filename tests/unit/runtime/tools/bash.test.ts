@@ -5,6 +5,7 @@ import { isProcessAlive } from '../../../../src/main/runtime/fs/processes'
 import { bashTool, createBashTool } from '../../../../src/main/runtime/tools/basic-tools'
 import { refusedCommandReason, runBash } from '../../../../src/main/runtime/tools/bash'
 import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+import { findProcess } from '../../../helpers/proc'
 import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'
 
@@ -24,14 +25,18 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function grandchildPid(dir: string): Promise<number> {
-  const file = join(dir, 'grandchild.pid')
-  await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').endsWith('\n'))
-  return Number(readFileSync(file, 'utf8').trim())
+async function grandchildPid(marker: string): Promise<number> {
+  await waitFor(() => findProcess(marker) !== null)
+  return findProcess(marker) ?? 0
 }
 
-/** Starts a background `sleep` that would outlive bash, writes its pid, then waits for it. */
-const SLEEPING_GRANDCHILD = 'sleep 100 & echo $! > grandchild.pid; wait'
+/** A `sleep` argument no other process has: how the grandchild is found. */
+function uniqueSleep(): string {
+  return (100 + Math.random()).toFixed(9)
+}
+
+/** Starts a background `sleep` that would outlive bash, then waits for it. */
+const sleepingGrandchild = (marker: string): string => `sleep ${marker} & wait`
 
 describe('runBash', () => {
   it('runs in the workspace and captures stdout and stderr together', async () => {
@@ -61,9 +66,10 @@ describe('runBash', () => {
 
   it('kills the whole process group on timeout, background grandchild included', async () => {
     const { dir } = setup()
-    const result = await runBash(SLEEPING_GRANDCHILD, { cwd: dir, timeoutMs: 300 })
-    expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null })
-    const pid = await grandchildPid(dir)
+    const marker = uniqueSleep()
+    const running = runBash(sleepingGrandchild(marker), { cwd: dir, timeoutMs: 1500 })
+    const pid = await grandchildPid(marker)
+    expect(await running).toMatchObject({ timedOut: true, aborted: false, exitCode: null })
     await waitFor(
       () => !isRunning(pid),
       () => `grandchild ${pid} to die`,
@@ -73,8 +79,9 @@ describe('runBash', () => {
   it('kills the whole process group when aborted', async () => {
     const { dir } = setup()
     const controller = new AbortController()
-    const running = runBash(SLEEPING_GRANDCHILD, { cwd: dir, signal: controller.signal })
-    const pid = await grandchildPid(dir)
+    const marker = uniqueSleep()
+    const running = runBash(sleepingGrandchild(marker), { cwd: dir, signal: controller.signal })
+    const pid = await grandchildPid(marker)
     expect(isRunning(pid)).toBe(true)
     controller.abort()
     expect(await running).toMatchObject({ aborted: true, timedOut: false })
@@ -95,11 +102,10 @@ describe('runBash', () => {
 
   it('ends when bash exits even if a background process holds the output open', async () => {
     const { dir } = setup()
-    const result = await runBash('sleep 100 & echo $! > grandchild.pid; echo started', {
-      cwd: dir,
-    })
-    expect(result).toMatchObject({ output: 'started\n', exitCode: 0, timedOut: false })
-    const pid = await grandchildPid(dir)
+    const marker = uniqueSleep()
+    const running = runBash(`sleep ${marker} & sleep 0.5; echo started`, { cwd: dir })
+    const pid = await grandchildPid(marker)
+    expect(await running).toMatchObject({ output: 'started\n', exitCode: 0, timedOut: false })
     await waitFor(
       () => !isRunning(pid),
       () => `grandchild ${pid} to die`,
