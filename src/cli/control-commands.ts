@@ -2,9 +2,9 @@ import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
 import { LEAD, isValidName } from '../shared/names'
+import type { MemberStatus } from '../shared/roster'
 import { randomIds } from '../main/runtime/clock'
-import { Mailbox } from '../main/runtime/mailbox/mailbox'
-import { readProtocols } from '../main/runtime/protocols/store'
+import { readProtocols, type ProtocolRequest } from '../main/runtime/protocols/store'
 import { Roster } from '../main/runtime/roster/roster'
 import { isTeamRunning } from '../main/runtime/team'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -35,6 +35,39 @@ function sendControl(paths: TeamPaths, command: Record<string, unknown>): void {
       `No team is running in ${paths.workspace} (start it with the app, "agent-teams serve" or "agent-teams chat").`,
     )
   appendFileSync(paths.control, `${JSON.stringify({ v: 1, ...command, at: Date.now() / 1000 })}\n`)
+}
+
+/** How long a command waits for the running team to record what it asked for. */
+const RECORD_WAIT_MS = 10_000
+
+/**
+ * Waits until the runtime's protocol record shows what was asked (the runtime reads
+ * control.jsonl when its watcher reports the append). Says so when it does not, rather than
+ * claim something that did not happen.
+ */
+async function awaitRecord(
+  paths: TeamPaths,
+  id: string,
+  done: (request: ProtocolRequest | undefined) => boolean,
+): Promise<ProtocolRequest | undefined> {
+  const deadline = Date.now() + RECORD_WAIT_MS
+  for (;;) {
+    const request = readProtocols(join(paths.root, 'protocols.json')).find(
+      (candidate) => candidate.id === id,
+    )
+    if (done(request)) return request
+    if (Date.now() > deadline)
+      throw new TeamError(
+        'invalid-argument',
+        `The running team has not recorded request ${id} after ${RECORD_WAIT_MS / 1000} s; its window shows why (or see "agent-teams requests").`,
+      )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** A member's status in config.json (the lead is not on the roster: null). */
+function memberStatus(paths: TeamPaths, name: string): MemberStatus | null {
+  return Roster.read(paths).members.find((member) => member.name === name)?.status ?? null
 }
 
 function oneName(context: CommandContext): string {
@@ -69,22 +102,18 @@ export const shutdown: Command = async (context) => {
       'invalid-argument',
       'The lead is not shut down by the protocol; stop it instead.',
     )
+  if (memberStatus(paths, name) === 'shutdown')
+    throw new TeamError('invalid-argument', `${name} is already shut down.`)
+  // The runtime records the request and sends its notice: a line appended to the inbox by us
+  // would only claim a request, and the runtime refuses such claims.
   const id = randomIds().next('shutdown')
-  const mailbox = new Mailbox(paths, {
-    members: () => Roster.read(paths).members.map((member) => member.name),
-  })
-  mailbox.send({
-    from: 'user',
-    to: name,
-    type: 'shutdown_request',
-    content: `Please shut down (request ${id}). Answer with shutdown_response.`,
-    extra: { request_id: id },
-  })
+  sendControl(paths, { command: 'shutdown', name, request_id: id })
+  await awaitRecord(paths, id, (request) => request !== undefined)
   await writeLine(
     context.output.stdout,
     context.options.json
       ? JSON.stringify({ request_id: id })
-      : `Asked ${name} to shut down (request_id ${id}).`,
+      : `Asked ${name} to shut down (request_id ${id}); "agent-teams requests" shows its answer.`,
   )
   return 0
 }
@@ -114,17 +143,19 @@ export const plan: Command = async (context) => {
     )
   if (request.status !== 'pending')
     throw new TeamError('invalid-argument', `Plan ${requestId} was already ${request.status}.`)
-  const mailbox = new Mailbox(paths, {
-    members: () => Roster.read(paths).members.map((member) => member.name),
-  })
   const approve = decision === 'approve'
-  mailbox.send({
-    from: 'user',
-    to: request.from,
-    type: 'plan_approval_response',
-    content: feedback || (approve ? 'Plan approved; go ahead.' : ''),
-    extra: { request_id: requestId, approve, feedback },
-  })
+  sendControl(paths, { command: 'plan', request_id: requestId, approve, feedback })
+  const settled = await awaitRecord(
+    paths,
+    requestId,
+    (candidate) => candidate !== undefined && candidate.status !== 'pending',
+  )
+  const wanted = approve ? 'approved' : 'rejected'
+  if (settled?.status !== wanted)
+    throw new TeamError(
+      'invalid-argument',
+      `Plan ${requestId} was ${settled?.status ?? 'settled'} meanwhile, not by this command.`,
+    )
   await writeLine(
     context.output.stdout,
     `${approve ? 'Approved' : 'Rejected'} plan ${requestId} of ${request.from}.`,

@@ -268,9 +268,25 @@ export type ControlCommand =
       readonly tokens: number | null
       readonly rounds: number | null
     }
+  /** The person's protocol commands from the CLI: the runtime records them, then notifies. */
+  | { readonly command: 'shutdown'; readonly name: string; readonly request_id: string }
+  | {
+      readonly command: 'plan'
+      readonly request_id: string
+      readonly approve: boolean
+      readonly feedback: string
+    }
 
 function parseControl(line: string): ControlCommand | null {
-  let value: { command?: unknown; name?: unknown; tokens?: unknown; rounds?: unknown }
+  let value: {
+    command?: unknown
+    name?: unknown
+    tokens?: unknown
+    rounds?: unknown
+    request_id?: unknown
+    approve?: unknown
+    feedback?: unknown
+  }
   try {
     value = JSON.parse(line) as typeof value
   } catch {
@@ -278,6 +294,8 @@ function parseControl(line: string): ControlCommand | null {
   }
   if ((value.command === 'stop' || value.command === 'resume') && typeof value.name === 'string')
     return { command: value.command, name: value.name }
+  const protocol = parseProtocolControl(value)
+  if (protocol) return protocol
   const limit = (field: unknown): number | null | undefined =>
     field === null
       ? null
@@ -290,6 +308,21 @@ function parseControl(line: string): ControlCommand | null {
     if (tokens !== undefined && rounds !== undefined)
       return { command: 'budget', name: value.name, tokens, rounds }
   }
+  return null
+}
+
+function parseProtocolControl(value: Record<string, unknown>): ControlCommand | null {
+  const id = value.request_id
+  if (typeof id !== 'string' || id.length === 0 || id.length > 128) return null
+  if (value.command === 'shutdown' && typeof value.name === 'string')
+    return { command: 'shutdown', name: value.name, request_id: id }
+  if (value.command === 'plan' && typeof value.approve === 'boolean')
+    return {
+      command: 'plan',
+      request_id: id,
+      approve: value.approve,
+      feedback: typeof value.feedback === 'string' ? value.feedback : '',
+    }
   return null
 }
 
