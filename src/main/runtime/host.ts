@@ -9,6 +9,7 @@ import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import { Budgets } from './budgets'
+import { assertKnownAgent } from './known-agent'
 import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
@@ -224,6 +225,7 @@ export class TeamHost {
   /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */
   setBudget(name: string | null, budget: Budget): void {
     this.assertOpen()
+    if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
     for (const agent of this.agents.values()) {
       const end = agent.lastActivation
