@@ -513,7 +513,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
     expect((await fetch(`${origin}/`)).status).toBe(401)
     expect((await fetch(`${origin}/index.html`)).status).toBe(401)
     // A wrong token is refused even beside a good cookie.
-    const cookie = `agent_teams_token=${encodeURIComponent(token)}`
+    const cookie = `agent_teams_${port}=${encodeURIComponent(token)}`
     expect((await get(port, '/', { cookie })).status).toBe(200)
     expect((await get(port, '/?token=wrong', { cookie })).status).toBe(401)
 
