@@ -1,12 +1,13 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
-import { LEAD, isValidName } from '../shared/names'
+import { LEAD } from '../shared/names'
 import type { MemberStatus } from '../shared/roster'
 import { randomIds } from '../main/runtime/clock'
 import { readProtocols, type ProtocolRequest } from '../main/runtime/protocols/store'
 import { Roster } from '../main/runtime/roster/roster'
 import { isTeamRunning } from '../main/runtime/team'
+import { assertKnownAgent } from '../main/runtime/known-agent'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
@@ -18,22 +19,25 @@ type Command = (context: CommandContext) => Promise<number>
  * they go through the files the runtime watches, never around it — protocol messages through
  * the inboxes, stop/resume/budget through `.team/control.jsonl`.
  */
-function knownAgent(paths: TeamPaths, name: string): void {
-  if (!isValidName(name)) throw new TeamError('invalid-name', `"${name}" is not an agent name.`)
-  if (name !== LEAD && !Roster.read(paths).members.some((member) => member.name === name)) {
-    throw new TeamError(
-      'unknown-recipient',
-      `"${name}" is not on the roster of ${paths.workspace}.`,
-    )
-  }
+export function knownAgent(paths: TeamPaths, name: string): void {
+  const file = Roster.read(paths)
+  assertKnownAgent(
+    name,
+    { find: (wanted) => file.members.find((member) => member.name === wanted) },
+    paths.workspace,
+  )
 }
 
-function sendControl(paths: TeamPaths, command: Record<string, unknown>): void {
+function assertRunning(paths: TeamPaths): void {
   if (!isTeamRunning(paths))
     throw new TeamError(
       'invalid-argument',
       `No team is running in ${paths.workspace} (start it with the app, "agent-teams serve" or "agent-teams chat").`,
     )
+}
+
+export function sendControl(paths: TeamPaths, command: Record<string, unknown>): void {
+  assertRunning(paths)
   appendFileSync(paths.control, `${JSON.stringify({ v: 1, ...command, at: Date.now() / 1000 })}\n`)
 }
 
@@ -75,10 +79,26 @@ function oneName(context: CommandContext): string {
   return context.positionals[0] ?? ''
 }
 
+/** What stop and resume cannot do to an agent in a status, said as it is; null: ask the team. */
+const NOTHING_TO_STOP: Partial<Record<MemberStatus, string>> = {
+  idle: 'is idle: there is nothing to stop',
+  error:
+    'ended in error and is not running: there is nothing to stop ("agent-teams resume" retries)',
+  shutdown: 'is shut down: there is nothing to stop',
+}
+const NOTHING_TO_RESUME: Partial<Record<MemberStatus, string>> = {
+  working: 'is working: there is nothing to resume',
+  shutdown: 'is shut down: spawn it again to give it work',
+}
+
 export const stop: Command = async (context) => {
   const name = oneName(context)
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
+  assertRunning(paths)
+  const status = memberStatus(paths, name)
+  const nothing = status === null ? undefined : NOTHING_TO_STOP[status]
+  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
   sendControl(paths, { command: 'stop', name })
   await writeLine(context.output.stdout, `Asked the running team to stop ${name}.`)
   return 0
@@ -88,6 +108,10 @@ export const resume: Command = async (context) => {
   const name = oneName(context)
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
+  assertRunning(paths)
+  const status = memberStatus(paths, name)
+  const nothing = status === null ? undefined : NOTHING_TO_RESUME[status]
+  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
   sendControl(paths, { command: 'resume', name })
   await writeLine(context.output.stdout, `Asked the running team to resume ${name}.`)
   return 0
@@ -182,28 +206,5 @@ export const requests: Command = async (context) => {
       `${request.id} [${request.status}] ${what}${request.reason ? ` (${request.reason})` : ''}`,
     )
   }
-  return 0
-}
-
-export const budget: Command = async (context) => {
-  if (context.positionals.length > 1)
-    throw new UsageError("expected at most one <name> (none: the team's budget)")
-  const name = context.positionals[0] ?? null
-  const paths = new TeamPaths(context.options.workspace)
-  if (name !== null) knownAgent(paths, name)
-  const parse = (value: string | undefined, option: string): number | null => {
-    if (value === undefined || value === 'none') return null
-    const number = Number(value)
-    if (!Number.isSafeInteger(number) || number < 1)
-      throw new UsageError(`${option} takes a whole number of at least 1, or "none"`)
-    return number
-  }
-  const tokens = parse(context.options.tokens, '--tokens')
-  const rounds = parse(context.options.rounds, '--rounds')
-  sendControl(paths, { command: 'budget', name, tokens, rounds })
-  await writeLine(
-    context.output.stdout,
-    `Set the ${name === null ? "team's" : `${name}'s`} budget to ${tokens ?? 'no'} tokens and ${rounds ?? 'no'} model calls; paused agents go on.`,
-  )
   return 0
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
@@ -11,6 +11,7 @@ import { OfflineModelServer } from '../main/runtime/model/offline-server'
 import { demoScript, DEMO_REQUEST } from '../main/runtime/model/scenarios/demo'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
+import { knownAgent } from './control-commands'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
 
@@ -116,6 +117,9 @@ export const transcript: Command = async (context) => {
   const name = context.positionals[0] ?? ''
   if (!isValidName(name)) throw new TeamError('invalid-name', `"${name}" is not an agent name.`)
   const paths = new TeamPaths(context.options.workspace)
+  // A member removed from the roster keeps its transcript, and it is shown; a name that is
+  // neither is a mistake (a typo), not an empty transcript.
+  if (!existsSync(paths.transcript(name))) knownAgent(paths, name)
   const { records, problems } = readTranscript(paths.transcript(name))
   for (const problem of problems)
     await writeLine(

@@ -206,6 +206,9 @@ export class AppService {
           : { path: null, supported: false },
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
+        // A reset empties the team: it is for a roster that cannot be read, never a valid one.
+        if (this.rosterProblem === null)
+          throw new TeamError('invalid-argument', 'The roster is valid: there is nothing to reset.')
         Roster.reset(new TeamPaths(this.workspace))
         return this.open(this.workspace)
       },

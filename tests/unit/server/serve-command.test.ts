@@ -29,7 +29,16 @@ function context(workspace: string, port?: string) {
   const value: CommandContext = {
     output: { stdout, stderr },
     positionals: [],
-    options: { workspace, workspaceGiven: true, json: false, all: false, reset: false, port },
+    options: {
+      workspace,
+      workspaceGiven: true,
+      json: false,
+      all: false,
+      reset: false,
+      yes: false,
+      clear: false,
+      port,
+    },
   }
   return { value, stdout, stderr }
 }
