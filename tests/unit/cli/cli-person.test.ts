@@ -6,6 +6,7 @@ import { main } from '../../../src/cli/main'
 import { text } from '../../../src/main/runtime/model/script'
 import { Roster } from '../../../src/main/runtime/roster/roster'
 import { agentScript } from '../../helpers/agents'
+import { runAgentTeams } from '../../helpers/bin'
 import { cli, type CliResult } from '../../helpers/cli'
 import { statusOf } from '../../helpers/faults'
 import { startHost } from '../../helpers/host'
@@ -152,4 +153,31 @@ describe('the CLI says what happened, and refuses what it cannot do', () => {
     expect(result.stderr).toMatch(/"nobody" is not on the roster of .*"agent-teams roster" lists/)
     expect((await cli(['transcript', 'lead', '--workspace', dir])).code).toBe(0)
   })
+})
+
+describe('the real binary, without a terminal', () => {
+  it("refuses an unasked reset, blank content and an unknown agent with the convention's codes", async () => {
+    const { dir, paths } = tempWorkspace()
+    Roster.open(paths)
+    writeFileSync(paths.config, '{"team_name": ')
+    const reset = await runAgentTeams(['roster', '--reset', '--workspace', dir], {
+      timeoutMs: 120_000,
+    })
+    expect(reset.code, reset.stderr).toBe(1)
+    expect(reset.stderr).toMatch(/run again with --yes/)
+    expect(readFileSync(paths.config, 'utf8')).toBe('{"team_name": ')
+    const yes = await runAgentTeams(['roster', '--reset', '--yes', '--workspace', dir], {
+      timeoutMs: 120_000,
+    })
+    expect(yes.code, yes.stderr).toBe(0)
+    const blank = await runAgentTeams(['send', 'lead', ' ', '--workspace', dir], {
+      timeoutMs: 120_000,
+    })
+    expect(blank.code).toBe(2)
+    const nobody = await runAgentTeams(['transcript', 'nobody', '--workspace', dir], {
+      timeoutMs: 120_000,
+    })
+    expect(nobody.code).toBe(1)
+    expect(nobody.stderr).toMatch(/"nobody" is not on the roster/)
+  }, 300_000)
 })
