@@ -229,6 +229,10 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await page.goto(server!.url)
     await expect(page).toHaveTitle(/Agent Teams/)
     await expect(page.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
+    // The token left the address bar (and the history); a reload works from the cookie.
+    await expect(page).toHaveURL(`${server!.origin}/`)
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
     // Without a key: a clear choice between entering one and the offline demo.
     await expect(page.getByRole('heading', { name: /Enter an API key/ })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Enter an API key' })).toBeVisible()
