@@ -5,7 +5,9 @@ import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { serve } from '../server/serve-command'
 import type { ParsedOptions } from './main'
-import { budget, plan, requests, resume, shutdown, stop } from './control-commands'
+import { budget } from './budget-command'
+import { plan, requests, resume, shutdown, stop } from './control-commands'
+import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
 import { UsageError, writeLine, type Output } from './output'
 
@@ -58,8 +60,15 @@ function describeEntry(entry: InboxEntry): string {
   return `[${entry.state}] ${formatSecondsUtc(message.timestamp)} ${message.from} -> ${message.to} ${message.type} ${message.id}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
 }
 
+/** A message says something: empty or blank content is a mistake, not a message. */
+function assertContent(content: string): void {
+  if (content.trim().length === 0)
+    throw new UsageError('the content is empty; write the message as the last argument (quoted)')
+}
+
 const send: Command = async (context) => {
   const [to, content] = expectPositionals(context, ['to', 'content']) as [string, string]
+  assertContent(content)
   const message = openMailbox(context.options).send({
     from: context.options.from ?? 'user',
     to,
@@ -79,6 +88,7 @@ const broadcast: Command = async (context) => {
   if (context.options.type !== undefined)
     throw new UsageError('broadcast always sends type "broadcast"; drop --type')
   const [content] = expectPositionals(context, ['content']) as [string]
+  assertContent(content)
   const messages = openMailbox(context.options).broadcast({
     from: context.options.from ?? 'user',
     content,
@@ -193,16 +203,7 @@ const archive: Command = async (context) => {
 const roster: Command = async (context) => {
   expectPositionals(context, [])
   const paths = new TeamPaths(context.options.workspace)
-  if (context.options.reset) {
-    const { keptAs } = Roster.reset(paths)
-    await writeLine(
-      context.output.stdout,
-      keptAs
-        ? `Started an empty roster; the old file is kept as ${keptAs}`
-        : 'Started an empty roster.',
-    )
-    return 0
-  }
+  if (context.options.reset) return resetRoster(context, paths)
   const file = Roster.read(paths)
   if (context.options.json) {
     await writeLine(context.output.stdout, JSON.stringify(file))

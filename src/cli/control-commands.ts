@@ -1,12 +1,13 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
-import { LEAD, isValidName } from '../shared/names'
+import { LEAD } from '../shared/names'
+import type { MemberStatus } from '../shared/roster'
 import { randomIds } from '../main/runtime/clock'
-import { Mailbox } from '../main/runtime/mailbox/mailbox'
-import { readProtocols } from '../main/runtime/protocols/store'
+import { readProtocols, type ProtocolRequest } from '../main/runtime/protocols/store'
 import { Roster } from '../main/runtime/roster/roster'
 import { isTeamRunning } from '../main/runtime/team'
+import { assertKnownAgent } from '../main/runtime/known-agent'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
@@ -18,23 +19,59 @@ type Command = (context: CommandContext) => Promise<number>
  * they go through the files the runtime watches, never around it — protocol messages through
  * the inboxes, stop/resume/budget through `.team/control.jsonl`.
  */
-function knownAgent(paths: TeamPaths, name: string): void {
-  if (!isValidName(name)) throw new TeamError('invalid-name', `"${name}" is not an agent name.`)
-  if (name !== LEAD && !Roster.read(paths).members.some((member) => member.name === name)) {
-    throw new TeamError(
-      'unknown-recipient',
-      `"${name}" is not on the roster of ${paths.workspace}.`,
-    )
-  }
+export function knownAgent(paths: TeamPaths, name: string): void {
+  const file = Roster.read(paths)
+  assertKnownAgent(
+    name,
+    { find: (wanted) => file.members.find((member) => member.name === wanted) },
+    paths.workspace,
+  )
 }
 
-function sendControl(paths: TeamPaths, command: Record<string, unknown>): void {
+function assertRunning(paths: TeamPaths): void {
   if (!isTeamRunning(paths))
     throw new TeamError(
       'invalid-argument',
       `No team is running in ${paths.workspace} (start it with the app, "agent-teams serve" or "agent-teams chat").`,
     )
+}
+
+export function sendControl(paths: TeamPaths, command: Record<string, unknown>): void {
+  assertRunning(paths)
   appendFileSync(paths.control, `${JSON.stringify({ v: 1, ...command, at: Date.now() / 1000 })}\n`)
+}
+
+/** How long a command waits for the running team to record what it asked for. */
+const RECORD_WAIT_MS = 10_000
+
+/**
+ * Waits until the runtime's protocol record shows what was asked (the runtime reads
+ * control.jsonl when its watcher reports the append). Says so when it does not, rather than
+ * claim something that did not happen.
+ */
+async function awaitRecord(
+  paths: TeamPaths,
+  id: string,
+  done: (request: ProtocolRequest | undefined) => boolean,
+): Promise<ProtocolRequest | undefined> {
+  const deadline = Date.now() + RECORD_WAIT_MS
+  for (;;) {
+    const request = readProtocols(join(paths.root, 'protocols.json')).find(
+      (candidate) => candidate.id === id,
+    )
+    if (done(request)) return request
+    if (Date.now() > deadline)
+      throw new TeamError(
+        'invalid-argument',
+        `The running team has not recorded request ${id} after ${RECORD_WAIT_MS / 1000} s; its window shows why (or see "agent-teams requests").`,
+      )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** A member's status in config.json (the lead is not on the roster: null). */
+function memberStatus(paths: TeamPaths, name: string): MemberStatus | null {
+  return Roster.read(paths).members.find((member) => member.name === name)?.status ?? null
 }
 
 function oneName(context: CommandContext): string {
@@ -42,10 +79,26 @@ function oneName(context: CommandContext): string {
   return context.positionals[0] ?? ''
 }
 
+/** What stop and resume cannot do to an agent in a status, said as it is; null: ask the team. */
+const NOTHING_TO_STOP: Partial<Record<MemberStatus, string>> = {
+  idle: 'is idle: there is nothing to stop',
+  error:
+    'ended in error and is not running: there is nothing to stop ("agent-teams resume" retries)',
+  shutdown: 'is shut down: there is nothing to stop',
+}
+const NOTHING_TO_RESUME: Partial<Record<MemberStatus, string>> = {
+  working: 'is working: there is nothing to resume',
+  shutdown: 'is shut down: spawn it again to give it work',
+}
+
 export const stop: Command = async (context) => {
   const name = oneName(context)
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
+  assertRunning(paths)
+  const status = memberStatus(paths, name)
+  const nothing = status === null ? undefined : NOTHING_TO_STOP[status]
+  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
   sendControl(paths, { command: 'stop', name })
   await writeLine(context.output.stdout, `Asked the running team to stop ${name}.`)
   return 0
@@ -55,6 +108,10 @@ export const resume: Command = async (context) => {
   const name = oneName(context)
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
+  assertRunning(paths)
+  const status = memberStatus(paths, name)
+  const nothing = status === null ? undefined : NOTHING_TO_RESUME[status]
+  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
   sendControl(paths, { command: 'resume', name })
   await writeLine(context.output.stdout, `Asked the running team to resume ${name}.`)
   return 0
@@ -69,22 +126,18 @@ export const shutdown: Command = async (context) => {
       'invalid-argument',
       'The lead is not shut down by the protocol; stop it instead.',
     )
+  if (memberStatus(paths, name) === 'shutdown')
+    throw new TeamError('invalid-argument', `${name} is already shut down.`)
+  // The runtime records the request and sends its notice: a line appended to the inbox by us
+  // would only claim a request, and the runtime refuses such claims.
   const id = randomIds().next('shutdown')
-  const mailbox = new Mailbox(paths, {
-    members: () => Roster.read(paths).members.map((member) => member.name),
-  })
-  mailbox.send({
-    from: 'user',
-    to: name,
-    type: 'shutdown_request',
-    content: `Please shut down (request ${id}). Answer with shutdown_response.`,
-    extra: { request_id: id },
-  })
+  sendControl(paths, { command: 'shutdown', name, request_id: id })
+  await awaitRecord(paths, id, (request) => request !== undefined)
   await writeLine(
     context.output.stdout,
     context.options.json
       ? JSON.stringify({ request_id: id })
-      : `Asked ${name} to shut down (request_id ${id}).`,
+      : `Asked ${name} to shut down (request_id ${id}); "agent-teams requests" shows its answer.`,
   )
   return 0
 }
@@ -114,17 +167,19 @@ export const plan: Command = async (context) => {
     )
   if (request.status !== 'pending')
     throw new TeamError('invalid-argument', `Plan ${requestId} was already ${request.status}.`)
-  const mailbox = new Mailbox(paths, {
-    members: () => Roster.read(paths).members.map((member) => member.name),
-  })
   const approve = decision === 'approve'
-  mailbox.send({
-    from: 'user',
-    to: request.from,
-    type: 'plan_approval_response',
-    content: feedback || (approve ? 'Plan approved; go ahead.' : ''),
-    extra: { request_id: requestId, approve, feedback },
-  })
+  sendControl(paths, { command: 'plan', request_id: requestId, approve, feedback })
+  const settled = await awaitRecord(
+    paths,
+    requestId,
+    (candidate) => candidate !== undefined && candidate.status !== 'pending',
+  )
+  const wanted = approve ? 'approved' : 'rejected'
+  if (settled?.status !== wanted)
+    throw new TeamError(
+      'invalid-argument',
+      `Plan ${requestId} was ${settled?.status ?? 'settled'} meanwhile, not by this command.`,
+    )
   await writeLine(
     context.output.stdout,
     `${approve ? 'Approved' : 'Rejected'} plan ${requestId} of ${request.from}.`,
@@ -151,28 +206,5 @@ export const requests: Command = async (context) => {
       `${request.id} [${request.status}] ${what}${request.reason ? ` (${request.reason})` : ''}`,
     )
   }
-  return 0
-}
-
-export const budget: Command = async (context) => {
-  if (context.positionals.length > 1)
-    throw new UsageError("expected at most one <name> (none: the team's budget)")
-  const name = context.positionals[0] ?? null
-  const paths = new TeamPaths(context.options.workspace)
-  if (name !== null) knownAgent(paths, name)
-  const parse = (value: string | undefined, option: string): number | null => {
-    if (value === undefined || value === 'none') return null
-    const number = Number(value)
-    if (!Number.isSafeInteger(number) || number < 1)
-      throw new UsageError(`${option} takes a whole number of at least 1, or "none"`)
-    return number
-  }
-  const tokens = parse(context.options.tokens, '--tokens')
-  const rounds = parse(context.options.rounds, '--rounds')
-  sendControl(paths, { command: 'budget', name, tokens, rounds })
-  await writeLine(
-    context.output.stdout,
-    `Set the ${name === null ? "team's" : `${name}'s`} budget to ${tokens ?? 'no'} tokens and ${rounds ?? 'no'} model calls; paused agents go on.`,
-  )
   return 0
 }

@@ -18,15 +18,18 @@ Commands:
   drain <name>           consume the pending messages as an agent would; prints one JSON
                          object a line, each with its id
   archive <name>         move delivered messages aside (.team/mailbox/<name>/archive/)
-  roster [--reset]       the team; --reset keeps an unreadable config.json beside a new one
+  roster [--reset [--yes]]
+                         the team; --reset sets an unreadable config.json aside (kept beside
+                         it) and starts an empty roster, after asking (--yes: without asking);
+                         a valid config.json is never reset
   chat <text>            send the person's message to the lead and show the team's activity
                          until the team is idle (needs ANTHROPIC_API_KEY or saved settings)
   demo                   run the offline demo (no key needed): a coder and a tester build
                          and test a small module; in a fresh folder unless --workspace is given
   transcript <name>      print an agent's transcript
   serve [--port N]       browser mode: run the team headless and serve the app at
-                         http://127.0.0.1:PORT (a free port unless --port is given); open the
-                         printed address, which carries the launch's secret token
+                         http://127.0.0.1:PORT (a free port when --port is 0 or not given);
+                         open the printed address, which carries the launch's secret token
 
 A running team (the app, serve or chat, in another terminal):
   stop <name>            stop an agent mid-stream or mid-tool (its bash process group too)
@@ -36,9 +39,14 @@ A running team (the app, serve or chat, in another terminal):
   plan reject <id> --feedback TEXT
                          reject it, asking for a new plan
   requests               shutdown and plan requests with their state
-  budget [<name>] [--tokens N] [--rounds N]
-                         set an agent's (or, without a name, the team's) budget; "none"
-                         lifts it; agents paused by a budget go on
+  budget [<name>]        show an agent's (or, without a name, the team's) budget
+  budget [<name>] [--tokens N|none] [--rounds N|none]
+                         set it (a limit not given stays as it is); agents paused by a
+                         budget go on
+  budget [<name>] --clear
+                         lift both limits
+
+Exit status: 0 done, 1 refused (the message says what to do), 2 a usage mistake, 70 a bug.
 
 Options:
   --workspace DIR        the folder whose .team/ holds the team (default: the current folder)
@@ -63,6 +71,8 @@ const options = {
   tokens: { type: 'string' },
   rounds: { type: 'string' },
   reset: { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
+  clear: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -80,6 +90,10 @@ export type ParsedOptions = {
   tokens?: string
   rounds?: string
   reset: boolean
+  /** roster --reset without asking. */
+  yes: boolean
+  /** budget --clear: lift both limits. */
+  clear: boolean
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */

@@ -1,9 +1,11 @@
-import type { Writable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 
-/** Where a command writes: injected, so that tests run commands in process. */
+/** Where a command writes (and reads an answer from): injected, so that tests run in process. */
 export interface Output {
   readonly stdout: Writable
   readonly stderr: Writable
+  /** Where a question is answered; asked only when it is a terminal. */
+  readonly stdin?: Readable & { readonly isTTY?: boolean }
 }
 
 export function writeLine(stream: Writable, text: string): Promise<void> {

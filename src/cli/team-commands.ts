@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
@@ -12,6 +12,7 @@ import { demoScript, DEMO_REQUEST } from '../main/runtime/model/scenarios/demo'
 import { installProcessGuard } from '../main/runtime/process-guard'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
+import { knownAgent } from './control-commands'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
 
@@ -125,6 +126,9 @@ export const transcript: Command = async (context) => {
   const name = context.positionals[0] ?? ''
   if (!isValidName(name)) throw new TeamError('invalid-name', `"${name}" is not an agent name.`)
   const paths = new TeamPaths(context.options.workspace)
+  // A member removed from the roster keeps its transcript, and it is shown; a name that is
+  // neither is a mistake (a typo), not an empty transcript.
+  if (!existsSync(paths.transcript(name))) knownAgent(paths, name)
   const { records, problems } = readTranscript(paths.transcript(name))
   for (const problem of problems)
     await writeLine(

@@ -1,5 +1,6 @@
 import type { AgentTeamsApi } from '../shared/contract'
 import type { ConnectionStatus } from './store/ui'
+import { removeTokenFromAddress } from './transport/address-token'
 import { connectWebSocketApi, type ConnectionState } from './transport/websocket-api'
 
 /** The page's API and, where the transport can drop (browser mode), its connection state. */
@@ -16,6 +17,8 @@ export function resolveApi(): RendererApi {
   const preload = window.agentTeams
   if (preload !== undefined) return { api: preload }
   const socket = connectWebSocketApi()
+  // After the socket took its address: from now on the cookie carries the token.
+  removeTokenFromAddress(window.location, window.history)
   // Followed from the start (the socket may open before the App subscribes), so that a lost
   // connection is told apart from the first connect, and a late subscriber gets the state now.
   let wasOpen = false

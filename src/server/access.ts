@@ -1,8 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 
-/** The cookie that carries the token after the page was opened with `?token=`. */
-export const TOKEN_COOKIE = 'agent_teams_token'
+/**
+ * The cookie that carries the token after the page was opened with `?token=`, named by the
+ * server's port. Browsers ignore ports when they send cookies, so every service on 127.0.0.1
+ * receives it; the port in the name keeps two servers from overwriting each other's token, and
+ * a service on another port finds no cookie of its own name. (HttpOnly keeps it from scripts,
+ * SameSite=Strict from other sites' requests.)
+ */
+export function tokenCookieName(port: number): string {
+  return `agent_teams_${port}`
+}
 
 /** A fresh per-launch secret: 32 random bytes, base64url (43 characters). */
 export function generateToken(): string {
@@ -29,13 +37,13 @@ export function splitTarget(target: string): { path: string; queryToken: string 
   return { path: target.slice(0, question), queryToken: query.get('token') }
 }
 
-function cookieToken(request: IncomingMessage): string | null {
+function cookieToken(request: IncomingMessage, port: number): string | null {
   const header = request.headers.cookie
   if (header === undefined) return null
   for (const part of header.split(';')) {
     const equals = part.indexOf('=')
     if (equals === -1) continue
-    if (part.slice(0, equals).trim() !== TOKEN_COOKIE) continue
+    if (part.slice(0, equals).trim() !== tokenCookieName(port)) continue
     try {
       return decodeURIComponent(part.slice(equals + 1).trim())
     } catch {
@@ -51,16 +59,16 @@ export type Authorization = 'query' | 'cookie' | 'refused'
  * How the request proved it knows the token. A `?token=` in the URL, when present, decides on
  * its own (a wrong one is refused even beside a good cookie); otherwise the cookie does.
  */
-export function authorize(request: IncomingMessage, token: string): Authorization {
+export function authorize(request: IncomingMessage, token: string, port: number): Authorization {
   const { queryToken } = splitTarget(request.url ?? '/')
   if (queryToken !== null) return tokensEqual(token, queryToken) ? 'query' : 'refused'
-  const fromCookie = cookieToken(request)
+  const fromCookie = cookieToken(request, port)
   if (fromCookie !== null && tokensEqual(token, fromCookie)) return 'cookie'
   return 'refused'
 }
 
-export function tokenCookie(token: string): string {
-  return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`
+export function tokenCookie(token: string, port: number): string {
+  return `${tokenCookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`
 }
 
 /**
@@ -71,7 +79,11 @@ export function isOwnHost(host: string | undefined, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
 }
 
-/** Whether a WebSocket's Origin is this server's own page (browsers always send one). */
+/**
+ * Whether an Origin is this server's own page. Browsers send one with every WebSocket and with
+ * every request that is not a GET or HEAD, so a page on another site (or another port) that
+ * makes the browser post here is told apart from our own.
+ */
 export function isOwnOrigin(origin: string | undefined, port: number): boolean {
   return origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`
 }

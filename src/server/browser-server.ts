@@ -67,11 +67,15 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const UNAUTHORIZED =
   'This Agent Teams server needs its token. Open the full address that "agent-teams serve" printed (it ends in ?token=…).'
 
+const FOREIGN_ORIGIN = (port: number): string =>
+  `A request that is not GET or HEAD is accepted only from this app's own page (Origin http://127.0.0.1:${port}); this one came from elsewhere or named no Origin.`
+
 /**
  * Browser mode: the built renderer over HTTP and the contract over a WebSocket at /ws, on
  * 127.0.0.1 only. Every request and upgrade must carry the token (`?token=` or the cookie the
  * page gets when opened with it); Host must name this server (guards against DNS rebinding);
- * an upgrade's Origin must be this server's own page. No CORS headers are ever sent.
+ * the Origin of an upgrade and of every request that is not GET or HEAD must be this server's
+ * own page. No CORS headers are ever sent.
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? generateToken()
@@ -170,7 +174,7 @@ function upgradeRefusal(
     return { status: 404, message: `The WebSocket is at ${SOCKET_PATH}.` }
   if (!isOwnOrigin(request.headers.origin, port))
     return { status: 403, message: 'WebSockets are accepted only from the app’s own page.' }
-  if (authorize(request, token) === 'refused') return { status: 401, message: UNAUTHORIZED }
+  if (authorize(request, token, port) === 'refused') return { status: 401, message: UNAUTHORIZED }
   return null
 }
 
@@ -208,10 +212,15 @@ async function handleRequest(
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
   if (!isOwnHost(request.headers.host, port))
     return replyText(response, 421, `This server answers only to 127.0.0.1:${port}.`)
-  const authorization = authorize(request, token)
+  const changesState = request.method !== 'GET' && request.method !== 'HEAD'
+  // Checked before the token: a request another page makes the browser send is refused even
+  // when the browser attached our cookie to it.
+  if (changesState && !isOwnOrigin(request.headers.origin, port))
+    return replyText(response, 403, FOREIGN_ORIGIN(port))
+  const authorization = authorize(request, token, port)
   if (authorization === 'refused') return replyText(response, 401, UNAUTHORIZED)
-  if (authorization === 'query') response.setHeader('set-cookie', tokenCookie(token))
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
+  if (authorization === 'query') response.setHeader('set-cookie', tokenCookie(token, port))
+  if (changesState) {
     response.setHeader('allow', 'GET, HEAD')
     return replyText(response, 405, `${request.method ?? 'This method'} is not allowed here.`)
   }

@@ -28,11 +28,14 @@ export interface ServeDependencies {
   readonly onListening?: (server: BrowserServer) => void
 }
 
+/** `--port`: 1–65535, or 0 (as when it is left out) for any free port, the usual convention. */
 export function parsePort(value: string | undefined): number {
   if (value === undefined) return 0
   const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new UsageError(`--port takes a whole number from 1 to 65535, not "${value}"`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(
+      `--port takes a whole number from 1 to 65535, or 0 for any free port, not "${value}"`,
+    )
   return port
 }
 
@@ -117,7 +120,11 @@ export function createServeCommand(
         throw startFailure(error, port)
       })
       const stopped = (dependencies.untilStopped ?? untilSignal)()
-      await writeLine(context.output.stdout, `Agent Teams is running at ${server.url}`)
+      // The address names the port actually taken (the one chosen when --port was 0 or absent).
+      await writeLine(
+        context.output.stdout,
+        `Agent Teams is running at ${server.url} (port ${server.port})`,
+      )
       await writeLine(context.output.stdout, 'Open it in a browser; press Ctrl+C to stop.')
       dependencies.onListening?.(server)
       await stopped

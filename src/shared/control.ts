@@ -4,7 +4,7 @@ import { NAME_RULE, isValidName } from './names'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -14,6 +14,8 @@ export const MAX_CONTROL_LINE_BYTES = 64 * 1024
 const agentName = z.string().refine(isValidName, { message: `not an agent name (${NAME_RULE})` })
 /** A budget limit: a positive whole number, or null for none. */
 const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable()
+/** A protocol request's id, as the runtime made it. */
+const requestId = z.string().min(1).max(128)
 /** Written by the CLI beside every command; read for nothing but allowed. */
 const stamps = { v: z.literal(1).optional(), at: z.number().optional() }
 
@@ -27,6 +29,15 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     rounds: limit,
     ...stamps,
   }),
+  /** The person's protocol answers from the CLI: the runtime records them, then notifies. */
+  z.object({ command: z.literal('shutdown'), name: agentName, request_id: requestId, ...stamps }),
+  z.object({
+    command: z.literal('plan'),
+    request_id: requestId,
+    approve: z.boolean(),
+    feedback: z.string().optional(),
+    ...stamps,
+  }),
 ])
 type ControlLine = z.infer<typeof controlCommandSchema>
 export type ControlCommand =
@@ -36,6 +47,13 @@ export type ControlCommand =
       readonly name: string | null
       readonly tokens: number | null
       readonly rounds: number | null
+    }
+  | { readonly command: 'shutdown'; readonly name: string; readonly request_id: string }
+  | {
+      readonly command: 'plan'
+      readonly request_id: string
+      readonly approve: boolean
+      readonly feedback: string
     }
 
 export type ControlVerdict =
@@ -67,7 +85,19 @@ export function parseControlLine(text: string): ControlVerdict {
 }
 
 function withoutStamps(line: ControlLine): ControlCommand {
-  if (line.command === 'budget')
-    return { command: 'budget', name: line.name, tokens: line.tokens, rounds: line.rounds }
-  return { command: line.command, name: line.name }
+  switch (line.command) {
+    case 'budget':
+      return { command: 'budget', name: line.name, tokens: line.tokens, rounds: line.rounds }
+    case 'shutdown':
+      return { command: 'shutdown', name: line.name, request_id: line.request_id }
+    case 'plan':
+      return {
+        command: 'plan',
+        request_id: line.request_id,
+        approve: line.approve,
+        feedback: line.feedback ?? '',
+      }
+    default:
+      return { command: line.command, name: line.name }
+  }
 }

@@ -229,6 +229,10 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await page.goto(server!.url)
     await expect(page).toHaveTitle(/Agent Teams/)
     await expect(page.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
+    // The token left the address bar (and the history); a reload works from the cookie.
+    await expect(page).toHaveURL(`${server!.origin}/`)
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
     // Without a key: a clear choice between entering one and the offline demo.
     await expect(page.getByRole('heading', { name: /Enter an API key/ })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Enter an API key' })).toBeVisible()
@@ -513,7 +517,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
     expect((await fetch(`${origin}/`)).status).toBe(401)
     expect((await fetch(`${origin}/index.html`)).status).toBe(401)
     // A wrong token is refused even beside a good cookie.
-    const cookie = `agent_teams_token=${encodeURIComponent(token)}`
+    const cookie = `agent_teams_${port}=${encodeURIComponent(token)}`
     expect((await get(port, '/', { cookie })).status).toBe(200)
     expect((await get(port, '/?token=wrong', { cookie })).status).toBe(401)
 

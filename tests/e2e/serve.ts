@@ -22,7 +22,7 @@ export interface ServeOptions {
   readonly workspace: string
   /** XDG_CONFIG_HOME for the server: settings (and a saved key) live in `<it>/agent-teams/`. */
   readonly configHome: string
-  /** Left out: the server picks a free port itself (`--port 0` is refused by the CLI). */
+  /** Left out (or 0): the server picks a free port itself and prints it. */
   readonly port?: number
 }
 

@@ -16,6 +16,7 @@ import { LEAD } from '../../shared/names'
 import { AppSettings } from './app-settings'
 import type { Clock } from './clock'
 import { TeamHost } from './host'
+import { assertKnownAgent } from './known-agent'
 import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './model/offline-server'
 import { demoScript, DEMO_REQUEST } from './model/scenarios/demo'
@@ -135,7 +136,7 @@ export class AppService {
         return { summary: this.requireHost().spawn({ ...params, by: 'user' }) }
       },
       stopAgent: async ({ name }) => {
-        this.requireHost().stop(name)
+        this.requireHost().stop(this.knownAgent(name))
         return {}
       },
       sendMessage: async ({ to, content, type }) => {
@@ -148,12 +149,13 @@ export class AppService {
       },
       getTranscript: async ({ name, fromSeq, last, limit }) => {
         const host = this.requireHost()
+        this.knownAgent(name)
         if (last === undefined) return host.transcript(name, { fromSeq, limit })
         const total = host.transcript(name, { limit: 0 }).total
         return host.transcript(name, { fromSeq: Math.max(1, total - last + 1), limit: last })
       },
       getInbox: async ({ name, from, limit }) => {
-        const page = await this.requireHost().inbox(name, { from, limit })
+        const page = await this.requireHost().inbox(this.knownAgent(name), { from, limit })
         return { entries: page.entries.map(toInboxEntryView), next: page.next }
       },
       getSettings: async () => this.settings.view(),
@@ -180,18 +182,22 @@ export class AppService {
         return snapshot
       },
       requestShutdown: async ({ name }) => ({
-        requestId: this.requireHost().requestShutdown(name),
+        requestId: this.requireHost().requestShutdown(this.knownAgent(name)),
       }),
       reviewPlan: async ({ requestId, approve, feedback }) => ({
         summary: this.requireHost().reviewPlan(requestId, approve, feedback ?? ''),
       }),
       resumeAgent: async ({ name }) => {
+        this.knownAgent(name)
         await this.prepareModel()
         this.requireHost().resume(name)
         return {}
       },
       setBudget: async ({ name, tokens, rounds }) => {
-        this.requireHost().setBudget(name, { tokens, rounds })
+        this.requireHost().setBudget(name === null ? null : this.knownAgent(name), {
+          tokens,
+          rounds,
+        })
         return {}
       },
       pickFolder: async () =>
@@ -200,6 +206,9 @@ export class AppService {
           : { path: null, supported: false },
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
+        // A reset empties the team: it is for a roster that cannot be read, never a valid one.
+        if (this.rosterProblem === null)
+          throw new TeamError('invalid-argument', 'The roster is valid: there is nothing to reset.')
         Roster.reset(new TeamPaths(this.workspace))
         return this.open(this.workspace)
       },
@@ -379,6 +388,13 @@ export class AppService {
       )
     }
     this.host?.setEndpoint(await this.endpoint())
+  }
+
+  /** `name`, once it passed the name rule and names the lead or a member of the roster. */
+  private knownAgent(name: string): string {
+    const host = this.requireHost()
+    assertKnownAgent(name, host.team.roster, this.workspace ?? undefined)
+    return name
   }
 
   private requireHost(): TeamHost {

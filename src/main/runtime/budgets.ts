@@ -89,3 +89,15 @@ export class Budgets {
 }
 
 export { NO_BUDGET }
+
+/**
+ * The budget config.json's `budgets` value sets for `name` (null: the team's), read without the
+ * runtime (the CLI shows it). A name is looked up as an own key only, never an inherited one.
+ */
+export function budgetInFile(source: unknown, name: string | null): Budget {
+  const parsed = budgetsSchema.safeParse(source ?? {})
+  if (!parsed.success) return NO_BUDGET
+  if (name === null) return parsed.data.team ?? NO_BUDGET
+  const agents = parsed.data.agents ?? {}
+  return Object.hasOwn(agents, name) ? (agents[name] ?? NO_BUDGET) : NO_BUDGET
+}

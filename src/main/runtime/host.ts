@@ -9,6 +9,7 @@ import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import { Budgets } from './budgets'
+import { assertKnownAgent } from './known-agent'
 import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
@@ -215,9 +216,9 @@ export class TeamHost {
   }
 
   /** Asks a teammate to shut down (the s10 handshake); returns the request's id. */
-  requestShutdown(name: string, by = USER): string {
+  requestShutdown(name: string, by = USER, id?: string): string {
     this.assertOpen()
-    return this.protocols.askShutdown({ by, teammate: name }).id
+    return this.protocols.askShutdown({ by, teammate: name, id }).id
   }
 
   reviewPlan(requestId: string, approve: boolean, feedback = '', by = USER): string {
@@ -232,6 +233,7 @@ export class TeamHost {
   /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */
   setBudget(name: string | null, budget: Budget): void {
     this.assertOpen()
+    if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
     for (const agent of this.agents.values()) {
       const end = agent.lastActivation
@@ -330,13 +332,17 @@ export class TeamHost {
       if (command.command === 'budget')
         this.setBudget(command.name, { tokens: command.tokens, rounds: command.rounds })
       else if (command.command === 'stop') this.stop(command.name)
+      else if (command.command === 'shutdown')
+        this.requestShutdown(command.name, USER, command.request_id)
+      else if (command.command === 'plan')
+        this.reviewPlan(command.request_id, command.approve, command.feedback)
       else this.resume(command.name)
     } catch (error) {
       // A command naming an agent that is not running: nothing to do, but say so in the UI.
       if (!(error instanceof TeamError)) throw error
       this.team.publish({
         type: 'agent-error',
-        agent: command.name ?? 'team',
+        agent: ('name' in command ? command.name : null) ?? 'team',
         code: error.code,
         message: `control: ${error.message}`,
       })

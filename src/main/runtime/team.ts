@@ -148,7 +148,7 @@ export class Team {
           // One command that fails must not keep the others from running, nor end the process.
           this.emit({
             type: 'agent-error',
-            agent: command.name ?? 'team',
+            agent: ('name' in command ? command.name : null) ?? 'team',
             code: 'internal',
             message: `control ${command.command}: ${error instanceof Error ? error.message : String(error)}`,
           })

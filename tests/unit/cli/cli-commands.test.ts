@@ -283,7 +283,7 @@ describe('agent-teams roster', () => {
     expect(broken.code).toBe(1)
     expect(broken.stderr).toContain(`${paths.config}:1:15: not valid JSON`)
     expect(broken.stderr).toMatch(/reset the roster/)
-    const reset = await cli(['roster', '--reset', '--workspace', dir])
+    const reset = await cli(['roster', '--reset', '--yes', '--workspace', dir])
     expect(reset.code).toBe(0)
     const keptAs = /the old file is kept as (\S+)/.exec(reset.stdout)?.[1]
     expect(keptAs).toMatch(/config\.json\.invalid-/)

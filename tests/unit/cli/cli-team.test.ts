@@ -98,12 +98,15 @@ describe('agent-teams demo (the real binary)', () => {
     )
   })
 
-  it('transcript of an agent with none says so (exit 0); of an invalid name exits non-zero', async () => {
+  it('transcript of an agent not on the team exits 1; of an invalid name exits non-zero', async () => {
     const none = await cli(['transcript', 'carol', '--workspace', workspace])
-    expect(none.code).toBe(0)
-    expect(none.stdout).toBe(`No transcript for carol in ${workspace}.\n`)
+    expect(none.code).toBe(1)
+    expect(none.stdout).toBe('')
+    expect(none.stderr).toMatch(
+      /"carol" is not on the roster of .*; "agent-teams roster" lists the team/,
+    )
     const noneJson = await cli(['transcript', 'carol', '--json', '--workspace', workspace])
-    expect(noneJson.code).toBe(0)
+    expect(noneJson.code).toBe(1)
     expect(noneJson.stdout).toBe('')
 
     for (const name of ['../lead', 'Bob', '']) {

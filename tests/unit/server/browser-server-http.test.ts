@@ -24,12 +24,12 @@ describe('browser server: HTTP', () => {
     expect(answer.body).toBe(INDEX_HTML)
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(answer.headers['set-cookie']).toEqual([
-      `agent_teams_token=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      `agent_teams_${port}=${token}; HttpOnly; SameSite=Strict; Path=/`,
     ])
   })
 
   it('serves files with the cookie alone, with their content types', async () => {
-    const cookie = `other=1; agent_teams_token=${token}`
+    const cookie = `other=1; agent_teams_${port}=${token}`
     const script = await http(port, '/app.js', { headers: { cookie } })
     expect(script.status).toBe(200)
     expect(script.body).toBe(APP_JS)
@@ -44,7 +44,7 @@ describe('browser server: HTTP', () => {
   })
 
   it('lets the browser keep the content-named assets of the build, and nothing else', async () => {
-    const cookie = `agent_teams_token=${token}`
+    const cookie = `agent_teams_${port}=${token}`
     const asset = await http(port, '/assets/style.css', { headers: { cookie } })
     expect(asset.headers['cache-control']).toBe('private, max-age=31536000, immutable')
     for (const path of ['/', '/app.js']) {
@@ -77,11 +77,11 @@ describe('browser server: HTTP', () => {
     expect(missing.body).not.toContain(INDEX_HTML)
     expect((await http(port, `/?token=${token}x`)).status).toBe(401)
     expect((await http(port, '/?token=')).status).toBe(401)
-    expect((await http(port, '/', { headers: { cookie: 'agent_teams_token=nope' } })).status).toBe(
-      401,
-    )
+    expect(
+      (await http(port, '/', { headers: { cookie: `agent_teams_${port}=nope` } })).status,
+    ).toBe(401)
     const wrongQueryGoodCookie = await http(port, '/?token=nope', {
-      headers: { cookie: `agent_teams_token=${token}` },
+      headers: { cookie: `agent_teams_${port}=${token}` },
     })
     expect(wrongQueryGoodCookie.status).toBe(401)
     expect(wrongQueryGoodCookie.headers['set-cookie']).toBeUndefined()
@@ -123,9 +123,39 @@ describe('browser server: HTTP', () => {
     expect((await http(port, `/assets?token=${token}`)).status).toBe(404)
   })
 
-  it('answers only GET and HEAD: POST is 405', async () => {
-    const answer = await http(port, `/?token=${token}`, { method: 'POST' })
+  it('answers only GET and HEAD: POST from its own page is 405', async () => {
+    const answer = await http(port, `/?token=${token}`, {
+      method: 'POST',
+      headers: { origin: fixture.origin },
+    })
     expect(answer.status).toBe(405)
     expect(answer.headers.allow).toBe('GET, HEAD')
+  })
+
+  it('refuses any request that is not GET or HEAD from another origin, or none, with 403', async () => {
+    const cookie = `agent_teams_${port}=${token}`
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'])
+      for (const origin of [
+        'http://evil.example',
+        `http://127.0.0.1:${port + 1}`,
+        'null',
+        undefined,
+      ]) {
+        const headers: Record<string, string> = { cookie, ...(origin ? { origin } : {}) }
+        const answer = await http(port, `/?token=${token}`, { method, headers })
+        expect(answer.status, `${method} ${origin}`).toBe(403)
+        expect(answer.body).toContain("accepted only from this app's own page")
+        expect(answer.headers['set-cookie']).toBeUndefined()
+      }
+    // GET and HEAD still work without an Origin (a typed address sends none).
+    expect((await http(port, '/', { headers: { cookie } })).status).toBe(200)
+  })
+
+  it('names the cookie by its port: a cookie of another server (or the old name) is not ours', async () => {
+    const other = `agent_teams_${port + 1}=${token}`
+    expect((await http(port, '/', { headers: { cookie: other } })).status).toBe(401)
+    expect(
+      (await http(port, '/', { headers: { cookie: `agent_teams_token=${token}` } })).status,
+    ).toBe(401)
   })
 })

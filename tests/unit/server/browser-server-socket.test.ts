@@ -100,7 +100,7 @@ describe('browser server: the WebSocket', () => {
 
   it('accepts the cookie instead of ?token=', async () => {
     const client = await fixture.connect(
-      { headers: { cookie: `agent_teams_token=${fixture.server.token}` } },
+      { headers: { cookie: `agent_teams_${fixture.server.port}=${fixture.server.token}` } },
       socketUrl(fixture, null),
     )
     expect(await client.request('getInfo')).toMatchObject({ ok: true })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { CommandContext } from '../../../src/cli/commands'
 import { createServeCommand } from '../../../src/server/serve-command'
+import type { BrowserServer } from '../../../src/server/browser-server'
 import { cli } from '../../helpers/cli'
 import { Capture } from '../../helpers/streams'
 import { http } from './fixture'
@@ -28,18 +29,47 @@ function context(workspace: string, port?: string) {
   const value: CommandContext = {
     output: { stdout, stderr },
     positionals: [],
-    options: { workspace, workspaceGiven: true, json: false, all: false, reset: false, port },
+    options: {
+      workspace,
+      workspaceGiven: true,
+      json: false,
+      all: false,
+      reset: false,
+      yes: false,
+      clear: false,
+      port,
+    },
   }
   return { value, stdout, stderr }
 }
 
 describe('agent-teams serve', () => {
-  it('refuses a --port that is not 1–65535 with a usage error (exit 2)', async () => {
-    for (const port of ['0', '65536', 'abc', '80.5', '-1', '']) {
+  it('refuses a --port that is not 0–65535 with a usage error (exit 2)', async () => {
+    for (const port of ['65536', 'abc', '80.5', '-1', '']) {
       const result = await cli(['serve', `--port=${port}`])
       expect(result.code, port).toBe(2)
-      expect(result.stderr).toContain('--port takes a whole number from 1 to 65535')
+      expect(result.stderr).toContain(
+        '--port takes a whole number from 1 to 65535, or 0 for any free port',
+      )
     }
+  })
+
+  it('takes --port 0 as any free port, and prints the port it got', async () => {
+    const { workspace, configHome, staticDirectory } = folders()
+    let listening: BrowserServer | null = null
+    const serve = createServeCommand({
+      env: { XDG_CONFIG_HOME: configHome },
+      staticDirectory,
+      untilStopped: () => Promise.resolve(),
+      onListening: (server) => (listening = server),
+    })
+    const run = context(workspace, '0')
+    expect(await serve(run.value)).toBe(0)
+    const port = (listening as BrowserServer | null)?.port ?? 0
+    expect(port).toBeGreaterThan(0)
+    expect(run.stdout.lines[0]).toBe(
+      `Agent Teams is running at http://127.0.0.1:${port}/?token=${(listening as BrowserServer | null)?.token ?? ''} (port ${port})`,
+    )
   })
 
   it('prints the address, serves the workspace until stopped, then exits 0', async () => {
@@ -63,7 +93,7 @@ describe('agent-teams serve', () => {
     expect(answer).toBe(200)
     expect(run.stdout.lines).toEqual([
       expect.stringMatching(
-        /^Agent Teams is running at http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/,
+        /^Agent Teams is running at http:\/\/127\.0\.0\.1:(\d+)\/\?token=[\w-]{43} \(port \1\)$/,
       ),
       'Open it in a browser; press Ctrl+C to stop.',
     ])

@@ -30,7 +30,15 @@ describe('agent-teams serve: the process guard', () => {
     const context: CommandContext = {
       output: { stdout: new Capture(), stderr },
       positionals: [],
-      options: { workspace, workspaceGiven: true, json: false, all: false, reset: false },
+      options: {
+        workspace,
+        workspaceGiven: true,
+        json: false,
+        all: false,
+        reset: false,
+        yes: false,
+        clear: false,
+      },
     }
     const serve = createServeCommand({
       env: { XDG_CONFIG_HOME: configHome },

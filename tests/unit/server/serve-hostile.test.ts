@@ -26,7 +26,15 @@ function setUp(members: readonly string[] = ['alice']) {
   const context: CommandContext = {
     output: { stdout, stderr },
     positionals: [],
-    options: { workspace: team.dir, workspaceGiven: true, json: false, all: false, reset: false },
+    options: {
+      workspace: team.dir,
+      workspaceGiven: true,
+      json: false,
+      all: false,
+      reset: false,
+      yes: false,
+      clear: false,
+    },
   }
   let listened = false
   const serve = createServeCommand({

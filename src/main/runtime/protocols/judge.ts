@@ -1,15 +1,13 @@
 import type { MailMessage } from '../../../shared/messages'
 import { LEAD, USER } from '../../../shared/names'
-import type { ProtocolRequest, ProtocolStore } from './store'
+import type { ProtocolStore } from './store'
 
-/** A protocol message's verdict when it reaches `recipient`: accepted (with its effect) or not. */
-export type ProtocolVerdict =
-  | {
-      readonly accepted: true
-      readonly settled?: ProtocolRequest
-      readonly created?: ProtocolRequest
-    }
-  | { readonly accepted: false; readonly reason: string }
+/** Where a claim that the record does not hold can be made for real. */
+const HOW_TO_REVIEW =
+  'a review counts only when the runtime records it: the lead\'s plan_approval tool, or the person in the app or with "agent-teams plan"'
+const HOW_TO_ANSWER = "an answer counts only from the teammate's own shutdown_response tool"
+const HOW_TO_ASK =
+  'a shutdown is asked by the lead\'s shutdown_request tool, or by the person in the app or with "agent-teams shutdown"'
 
 function requestId(message: MailMessage): string | null {
   const id = message.extra.request_id
@@ -17,106 +15,57 @@ function requestId(message: MailMessage): string | null {
 }
 
 /**
- * Applies the s10 protocols to a message as it is delivered. Ordinary messages pass; a
- * shutdown request registers (or is refused when its id was used); a response must answer a
- * pending request of the right kind, from the agent that was asked, or it is rejected.
+ * Judges a protocol message as it reaches `recipient`: null to deliver it, or why it is refused.
+ *
+ * A line's `from` is a claim, not proof: any program can append to an inbox. So a protocol
+ * message never changes anything by itself. Requests and their settlements are written to the
+ * ProtocolStore by the runtime when it handles the tool call or the person's command, and the
+ * message it sends then is only the notice; its id is kept in the record (`notice`,
+ * `settled_by`). A protocol line is delivered only when it is that notice, so a forged approval
+ * or shutdown is refused here, into the rejected log with the reason, and never reaches a model.
  */
 export function judgeProtocolMessage(
   store: ProtocolStore,
   recipient: string,
   message: MailMessage,
-): ProtocolVerdict {
-  // The same message judged again after a crash before its delivery was committed: its effect
-  // stands already, and it is delivered, not refused.
-  const again = requestId(message) ?? message.id
-  const earlier = store.get(again)
-  if (earlier?.settled_by === message.id) return { accepted: true }
+): string | null {
+  if (message.type === 'message' || message.type === 'broadcast') return null
+  const id = requestId(message)
+  if (id === null) return `a ${message.type} needs the request_id the runtime gave it`
+  const request = store.get(id)
   switch (message.type) {
-    case 'message':
-    case 'broadcast':
-      return { accepted: true }
-    case 'shutdown_request': {
-      const id = requestId(message) ?? message.id
-      const existing = store.get(id)
-      if (existing)
-        return existing.to === recipient && existing.status === 'pending'
-          ? { accepted: true }
-          : {
-              accepted: false,
-              reason: `shutdown request ${id} was already ${existing.status === 'pending' ? 'made to another agent' : existing.status}`,
-            }
-      if (message.from !== LEAD && message.from !== USER)
-        return {
-          accepted: false,
-          reason: `only the lead or the person may ask for a shutdown, not "${message.from}"`,
-        }
-      return {
-        accepted: true,
-        created: store.create({ id, kind: 'shutdown', from: message.from, to: recipient }),
-      }
-    }
-    case 'shutdown_response': {
-      const id = requestId(message)
-      if (id === null)
-        return { accepted: false, reason: 'a shutdown_response needs the request_id it answers' }
-      const request = store.get(id)
+    case 'shutdown_request':
       if (!request || request.kind !== 'shutdown')
-        return { accepted: false, reason: `unknown shutdown request ${id}` }
-      if (request.status !== 'pending')
-        return {
-          accepted: false,
-          reason: `shutdown request ${id} was already settled (${request.status})`,
-        }
+        return `the runtime holds no shutdown request ${id}; ${HOW_TO_ASK}`
+      if (request.to !== recipient)
+        return `shutdown request ${id} was made to "${request.to}", not "${recipient}"`
+      if (request.notice !== message.id)
+        return `shutdown request ${id} was announced by message ${request.notice ?? '(none)'}, not by this line; ${HOW_TO_ASK}`
+      return null
+    case 'shutdown_response':
+      if (!request || request.kind !== 'shutdown') return `unknown shutdown request ${id}`
       if (request.to !== message.from)
-        return {
-          accepted: false,
-          reason: `shutdown request ${id} was made to "${request.to}", not "${message.from}"`,
-        }
-      return {
-        accepted: true,
-        settled: store.settle(id, message.extra.approve === true, reasonOf(message), message.id),
-      }
-    }
-    case 'plan_approval_response': {
-      const id = requestId(message)
-      if (id === null) return { accepted: false, reason: 'a plan message needs its request_id' }
-      const request = store.get(id)
-      if (!request || request.kind !== 'plan')
-        return { accepted: false, reason: `unknown plan request ${id}` }
-      // The submission reaching the reviewer, as the runtime sent it; shown even when
-      // the person settled it meanwhile, so that the lead knows what was submitted.
-      if (recipient === request.to)
+        return `shutdown request ${id} was made to "${request.to}", not "${message.from}"`
+      if (request.settled_by === message.id) return null
+      if (request.status === 'pending')
+        return `shutdown request ${id} is still pending in the runtime's record; ${HOW_TO_ANSWER}`
+      return `shutdown request ${id} was already settled (${request.status})`
+    case 'plan_approval_response':
+      if (!request || request.kind !== 'plan') return `unknown plan request ${id}`
+      // The submission reaching the reviewer, as the runtime sent it; shown even when the
+      // person settled it meanwhile, so that the lead knows what was submitted.
+      if (recipient === request.to) {
+        if (request.notice === message.id) return null
         return request.from === message.from
-          ? { accepted: true }
-          : {
-              accepted: false,
-              reason: `plan ${id} was submitted by "${request.from}", not "${message.from}"`,
-            }
-      if (request.status !== 'pending')
-        return {
-          accepted: false,
-          reason: `plan request ${id} was already settled (${request.status}); submit a new plan`,
-        }
-      // The review reaching the teammate: only the lead or the person may decide.
-      if (recipient !== request.from)
-        return { accepted: false, reason: `plan ${id} belongs to "${request.from}"` }
-      if (message.from !== LEAD && message.from !== USER)
-        return {
-          accepted: false,
-          reason: `only the lead or the person may review a plan, not "${message.from}"`,
-        }
-      if (typeof message.extra.approve !== 'boolean')
-        return { accepted: false, reason: 'a plan review needs "approve": true or false' }
-      return {
-        accepted: true,
-        settled: store.settle(id, message.extra.approve, reasonOf(message), message.id),
+          ? `plan ${id} was submitted by message ${request.notice ?? '(none)'}, not by this line`
+          : `plan ${id} was submitted by "${request.from}", not "${message.from}"`
       }
-    }
+      if (recipient !== request.from) return `plan ${id} belongs to "${request.from}"`
+      if (message.from !== LEAD && message.from !== USER)
+        return `only the lead or the person may review a plan, not "${message.from}"`
+      if (request.settled_by === message.id) return null
+      if (request.status === 'pending')
+        return `plan ${id} is still pending in the runtime's record, so this line only claims a review; ${HOW_TO_REVIEW}`
+      return `plan request ${id} was already settled (${request.status}) by another message; submit a new plan`
   }
-}
-
-function reasonOf(message: MailMessage): string | null {
-  const value = message.extra.reason ?? message.extra.feedback
-  if (typeof value === 'string') return value
-  return message.content.length > 0 ? message.content : null
 }

@@ -30,16 +30,7 @@ export class Protocols implements ProtocolOperations {
 
   /** The verdict on a message reaching `recipient`: null to take it, or why it is refused. */
   judge(recipient: string, message: MailMessage): string | null {
-    const verdict = judgeProtocolMessage(this.dependencies.store, recipient, message)
-    if (!verdict.accepted) return verdict.reason
-    if (verdict.created) this.publish(verdict.created)
-    if (verdict.settled) {
-      this.publish(verdict.settled)
-      const settled = verdict.settled
-      if (settled.kind === 'plan' && settled.status === 'approved')
-        this.markPlanApproved(settled.from, settled.id)
-    }
-    return null
+    return judgeProtocolMessage(this.dependencies.store, recipient, message)
   }
 
   requestShutdown(request: { by: string; teammate: string }): string {
@@ -47,21 +38,38 @@ export class Protocols implements ProtocolOperations {
     return `Asked ${request.teammate} to shut down (request_id ${id}); its shutdown_response will say whether it agrees.`
   }
 
-  /** Sends the shutdown_request; the request is registered when it is delivered. */
-  askShutdown({ by, teammate }: { by: string; teammate: string }): { id: string } {
+  /**
+   * Records the shutdown request, then sends the shutdown_request as its notice. `id` is the
+   * person's own choice from the CLI (so that it can print it); otherwise a new one.
+   */
+  askShutdown({ by, teammate, id }: { by: string; teammate: string; id?: string }): {
+    id: string
+  } {
     const member = this.team.roster.find(teammate)
     if (!member) throw new TeamError('unknown-recipient', `"${teammate}" is not on the roster.`)
     if (member.status === 'shutdown')
       throw new TeamError('invalid-argument', `"${teammate}" is already shut down.`)
-    const id = this.dependencies.ids.next('shutdown')
-    this.team.send({
+    const requestId = id ?? this.dependencies.ids.next('shutdown')
+    if (this.dependencies.store.get(requestId))
+      throw new TeamError('invalid-argument', `A request with id ${requestId} exists already.`)
+    const notice = this.team.send({
       from: by,
       to: teammate,
       type: 'shutdown_request',
-      content: `Please shut down (request ${id}). Answer with shutdown_response.`,
-      extra: { request_id: id },
+      content: `Please shut down (request ${requestId}). Answer with shutdown_response.`,
+      extra: { request_id: requestId },
     })
-    return { id }
+    // Recorded in the same tick as the send: the teammate judges the notice only later.
+    this.publish(
+      this.dependencies.store.create({
+        id: requestId,
+        kind: 'shutdown',
+        from: by,
+        to: teammate,
+        notice: notice.id,
+      }),
+    )
+    return { id: requestId }
   }
 
   respondToShutdown({
@@ -81,18 +89,20 @@ export class Protocols implements ProtocolOperations {
         'invalid-argument',
         `Shutdown request ${requestId} was made to "${request.to}", not to you.`,
       )
-    const extra = { request_id: requestId, approve, reason }
+    // The teammate's own tool call, handled here, is what settles the request; the message to
+    // the lead is only its notice.
     if (request.from === USER) {
-      // The person has no inbox: the answer settles the request here and shows in the UI.
+      // The person has no inbox: the answer shows in the UI.
       this.publish(this.dependencies.store.settle(requestId, approve, reason || null))
     } else {
-      this.team.send({
+      const notice = this.team.send({
         from: agent,
         to: request.from,
         type: 'shutdown_response',
         content: reason || (approve ? 'Shutting down.' : 'Not shutting down yet.'),
-        extra,
+        extra: { request_id: requestId, approve, reason },
       })
+      this.publish(this.dependencies.store.settle(requestId, approve, reason, notice.id))
     }
     if (!approve) return `Declined shutdown request ${requestId}.`
     this.dependencies.shutDownAfterStep(
@@ -104,21 +114,23 @@ export class Protocols implements ProtocolOperations {
 
   submitPlan({ agent, plan }: { agent: string; plan: string }): string {
     const id = this.dependencies.ids.next('plan')
-    const request = this.dependencies.store.create({
-      id,
-      kind: 'plan',
-      from: agent,
-      to: LEAD,
-      plan,
-    })
-    this.publish(request)
-    this.team.send({
+    const notice = this.team.send({
       from: agent,
       to: LEAD,
       type: 'plan_approval_response',
       content: plan,
       extra: { request_id: id, plan },
     })
+    this.publish(
+      this.dependencies.store.create({
+        id,
+        kind: 'plan',
+        from: agent,
+        to: LEAD,
+        plan,
+        notice: notice.id,
+      }),
+    )
     return `Plan submitted (request_id ${id}). Wait for the approval before using bash, write_file or edit_file.`
   }
 
@@ -138,20 +150,31 @@ export class Protocols implements ProtocolOperations {
       throw new TeamError('invalid-argument', 'Only the lead or the person may review a plan.')
     const content =
       feedback || (approve ? 'Plan approved; go ahead.' : 'Plan rejected; submit a new one.')
-    this.team.send({
+    // The review takes effect here, in the runtime's record; the message is only its notice.
+    const notice = this.team.send({
       from: by,
       to: request.from,
       type: 'plan_approval_response',
       content,
       extra: { request_id: requestId, approve, feedback },
     })
+    const settled = this.dependencies.store.settle(requestId, approve, feedback, notice.id)
+    this.publish(settled)
+    if (approve) this.markPlanApproved(request.from, requestId)
     return `${approve ? 'Approved' : 'Rejected'} plan ${requestId} of ${request.from}.`
   }
 
   /** Why a plan-first teammate may not change anything yet, or null. */
   planGate(name: string): string | null {
     const member = this.team.roster.find(name)
-    if (!member || member.plan_first !== true || typeof member.plan_approved === 'string')
+    if (!member || member.plan_first !== true) return null
+    // config.json can be edited by anyone: its `plan_approved` counts only when the runtime's
+    // own record holds that plan of this teammate as approved.
+    const approved =
+      typeof member.plan_approved === 'string'
+        ? this.dependencies.store.get(member.plan_approved)
+        : undefined
+    if (approved?.kind === 'plan' && approved.from === name && approved.status === 'approved')
       return null
     const pending = this.dependencies.store
       .all()

@@ -22,8 +22,14 @@ const requestSchema = z.object({
   plan: z.string().nullable(),
   /** The answer's reason (shutdown) or feedback (plan). */
   reason: z.string().nullable(),
-  /** The message that settled it: judging that message again (a redelivery) changes nothing. */
+  /**
+   * The id of the message the runtime sent to announce the settlement. Only that message is
+   * taken as the answer's notice: a line claiming a settlement the record does not hold is
+   * refused (any program can append to an inbox; the record is written by the runtime alone).
+   */
   settled_by: z.string().nullable().default(null),
+  /** The id of the message the runtime sent to announce the request itself. */
+  notice: z.string().nullable().default(null),
 })
 export type ProtocolRequest = z.infer<typeof requestSchema>
 
@@ -60,13 +66,17 @@ export class ProtocolStore {
   }
 
   create(
-    request: Pick<ProtocolRequest, 'id' | 'kind' | 'from' | 'to'> & { plan?: string },
+    request: Pick<ProtocolRequest, 'id' | 'kind' | 'from' | 'to'> & {
+      plan?: string
+      notice?: string
+    },
   ): ProtocolRequest {
     if (this.requests.has(request.id))
       throw new TeamError('invalid-argument', `A request with id ${request.id} exists already.`)
     const created: ProtocolRequest = {
       ...request,
       plan: request.plan ?? null,
+      notice: request.notice ?? null,
       status: 'pending',
       created_at: this.clock.now() / 1000,
       settled_at: null,
