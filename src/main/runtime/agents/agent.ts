@@ -1,5 +1,6 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import type { TeamEvent } from '../../../shared/events'
+import { NO_USAGE, addUsage } from '../../../shared/usage'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
@@ -89,7 +90,7 @@ export class Agent {
   private resumeRequested = false
   private shutdownReason: string | null = null
   private controller: AbortController | null = null
-  private usageTotal: Usage = { input_tokens: 0, output_tokens: 0 }
+  private usageTotal: Usage = NO_USAGE
   private rounds = 0
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
@@ -412,9 +413,6 @@ export class Agent {
   }
 
   private addUsage(usage: Usage): void {
-    this.usageTotal = {
-      input_tokens: this.usageTotal.input_tokens + usage.input_tokens,
-      output_tokens: this.usageTotal.output_tokens + usage.output_tokens,
-    }
+    this.usageTotal = addUsage(this.usageTotal, usage)
   }
 }

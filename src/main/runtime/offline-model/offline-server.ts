@@ -17,10 +17,13 @@ import type { AddressInfo, Socket } from 'node:net'
 import { RequestRefusal, agentName, looseBody, parseModelRequest, readBody } from './requests'
 import type { ModelRequest, Reply, RequestContext, Script, StreamFault, Turn } from './script'
 import { assertTurn, interruptedTurn, isFault } from './script'
+import type { PromptUsage } from './sse'
+import { promptParts, promptTokens, type PromptPart } from './prompt'
+import { PromptCache } from './prompt-cache'
+import { ThinkingSigner } from './thinking'
 import {
   defaultErrorType,
   errorBody,
-  estimateTokens,
   resolveTurn,
   turnEvents,
   turnMessage,
@@ -39,6 +42,13 @@ export interface OfflineServerOptions {
   eventDelayMs?: number
   /** The model name echoed when a request names none. */
   model?: string
+  /**
+   * The context window in tokens (default 200,000, the API's): a longer prompt is refused with
+   * the API's 400 "prompt is too long". Token counts are the server's estimate (`prompt.ts`).
+   */
+  contextWindow?: number
+  /** Whether `/v1/messages/count_tokens` is answered (default true; false answers 404). */
+  countTokens?: boolean
 }
 
 export interface RecordedRequest {
@@ -56,6 +66,8 @@ interface PendingWait {
 }
 
 const messagesPath = '/v1/messages'
+const countTokensPath = '/v1/messages/count_tokens'
+const defaultContextWindow = 200_000
 const defaultModel = 'claude-offline'
 const defaultChunkCharacters = 12
 
@@ -66,6 +78,8 @@ export class OfflineModelServer {
   readonly #sockets = new Set<Socket>()
   readonly #waits = new Set<PendingWait>()
   readonly #agentCalls = new Map<string | null, number>()
+  readonly #cache = new PromptCache()
+  readonly #thinking = new ThinkingSigner()
   #script: Script
   #url = ''
   #calls = 0
@@ -138,14 +152,13 @@ export class OfflineModelServer {
   async #route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', this.#url).pathname
     const bodyText = await readBody(request)
-    if (path !== messagesPath) {
+    if (path !== messagesPath && !(path === countTokensPath && this.#options.countTokens !== false))
       return sendError(
         response,
         404,
         'not_found_error',
         `offline server: no route for ${request.method} ${path}`,
       )
-    }
     if (request.method !== 'POST') {
       response.setHeader('allow', 'POST')
       return sendError(
@@ -155,14 +168,21 @@ export class OfflineModelServer {
         `offline server: ${request.method} is not allowed on ${path}`,
       )
     }
+    if (path === countTokensPath) return this.#countTokens(request.headers, bodyText, response)
     const agent = agentName(request.headers)
     const record = (body: ModelRequest, reply: RecordedRequest['reply']): void => {
       this.requests.push({ agent, body, headers: { ...request.headers }, reply })
     }
     let body: ModelRequest
+    let prompt: PromptUsage
+    let thinking: boolean
     try {
       this.#authenticate(request.headers)
       body = parseModelRequest(bodyText)
+      thinking = this.#thinking.requested(body)
+      this.#thinking.check(body, thinking)
+      const parts = this.#withinWindow(body)
+      prompt = this.#cache.account(modelOf(body), parts)
     } catch (error) {
       if (!(error instanceof RequestRefusal)) throw error
       record(looseBody(bodyText), { error: error.message })
@@ -177,7 +197,34 @@ export class OfflineModelServer {
       return sendError(response, 500, 'api_error', message, { shouldRetry: false })
     }
     record(body, reply)
-    await this.#answer(reply, body, bodyText, response)
+    await this.#answer(reply, body, { prompt, thinking }, response)
+  }
+
+  /** count_tokens: the prompt's size as the messages call would count it. */
+  #countTokens(headers: IncomingHttpHeaders, bodyText: string, response: ServerResponse): void {
+    try {
+      this.#authenticate(headers)
+      // The same checks as a call, but count_tokens has no max_tokens.
+      const body = parseModelRequest(withMaxTokens(bodyText))
+      sendJson(response, 200, { input_tokens: promptTokens(promptParts(body)) })
+    } catch (error) {
+      if (!(error instanceof RequestRefusal)) throw error
+      sendError(response, error.status, error.errorType, error.message)
+    }
+  }
+
+  /** The prompt's parts, or the API's 400 when they do not fit the context window. */
+  #withinWindow(body: ModelRequest): PromptPart[] {
+    const parts = promptParts(body)
+    const tokens = promptTokens(parts)
+    const window = this.#options.contextWindow ?? defaultContextWindow
+    if (tokens > window)
+      throw new RequestRefusal(
+        400,
+        'invalid_request_error',
+        `prompt is too long: ${tokens} tokens > ${window} maximum`,
+      )
+    return parts
   }
 
   #authenticate(headers: IncomingHttpHeaders): void {
@@ -197,7 +244,7 @@ export class OfflineModelServer {
   async #answer(
     reply: Reply,
     body: ModelRequest,
-    bodyText: string,
+    { prompt, thinking }: { prompt: PromptUsage; thinking: boolean },
     response: ServerResponse,
   ): Promise<void> {
     if (isFault(reply) && reply.fault === 'http') {
@@ -208,19 +255,16 @@ export class OfflineModelServer {
     const fault = isFault(reply) ? reply : null
     const turn = fault ? (fault.turn ?? interruptedTurn) : (reply as Turn)
     assertTurn(turn)
-    // The body's own text is the prompt's JSON: no need to serialize the conversation again.
     const resolved = resolveTurn(
       turn,
       () => `toolu_offline_${++this.#toolCount}`,
-      estimateTokens(bodyText),
+      prompt,
+      thinking ? this.#thinking.block(turn.thinking) : null,
     )
     this.#messageCount += 1
     const header = {
       id: `msg_offline_${this.#messageCount}`,
-      model:
-        typeof body.model === 'string' && body.model !== ''
-          ? body.model
-          : (this.#options.model ?? defaultModel),
+      model: modelOf(body) !== '' ? modelOf(body) : (this.#options.model ?? defaultModel),
     }
     if (body.stream === true) {
       const chunkCharacters = this.#options.chunkCharacters ?? defaultChunkCharacters
@@ -270,6 +314,22 @@ export class OfflineModelServer {
       this.#waits.add(wait)
     })
   }
+}
+
+function modelOf(body: ModelRequest): string {
+  return typeof body.model === 'string' ? body.model : ''
+}
+
+/** A count_tokens body made acceptable to the messages checks, which require max_tokens. */
+function withMaxTokens(bodyText: string): string {
+  try {
+    const value: unknown = JSON.parse(bodyText)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return JSON.stringify({ ...value, max_tokens: 1 })
+  } catch {
+    // Not JSON: the checks refuse it with the parser's message.
+  }
+  return bodyText
 }
 
 function sendJson(
