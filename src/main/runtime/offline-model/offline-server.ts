@@ -73,6 +73,8 @@ const defaultChunkCharacters = 12
 
 export class OfflineModelServer {
   readonly requests: RecordedRequest[] = []
+  /** Requests to count_tokens, answered or not (they are not in `requests`). */
+  countTokensCalls = 0
   readonly #options: OfflineServerOptions
   readonly #server = createServer()
   readonly #sockets = new Set<Socket>()
@@ -152,6 +154,7 @@ export class OfflineModelServer {
   async #route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', this.#url).pathname
     const bodyText = await readBody(request)
+    if (path === countTokensPath) this.countTokensCalls += 1
     if (path !== messagesPath && !(path === countTokensPath && this.#options.countTokens !== false))
       return sendError(
         response,
