@@ -3,8 +3,10 @@
  * Messages API (JSON and SSE), so the real SDK runs in every test and in the offline demo.
  *
  * It checks conversations the way the real API does where it matters to the runtime (roles
- * alternate, every tool_use answered in the next message), so an invalid transcript fails a
- * test here instead of in production.
+ * alternate, every tool_use answered in the next message, thinking blocks sent back unchanged),
+ * so an invalid transcript fails a test here instead of in production; and it bills the prompt
+ * as the API does (cache reads and writes, a context window, count_tokens), so the runtime's
+ * caching and compaction can be tested without a real endpoint.
  */
 import { createServer } from 'node:http'
 import type {
