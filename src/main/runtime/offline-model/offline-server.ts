@@ -19,9 +19,8 @@ import type { AddressInfo, Socket } from 'node:net'
 import { RequestRefusal, agentName, looseBody, parseModelRequest, readBody } from './requests'
 import type { ModelRequest, Reply, RequestContext, Script, StreamFault, Turn } from './script'
 import { assertTurn, interruptedTurn, isFault } from './script'
-import type { PromptUsage } from './sse'
 import { promptParts, promptTokens, type PromptPart } from './prompt'
-import { PromptCache } from './prompt-cache'
+import { PromptCache, checkMarkCount } from './prompt-cache'
 import { ThinkingSigner } from './thinking'
 import {
   defaultErrorType,
@@ -60,6 +59,13 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>
   /** The script's reply, or why the server answered without asking the script. */
   reply: Reply | { error: string }
+}
+
+/** A request past every check the API makes before it answers. */
+interface Admitted {
+  body: ModelRequest
+  parts: PromptPart[]
+  thinking: boolean
 }
 
 interface PendingWait {
@@ -178,21 +184,15 @@ export class OfflineModelServer {
     const record = (body: ModelRequest, reply: RecordedRequest['reply']): void => {
       this.requests.push({ agent, body, headers: { ...request.headers }, reply })
     }
-    let body: ModelRequest
-    let prompt: PromptUsage
-    let thinking: boolean
+    let admitted: Admitted
     try {
-      this.#authenticate(request.headers)
-      body = parseModelRequest(bodyText)
-      thinking = this.#thinking.requested(body)
-      this.#thinking.check(body, thinking)
-      const parts = this.#withinWindow(body)
-      prompt = this.#cache.account(modelOf(body), parts)
+      admitted = this.#admit(request.headers, bodyText)
     } catch (error) {
       if (!(error instanceof RequestRefusal)) throw error
       record(looseBody(bodyText), { error: error.message })
       return sendError(response, error.status, error.errorType, error.message)
     }
+    const { body } = admitted
     let reply: Reply
     try {
       reply = await this.#script(body, this.#nextContext(agent))
@@ -202,7 +202,18 @@ export class OfflineModelServer {
       return sendError(response, 500, 'api_error', message, { shouldRetry: false })
     }
     record(body, reply)
-    await this.#answer(reply, body, { prompt, thinking }, response)
+    await this.#answer(reply, admitted, response)
+  }
+
+  /** A request the API would take: authenticated, valid, within the window; else a refusal. */
+  #admit(headers: IncomingHttpHeaders, bodyText: string): Admitted {
+    this.#authenticate(headers)
+    const body = parseModelRequest(bodyText)
+    const thinking = this.#thinking.requested(body)
+    this.#thinking.check(body, thinking)
+    const parts = this.#withinWindow(body)
+    checkMarkCount(parts)
+    return { body, parts, thinking }
   }
 
   /** count_tokens: the prompt's size as the messages call would count it. */
@@ -248,8 +259,7 @@ export class OfflineModelServer {
 
   async #answer(
     reply: Reply,
-    body: ModelRequest,
-    { prompt, thinking }: { prompt: PromptUsage; thinking: boolean },
+    { body, parts, thinking }: Admitted,
     response: ServerResponse,
   ): Promise<void> {
     if (isFault(reply) && reply.fault === 'http') {
@@ -263,7 +273,7 @@ export class OfflineModelServer {
     const resolved = resolveTurn(
       turn,
       () => `toolu_offline_${++this.#toolCount}`,
-      prompt,
+      this.#cache.account(modelOf(body), parts),
       thinking ? this.#thinking.block(turn.thinking) : null,
     )
     this.#messageCount += 1

@@ -12,18 +12,26 @@ import type { PromptUsage } from './sse'
 /** The API's limit on marks in one request. */
 const MAX_MARKS = 4
 
+/** Refuses, as the API does, a request with more marks than it allows. */
+export function checkMarkCount(parts: readonly PromptPart[]): void {
+  const marks = parts.filter((part) => part.breakpoint).length
+  if (marks > MAX_MARKS)
+    throw new RequestRefusal(
+      400,
+      'invalid_request_error',
+      `A maximum of ${MAX_MARKS} blocks with cache_control may be provided. Found ${marks}.`,
+    )
+}
+
 export class PromptCache {
   readonly #seen = new Set<string>()
 
-  /** Accounts one request's prompt, and remembers its marked prefixes for the next. */
+  /**
+   * Accounts one answered request's prompt, and remembers its marked prefixes for the next.
+   * A request refused before an answer (a scripted HTTP error) writes nothing, as with the API.
+   */
   account(model: string, parts: readonly PromptPart[]): PromptUsage {
     const prefixes = markedPrefixes(model, parts)
-    if (prefixes.length > MAX_MARKS)
-      throw new RequestRefusal(
-        400,
-        'invalid_request_error',
-        `A maximum of ${MAX_MARKS} blocks with cache_control may be provided. Found ${prefixes.length}.`,
-      )
     const total = promptTokens(parts)
     let read = 0
     for (const prefix of prefixes) if (this.#seen.has(prefix.digest)) read = prefix.tokens

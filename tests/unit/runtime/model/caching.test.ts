@@ -112,6 +112,20 @@ describe('the offline server accounts for the prompt cache as the API does', () 
     expect(changed.usage.cache_read_input_tokens).toBe(0)
   })
 
+  it('writes nothing for a request answered with an error', async () => {
+    let calls = 0
+    const server = await startServer({
+      script: () => (++calls === 1 ? { fault: 'http', status: 529 } : text('ok')),
+    })
+    const client = clientFor(server)
+    await expect(client.messages.create({ ...request(), system })).rejects.toMatchObject({
+      status: 529,
+    })
+    const retried = await client.messages.create({ ...request(), system })
+    expect(retried.usage.cache_read_input_tokens).toBe(0)
+    expect(retried.usage.cache_creation_input_tokens).toBeGreaterThan(0)
+  })
+
   it('refuses a fifth mark as the API does', async () => {
     const server = await startServer({ script: () => text('ok') })
     const mark = { type: 'ephemeral' as const }
