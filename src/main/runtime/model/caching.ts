@@ -28,9 +28,9 @@ export interface CacheableRequest {
 }
 
 /**
- * The request's system, tools and messages with the marks set. Nothing passed in is changed:
- * the conversation's blocks are shared with the transcript's cache of them, so a marked block is
- * a copy.
+ * The request's system, tools and messages with the marks set. Nothing passed in is changed
+ * (a marked block is a copy): the caller's tools and conversation may share objects with the
+ * transcript, and a mark left behind would move with the next call and add up past the limit.
  */
 export function withCacheBreakpoints(request: CacheableRequest): {
   system: TextBlockParam[]
