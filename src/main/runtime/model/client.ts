@@ -8,7 +8,7 @@ import type {
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
 import { withCacheBreakpoints } from './caching'
 import { TokenCounter, type CountRequest } from './token-count'
-import { createTransport, type Transport } from './transport'
+import { createTransport, TransportSettingError, type Transport } from './transport'
 
 /**
  * One transport, and so one pool of keep-alive sockets, for every client made without its own:
@@ -64,9 +64,11 @@ export interface TurnRequest {
 export class ModelClient {
   private readonly client: Anthropic
   private readonly counter: TokenCounter
+  private readonly transportProblem: string | null
 
   constructor(readonly endpoint: ModelEndpoint) {
     const transport = endpoint.transport ?? (sharedTransport ??= createTransport())
+    this.transportProblem = transport.problem
     this.client = new Anthropic({
       apiKey: endpoint.apiKey,
       baseURL: endpoint.baseURL ?? null,
@@ -83,6 +85,7 @@ export class ModelClient {
    * max_tokens keeps the input read so far (the SDK's partial JSON parse).
    */
   async turn(request: TurnRequest): Promise<ModelTurn> {
+    if (this.transportProblem !== null) throw new TransportSettingError(this.transportProblem)
     const maxTokens = this.endpoint.maxTokens ?? 8000
     const stream = this.client.messages.stream(
       {

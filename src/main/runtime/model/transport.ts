@@ -22,6 +22,13 @@ export interface Transport {
   readonly fetch: NonNullable<ClientOptions['fetch']>
   readonly fetchOptions: NonNullable<ClientOptions['fetchOptions']>
   readonly dispatcher: EnvHttpProxyAgent
+  /** Why no request can be sent (a proxy variable that is not a URL), or null. */
+  readonly problem: string | null
+}
+
+/** A model request that cannot be sent as the settings stand: retrying will not help. */
+export class TransportSettingError extends Error {
+  override readonly name = 'TransportSettingError'
 }
 
 /** Node's bundled authorities and the system's, without duplicates. */
@@ -39,16 +46,23 @@ function readCertificates(store: 'default' | 'system'): string[] {
 }
 
 /**
- * A transport for model requests. The proxy variables are read from `env` once, here: a proxy
- * set later takes effect with the next transport (the host makes a client per endpoint setting).
+ * A transport for model requests, reading the proxy variables from `env` once, here (the model
+ * client shares one transport per process, so a proxy set later applies after a restart).
+ *
+ * A proxy variable that is not a URL does not stop the app: the transport goes direct and
+ * names the problem, and the model client refuses every request with it (the agent shows it).
  */
 export function createTransport(env: NodeJS.ProcessEnv = process.env): Transport {
-  const tls = { ca: trustedCertificates() }
-  const dispatcher = new EnvHttpProxyAgent({
+  const proxies = {
     // Empty strings, not undefined: undici would otherwise fall back to process.env itself.
     httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
     httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  }
+  const tls = { ca: trustedCertificates() }
+  const problem = proxyProblem(proxies)
+  const dispatcher = new EnvHttpProxyAgent({
+    ...(problem === null ? proxies : { httpProxy: '', httpsProxy: '', noProxy: '' }),
     connect: tls,
     requestTls: tls,
     proxyTls: tls,
@@ -57,5 +71,20 @@ export function createTransport(env: NodeJS.ProcessEnv = process.env): Transport
     fetch: undiciFetch as unknown as Transport['fetch'],
     fetchOptions: { dispatcher } as unknown as Transport['fetchOptions'],
     dispatcher,
+    problem,
   }
+}
+
+/** What undici's proxy agent can speak to. */
+const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:'])
+
+function proxyProblem(proxies: { httpProxy: string; httpsProxy: string }): string | null {
+  for (const [name, value] of [
+    ['HTTP_PROXY', proxies.httpProxy],
+    ['HTTPS_PROXY', proxies.httpsProxy],
+  ] as const) {
+    if (value === '' || PROXY_PROTOCOLS.has(URL.parse(value)?.protocol ?? '')) continue
+    return `The proxy setting ${name}=${JSON.stringify(value)} is not a URL (for example http://proxy.example:3128); fix or unset it and restart.`
+  }
+  return null
 }

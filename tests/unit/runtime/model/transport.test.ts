@@ -2,6 +2,7 @@ import { createServer, request as httpRequest } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { getCACertificates } from 'node:tls'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { classify } from '../../../../src/main/runtime/agents/model-turn'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import { createTransport, trustedCertificates } from '../../../../src/main/runtime/model/transport'
 import { text } from '../../../../src/main/runtime/offline-model/script'
@@ -98,6 +99,22 @@ describe('the model transport', () => {
     expect(await turnThrough(env, server.url)).toBe('direct')
     expect(proxy.seen).toEqual([])
     expect(server.requests).toHaveLength(1)
+  })
+
+  it('fails each model request with a clear message when a proxy variable is not a URL', async () => {
+    const server = await startServer({ script: () => text('unreachable') })
+    const error = await turnThrough({ HTTPS_PROXY: 'proxy.example:3128' }, server.url).then(
+      () => null,
+      (failure: unknown) => failure as Error,
+    )
+    expect(error?.message).toMatch(/HTTPS_PROXY="proxy.example:3128" is not a URL/)
+    expect(server.requests).toEqual([])
+    // The agent gives up at once with that message: retrying cannot fix a setting.
+    expect(classify(error)).toEqual({
+      kind: 'fatal',
+      code: 'transport-setting',
+      message: error?.message,
+    })
   })
 
   it("trusts the system's certificate authorities beside Node's own", () => {
