@@ -214,7 +214,8 @@ agent.destroy()
 let sdk: { calls: number; perSecond: number; cpuMsPerCall: number; bodyBytes: number } | null = null
 if (middle) {
   const request = JSON.parse(middle) as {
-    system: string
+    // As sent: text blocks carrying the cache mark.
+    system: { text: string }[]
     messages: MessageParam[]
     tools: ApiTool[]
   }
@@ -234,7 +235,7 @@ if (middle) {
         sdkDone++
         await client.turn({
           agent: 'bare-sdk',
-          system: request.system,
+          system: request.system.map((block) => block.text).join(''),
           messages: request.messages,
           tools: request.tools,
           observer: { onText: () => undefined },

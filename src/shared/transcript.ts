@@ -21,7 +21,17 @@ export const assistantBlockSchema = z.union([
 ])
 export type AssistantBlock = TextBlock | ToolUseBlock | { type: string; [key: string]: unknown }
 
-export const usageSchema = z.object({ input_tokens: z.number(), output_tokens: z.number() })
+/**
+ * Tokens of one model call (or a total), as the Messages API reports them: `input_tokens` is the
+ * prompt's uncached rest, the cache fields its parts written to and read from the prompt cache.
+ * Records written before prompt caching have no cache fields.
+ */
+export const usageSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_creation_input_tokens: z.number().optional(),
+  cache_read_input_tokens: z.number().optional(),
+})
 export type Usage = z.infer<typeof usageSchema>
 
 export const injectedMessageSchema = z.object({

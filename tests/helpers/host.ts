@@ -5,8 +5,8 @@ import { TeamHost, type HostOptions } from '../../src/main/runtime/host'
 import {
   OfflineModelServer,
   type OfflineServerOptions,
-} from '../../src/main/runtime/model/offline-server'
-import type { Script } from '../../src/main/runtime/model/script'
+} from '../../src/main/runtime/offline-model/offline-server'
+import type { Script } from '../../src/main/runtime/offline-model/script'
 import { tempWorkspace } from './workspace'
 
 export interface HostUnderTest {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Roster } from './roster/roster'
 import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
 import type { Usage } from '../../shared/transcript'
+import { NO_USAGE, addUsage } from '../../shared/usage'
 
 const budgetSchema = z.object({
   tokens: z.number().int().min(1).nullable(),
@@ -56,17 +57,16 @@ export class Budgets {
   ): string | null {
     const own = agents.find((agent) => agent.name === name)
     const mine = budgetProblem('agent', this.forAgent(name), {
-      usage: own?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      usage: own?.usage ?? NO_USAGE,
       rounds: own?.roundsUsed ?? 0,
     })
     if (mine !== null) return mine
     const team = this.forTeam()
     if (team.tokens === null && team.rounds === null) return null
-    const usage = { input_tokens: 0, output_tokens: 0 }
+    let usage = NO_USAGE
     let rounds = 0
     for (const agent of agents) {
-      usage.input_tokens += agent.usage.input_tokens
-      usage.output_tokens += agent.usage.output_tokens
+      usage = addUsage(usage, agent.usage)
       rounds += agent.roundsUsed
     }
     return budgetProblem('team', team, { usage, rounds })

@@ -1,7 +1,8 @@
+import { cachedShare, totalTokens } from '../../shared/usage'
 import { useAppStore } from '../store/context'
 import type { AgentState } from '../store/state'
 import { canResume, resumeLabel, resumeTitle } from './agent-actions'
-import { describeTokens, formatSpend } from './format'
+import { describeTokens, formatPercent, formatSpend } from './format'
 
 /**
  * The open agent's spend against its budget, and what the person can do about its status:
@@ -14,11 +15,13 @@ export function AgentControls({ agent }: { readonly agent: AgentState }) {
   const stopAgent = useAppStore((state) => state.stopAgent)
   const reportFailure = useAppStore((state) => state.reportFailure)
   const name = agent.name
-  const tokens = agent.usage.input_tokens + agent.usage.output_tokens
+  const tokens = totalTokens(agent.usage)
+  const cached = cachedShare(agent.usage)
   return (
     <div className="agent-controls">
       <span className="view-tokens" title={describeTokens(agent.usage)} data-testid="spend">
         {formatSpend(tokens, agent.budget.tokens, 'token')} ·{' '}
+        {cached > 0 ? `${formatPercent(cached)} cached · ` : ''}
         {formatSpend(agent.rounds, agent.budget.rounds, 'round')}
       </span>
       <button

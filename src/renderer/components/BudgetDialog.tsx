@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { LEAD } from '../../shared/names'
-import type { Usage } from '../../shared/transcript'
+import { totalTokens } from '../../shared/usage'
 import { useAppStore } from '../store/context'
 import type { AppState } from '../store/store'
 import type { Budget } from '../store/state'
@@ -13,10 +13,6 @@ import { own } from '../../shared/own'
 interface Spend {
   readonly tokens: number
   readonly rounds: number
-}
-
-function totalTokens(usage: Usage): number {
-  return usage.input_tokens + usage.output_tokens
 }
 
 function spendOf(state: AppState, name: string | null): Spend {

@@ -1,4 +1,5 @@
 import { assertNever } from '../../shared/errors'
+import { totalTokens } from '../../shared/usage'
 import { LEAD, USER } from '../../shared/names'
 import { isBudgetPause, pauseReason } from '../store/budgets'
 import { useAppStore } from '../store/context'
@@ -56,7 +57,7 @@ function TeamBudgetLine() {
   const tokens = useAppStore((state) =>
     state.order.reduce((sum, name) => {
       const usage = own(state.agents, name)?.usage
-      return sum + (usage === undefined ? 0 : usage.input_tokens + usage.output_tokens)
+      return sum + (usage === undefined ? 0 : totalTokens(usage))
     }, 0),
   )
   const rounds = useAppStore((state) =>

@@ -1,5 +1,6 @@
 import { isoFromSeconds as isoFromSecondsOrNull } from '../../shared/time'
 import type { Usage } from '../../shared/transcript'
+import { cachedShare, promptTokens, totalTokens } from '../../shared/usage'
 
 /*
  * Formatters made once: `toLocaleTimeString(locale, options)` and `Number#toLocaleString()`
@@ -31,8 +32,17 @@ export function formatCount(count: number): string {
   return `${(count / 1_000_000).toFixed(2)}M`
 }
 
+/** "12.3k tokens", and "12.3k tokens · 81 % cached" once any were read from the prompt cache. */
 export function formatTokens(usage: Usage): string {
-  return `${formatCount(usage.input_tokens + usage.output_tokens)} tokens`
+  const tokens = `${formatCount(totalTokens(usage))} tokens`
+  const share = cachedShare(usage)
+  return share > 0 ? `${tokens} · ${formatPercent(share)} cached` : tokens
+}
+
+/** 0.814 → "81 %"; a share above zero never shows as "0 %". */
+export function formatPercent(share: number): string {
+  const percent = Math.round(share * 100)
+  return `${share > 0 && percent === 0 ? '<1' : percent} %`
 }
 
 /** "1.2k / 50k tokens" against a limit, "1.2k tokens" (or "1 round") without one. */
@@ -41,8 +51,15 @@ export function formatSpend(used: number, limit: number | null, noun: 'token' | 
   return `${formatCount(used)} ${noun}${used === 1 ? '' : 's'}`
 }
 
+/** The whole split, for a tooltip: what was read fresh, written to the cache, read from it. */
 export function describeTokens(usage: Usage): string {
-  return `${formatNumber(usage.input_tokens)} input + ${formatNumber(usage.output_tokens)} output tokens`
+  const written = usage.cache_creation_input_tokens ?? 0
+  const read = usage.cache_read_input_tokens ?? 0
+  const cache =
+    written + read > 0
+      ? ` (of the input, ${formatNumber(read)} read from the cache and ${formatNumber(written)} written to it)`
+      : ''
+  return `${formatNumber(promptTokens(usage))} input + ${formatNumber(usage.output_tokens)} output tokens${cache}`
 }
 
 /** Mailbox timestamps are seconds since the epoch (as s09 writes them). */

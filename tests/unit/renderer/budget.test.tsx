@@ -46,6 +46,25 @@ describe('budgets', () => {
     expect(screen.getByTestId('spend')).toHaveTextContent('0 tokens · 0 rounds')
   })
 
+  it('the header counts every prompt token, cached or not, and shows the cached share', async () => {
+    const cached = snapshot({
+      members: [
+        agentView('cid', {
+          usage: {
+            input_tokens: 500,
+            cache_creation_input_tokens: 1_000,
+            cache_read_input_tokens: 8_000,
+            output_tokens: 500,
+          },
+          rounds: 4,
+        }),
+      ],
+    })
+    await renderApp(fakeApi({ snapshot: cached }))
+    await open('cid')
+    expect(screen.getByTestId('spend')).toHaveTextContent('10k tokens · 80 % cached · 4 rounds')
+  })
+
   it('Set budget… sends numbers, and null for an empty field', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   describeTokens,
   formatMillis,
+  formatPercent,
+  formatTokens,
   formatNumber,
   formatSeconds,
   lastLines,
@@ -32,6 +34,32 @@ describe('formatting', () => {
     expect(formatNumber(1234567)).toBe((1234567).toLocaleString())
     expect(describeTokens({ input_tokens: 12000, output_tokens: 5 })).toBe(
       `${(12000).toLocaleString()} input + 5 output tokens`,
+    )
+  })
+})
+
+describe('tokens with the prompt cache', () => {
+  const cached = {
+    input_tokens: 1_500,
+    cache_creation_input_tokens: 600,
+    cache_read_input_tokens: 10_000,
+    output_tokens: 200,
+  }
+
+  it('shows every token, and the share read from the cache', () => {
+    expect(formatTokens(cached)).toBe('12k tokens · 81 % cached')
+    expect(formatTokens({ input_tokens: 12_000, output_tokens: 300 })).toBe('12k tokens')
+    expect(formatTokens({ ...cached, cache_read_input_tokens: 0 })).toBe('2.3k tokens')
+  })
+
+  it('never rounds a cached share down to nothing', () => {
+    expect(formatPercent(0.001)).toBe('<1 %')
+    expect(formatPercent(0)).toBe('0 %')
+  })
+
+  it('spells out the split in the tooltip', () => {
+    expect(describeTokens(cached)).toBe(
+      `${(12_100).toLocaleString()} input + 200 output tokens (of the input, ${(10_000).toLocaleString()} read from the cache and 600 written to it)`,
     )
   })
 })

@@ -88,6 +88,28 @@ describe('the roster', () => {
     expect(screen.queryByTestId('unread-alice')).not.toBeInTheDocument()
   })
 
+  it("shows tokens with the share read from the prompt cache, in the roster and alice's pane", async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    act(() =>
+      api.emit([
+        {
+          type: 'usage-reported',
+          agent: 'alice',
+          usage: { input_tokens: 1, output_tokens: 1 },
+          // 12,300 tokens in all, 10,000 of them read from the cache: 81 %.
+          total: {
+            input_tokens: 1_500,
+            cache_creation_input_tokens: 600,
+            cache_read_input_tokens: 10_000,
+            output_tokens: 200,
+          },
+        },
+      ]),
+    )
+    expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('12k tokens · 81 % cached')
+  })
+
   it('offers the actions each status allows', async () => {
     const api = fakeApi({
       snapshot: snapshot({

@@ -1,6 +1,7 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
+import { NO_USAGE, addUsage } from '../../../shared/usage'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
@@ -90,7 +91,7 @@ export class Agent {
   private resumeRequested = false
   private shutdownReason: string | null = null
   private controller: AbortController | null = null
-  private usageTotal: Usage = { input_tokens: 0, output_tokens: 0 }
+  private usageTotal: Usage = NO_USAGE
   private rounds = 0
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
@@ -441,9 +442,6 @@ export class Agent {
   }
 
   private addUsage(usage: Usage): void {
-    this.usageTotal = {
-      input_tokens: this.usageTotal.input_tokens + usage.input_tokens,
-      output_tokens: this.usageTotal.output_tokens + usage.output_tokens,
-    }
+    this.usageTotal = addUsage(this.usageTotal, usage)
   }
 }

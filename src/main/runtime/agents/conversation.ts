@@ -19,30 +19,16 @@ export function formatInbox(messages: readonly InjectedMessage[]): string {
   return `<inbox>${JSON.stringify(plain)}</inbox>`
 }
 
-/**
- * A user-side record's block, made once per record: the conversation is rebuilt before every
- * model call, and an inbox record's JSON was serialized again each time. Records never change
- * once appended, and the SDK only reads the blocks.
- */
-const userBlocks = new WeakMap<TranscriptRecord, TextBlockParam | ToolResultBlockParam>()
-
+/** The API block a user-side record becomes. */
 function userBlock(record: UserSideRecord): TextBlockParam | ToolResultBlockParam {
-  let block = userBlocks.get(record)
-  if (block === undefined) {
-    block =
-      record.kind === 'user'
-        ? { type: 'text', text: record.text }
-        : record.kind === 'inbox'
-          ? { type: 'text', text: formatInbox(record.messages) }
-          : {
-              type: 'tool_result',
-              tool_use_id: record.tool_use_id,
-              content: record.content,
-              is_error: record.is_error,
-            }
-    userBlocks.set(record, block)
+  if (record.kind === 'user') return { type: 'text', text: record.text }
+  if (record.kind === 'inbox') return { type: 'text', text: formatInbox(record.messages) }
+  return {
+    type: 'tool_result',
+    tool_use_id: record.tool_use_id,
+    content: record.content,
+    is_error: record.is_error,
   }
-  return block
 }
 
 type UserSideRecord = Extract<TranscriptRecord, { kind: 'user' | 'inbox' | 'tool-result' }>

@@ -1,6 +1,7 @@
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
+import { totalTokens } from '../../../shared/usage'
 
-/** A limit on tokens (input + output) and on model calls; null means none. */
+/** A limit on tokens (every prompt token, cached or not, and output) and on model calls; null means none. */
 export interface Budget {
   readonly tokens: number | null
   readonly rounds: number | null
@@ -19,7 +20,7 @@ export function budgetProblem(
   budget: Budget,
   spend: Spend,
 ): string | null {
-  const tokens = spend.usage.input_tokens + spend.usage.output_tokens
+  const tokens = totalTokens(spend.usage)
   if (budget.tokens !== null && tokens >= budget.tokens) {
     return `the ${scope}'s token budget is used up (${tokens} of ${budget.tokens}); raise it to resume`
   }

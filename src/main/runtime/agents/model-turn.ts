@@ -1,4 +1,5 @@
 import type { ModelClient, ModelTurn, StreamObserver, TurnRequest } from '../model/client'
+import { TransportSettingError } from '../model/transport'
 
 export interface TurnPolicy {
   /** Attempts for a failure that may pass (429, 5xx, 529, a broken stream), the first included. */
@@ -192,6 +193,8 @@ type Classified =
 
 /** What a failed request means for the turn. */
 export function classify(error: unknown): Classified {
+  if (error instanceof TransportSettingError)
+    return { kind: 'fatal', code: 'transport-setting', message: error.message }
   const status = (error as { status?: unknown }).status
   const message = apiMessage(error)
   if (typeof status === 'number') {

@@ -1,13 +1,20 @@
-import Anthropic, { APIUserAbortError } from '@anthropic-ai/sdk'
-import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
-import { createNodeFetch } from './node-fetch'
-import { TurnAssembly, type AssembledTurn } from './turn-assembly'
+import Anthropic from '@anthropic-ai/sdk'
+import type {
+  Message,
+  MessageParam,
+  MessageStreamEvent,
+  Tool as ApiTool,
+} from '@anthropic-ai/sdk/resources/messages'
+import type { AssistantBlock, Usage } from '../../../shared/transcript'
+import { withCacheBreakpoints } from './caching'
+import { TokenCounter, type CountRequest } from './token-count'
+import { createTransport, TransportSettingError, type Transport } from './transport'
 
 /**
- * One fetch, and so one pool of keep-alive sockets, for every client: the host makes a client
- * per endpoint setting, and a pool of its own for each would keep its sockets to the end.
+ * One transport, and so one pool of keep-alive sockets, for every client made without its own:
+ * the host makes a client per endpoint setting, and a pool for each would keep its sockets open.
  */
-const sharedFetch = createNodeFetch()
+let sharedTransport: Transport | null = null
 
 export interface ModelEndpoint {
   readonly apiKey: string
@@ -20,17 +27,26 @@ export interface ModelEndpoint {
    * also after a stream that broke off, which the SDK does not retry).
    */
   readonly maxRetries?: number
+  /** Default: one shared proxy-aware transport, reading the proxy variables of this process. */
+  readonly transport?: Transport
 }
 
 export interface StreamObserver {
-  /** Any data from the stream (every event, pings included): the stream is alive. */
+  /** Any event of the stream: the stream is alive. */
   onActivity?(): void
   onText?(delta: string): void
   onToolStart?(block: { id: string; name: string }): void
   onToolInput?(id: string, partialJson: string): void
 }
 
-export type ModelTurn = AssembledTurn
+/** One model turn as the runtime records it. */
+export interface ModelTurn {
+  readonly message_id: string
+  readonly model: string
+  readonly content: AssistantBlock[]
+  readonly stop_reason: string | null
+  readonly usage: Usage
+}
 
 export interface TurnRequest {
   readonly agent: string
@@ -38,6 +54,8 @@ export interface TurnRequest {
   readonly messages: MessageParam[]
   readonly tools: readonly ApiTool[]
   readonly model?: string
+  /** Extended thinking with this budget of tokens; off when absent. */
+  readonly thinkingBudget?: number
   readonly signal?: AbortSignal
   readonly observer?: StreamObserver
 }
@@ -45,50 +63,105 @@ export interface TurnRequest {
 /** One endpoint's client: streams a model turn and reports its deltas as they arrive. */
 export class ModelClient {
   private readonly client: Anthropic
+  private readonly counter: TokenCounter
+  private readonly transportProblem: string | null
 
   constructor(readonly endpoint: ModelEndpoint) {
+    const transport = endpoint.transport ?? (sharedTransport ??= createTransport())
+    this.transportProblem = transport.problem
     this.client = new Anthropic({
       apiKey: endpoint.apiKey,
       baseURL: endpoint.baseURL ?? null,
       maxRetries: endpoint.maxRetries ?? 0,
-      // Keep-alive node:http instead of the platform's fetch: the same wire, a third of the CPU.
-      fetch: sharedFetch,
+      fetch: transport.fetch,
+      fetchOptions: transport.fetchOptions,
     })
+    this.counter = new TokenCounter(this.client, endpoint.baseURL ?? 'default')
   }
 
+  /**
+   * Streams one turn with the SDK's MessageStream. Its final message exists only once
+   * `message_stop` came, so a stream that broke off is never a turn; a tool call cut off by
+   * max_tokens keeps the input read so far (the SDK's partial JSON parse).
+   */
   async turn(request: TurnRequest): Promise<ModelTurn> {
-    // The raw event stream, folded by TurnAssembly: the SDK's MessageStream helper cost as much
-    // CPU again as the request itself.
-    const stream = await this.client.messages.create(
+    if (this.transportProblem !== null) throw new TransportSettingError(this.transportProblem)
+    const maxTokens = this.endpoint.maxTokens ?? 8000
+    const stream = this.client.messages.stream(
       {
         model: request.model ?? this.endpoint.model,
-        max_tokens: this.endpoint.maxTokens ?? 8000,
-        system: request.system,
-        messages: request.messages,
-        tools: [...request.tools],
-        stream: true,
+        ...withCacheBreakpoints(request),
+        ...thinkingParams(request.thinkingBudget, maxTokens),
       },
       { headers: { 'x-agent-name': request.agent }, signal: request.signal },
     )
     const observer = request.observer
-    const assembly = new TurnAssembly()
-    const toolIds = new Map<number, string>()
-    for await (const event of stream) {
-      observer?.onActivity?.()
-      assembly.add(event)
-      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
-        toolIds.set(event.index, event.content_block.id)
-        observer?.onToolStart?.({ id: event.content_block.id, name: event.content_block.name })
-      } else if (event.type === 'content_block_delta') {
-        if (event.delta.type === 'text_delta') observer?.onText?.(event.delta.text)
-        else if (event.delta.type === 'input_json_delta') {
-          const id = toolIds.get(event.index)
-          if (id !== undefined) observer?.onToolInput?.(id, event.delta.partial_json)
-        }
-      }
-    }
-    // The SDK's stream ends quietly when aborted: a stopped turn must not pass for a whole one.
-    if (request.signal?.aborted) throw new APIUserAbortError()
-    return assembly.finish()
+    if (observer) stream.on('streamEvent', (event, snapshot) => report(observer, event, snapshot))
+    return toTurn(await stream.finalMessage())
   }
+
+  /**
+   * The prompt's size in tokens: the endpoint's own count where it has `count_tokens`, an
+   * estimate from its characters where it has not (remembered per endpoint).
+   */
+  countTokens(request: CountRequest): Promise<{ tokens: number; estimated: boolean }> {
+    return this.counter.count({ ...request, model: request.model ?? this.endpoint.model })
+  }
+}
+
+function thinkingParams(
+  budget: number | undefined,
+  maxTokens: number,
+): { max_tokens: number; thinking?: { type: 'enabled'; budget_tokens: number } } {
+  if (budget === undefined) return { max_tokens: maxTokens }
+  // The API wants room for the answer beyond the thinking budget.
+  return {
+    max_tokens: Math.max(maxTokens, budget + 1024),
+    thinking: { type: 'enabled', budget_tokens: budget },
+  }
+}
+
+function report(observer: StreamObserver, event: MessageStreamEvent, snapshot: Message): void {
+  observer.onActivity?.()
+  if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+    observer.onToolStart?.({ id: event.content_block.id, name: event.content_block.name })
+  } else if (event.type === 'content_block_delta') {
+    if (event.delta.type === 'text_delta') observer.onText?.(event.delta.text)
+    else if (event.delta.type === 'input_json_delta') {
+      const block = snapshot.content[event.index]
+      if (block?.type === 'tool_use') observer.onToolInput?.(block.id, event.delta.partial_json)
+    }
+  }
+}
+
+function toTurn(message: Message): ModelTurn {
+  const usage = message.usage
+  return {
+    message_id: message.id,
+    model: message.model,
+    content: message.content.map(toBlock),
+    stop_reason: message.stop_reason,
+    usage: {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    },
+  }
+}
+
+/**
+ * Keeps what the API needs back from each block: text without display extras, tool calls with
+ * their input, thinking blocks whole (their signature must go back unchanged).
+ */
+function toBlock(block: Message['content'][number]): AssistantBlock {
+  if (block.type === 'text') return { type: 'text', text: block.text }
+  if (block.type === 'tool_use')
+    return {
+      type: 'tool_use',
+      id: block.id,
+      name: block.name,
+      input: (block.input ?? {}) as Record<string, unknown>,
+    }
+  return { ...block } as AssistantBlock
 }

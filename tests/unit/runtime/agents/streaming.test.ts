@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TeamEvent } from '../../../../src/shared/events'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
-import { queueScript, text } from '../../../../src/main/runtime/model/script'
+import { queueScript, text } from '../../../../src/main/runtime/offline-model/script'
 import { startHost } from '../../../helpers/host'
 
 type Assistant = Extract<TranscriptRecord, { kind: 'assistant' }>
@@ -99,16 +99,22 @@ describe('streaming: deltas add up to the final message', () => {
     const usage = team.events.flatMap((event) =>
       event.type === 'usage-reported' && event.agent === 'lead' ? [event] : [],
     )
+    // The script names the input count, so the offline server reports no cache figures.
+    const noCache = { cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
     expect(usage.map((event) => event.usage)).toEqual([
-      { input_tokens: 100, output_tokens: 7 },
-      { input_tokens: 150, output_tokens: 11 },
+      { input_tokens: 100, output_tokens: 7, ...noCache },
+      { input_tokens: 150, output_tokens: 11, ...noCache },
     ])
     expect(usage.map((event) => event.total)).toEqual([
-      { input_tokens: 100, output_tokens: 7 },
-      { input_tokens: 250, output_tokens: 18 },
+      { input_tokens: 100, output_tokens: 7, ...noCache },
+      { input_tokens: 250, output_tokens: 18, ...noCache },
     ])
     expect(assistants.map((record) => record.usage)).toEqual(usage.map((event) => event.usage))
-    expect(team.host.roster().lead.usage).toEqual({ input_tokens: 250, output_tokens: 18 })
+    expect(team.host.roster().lead.usage).toEqual({
+      input_tokens: 250,
+      output_tokens: 18,
+      ...noCache,
+    })
   })
 
   it("keeps two agents' concurrent streams apart", async () => {

@@ -2,7 +2,7 @@ import { connect, createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
-import { text } from '../../../../src/main/runtime/model/script'
+import { text } from '../../../../src/main/runtime/offline-model/script'
 import { offlineServers, request } from './offline-harness'
 
 const startServer = offlineServers()
@@ -40,17 +40,19 @@ describe('ModelClient', () => {
     const server = await startServer({ script: () => text('pooled') })
     const relay = await countingRelay(server.url)
     const turns = []
-    for (const model of ['first', 'second', 'third']) {
+    const models = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth']
+    for (const model of models) {
       const client = new ModelClient({ apiKey: 'k', baseURL: relay.url, model, maxRetries: 0 })
       turns.push(
         await client.turn({ agent: 'alice', system: 's', messages: request().messages, tools: [] }),
       )
     }
     expect(turns.map((turn) => turn.content)).toEqual(
-      Array(3).fill([expect.objectContaining({ type: 'text', text: 'pooled' })]),
+      Array(6).fill([expect.objectContaining({ type: 'text', text: 'pooled' })]),
     )
-    expect(server.requests.map((entry) => entry.body.model)).toEqual(['first', 'second', 'third'])
-    // A pool per client would have opened a socket for each, and kept it open to the end.
-    expect(relay.connections()).toBe(1)
+    expect(server.requests.map((entry) => entry.body.model)).toEqual(models)
+    // A pool per client would have opened a socket for each, and kept it open to the end; the
+    // shared one may open a second while the first is being handed back after its stream.
+    expect(relay.connections()).toBeLessThanOrEqual(2)
   })
 })

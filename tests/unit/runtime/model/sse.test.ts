@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../../src/main/runtime/model/script'
+import { text } from '../../../../src/main/runtime/offline-model/script'
 import {
   formatEvent,
   resolveTurn,
   splitIntoChunks,
   turnEvents,
-} from '../../../../src/main/runtime/model/sse'
+} from '../../../../src/main/runtime/offline-model/sse'
 import { offlineServers } from './offline-harness'
 
 const startServer = offlineServers()
@@ -20,7 +20,7 @@ describe('SSE encoding of a scripted turn', () => {
         ],
       },
       () => 'toolu_offline_7',
-      10,
+      { inputTokens: 10, cacheCreationTokens: 0, cacheReadTokens: 0 },
     )
     const events = turnEvents(turn, { id: 'msg_offline_1', model: 'm' }, 4)
     expect(events.map((event) => event.data)).toEqual([
@@ -34,7 +34,12 @@ describe('SSE encoding of a scripted turn', () => {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 1 },
+          usage: {
+            input_tokens: 10,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 1,
+          },
         },
       },
       { type: 'ping' },
@@ -61,7 +66,12 @@ describe('SSE encoding of a scripted turn', () => {
       {
         type: 'message_delta',
         delta: { stop_reason: 'tool_use', stop_sequence: null },
-        usage: { output_tokens: 4 },
+        usage: {
+          input_tokens: 10,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          output_tokens: 4,
+        },
       },
       { type: 'message_stop' },
     ])

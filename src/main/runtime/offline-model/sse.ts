@@ -4,6 +4,7 @@
  * with the scripted stream faults.
  */
 import type { ServerResponse } from 'node:http'
+import { estimateTokens } from '../model/token-estimate'
 import type { StreamFault, Turn } from './script'
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens'
@@ -11,12 +12,19 @@ export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens'
 export type ResolvedBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; thinking: string; signature: string }
+
+/** The prompt's tokens as the API splits them: uncached, written to the cache, read from it. */
+export interface PromptUsage {
+  inputTokens: number
+  cacheCreationTokens: number
+  cacheReadTokens: number
+}
 
 /** A turn with every default filled in: tool ids, stop reason and token counts. */
-export interface ResolvedTurn {
+export interface ResolvedTurn extends PromptUsage {
   content: ResolvedBlock[]
   stopReason: StopReason
-  inputTokens: number
   outputTokens: number
 }
 
@@ -30,35 +38,50 @@ export interface ServerSentEvent {
   data: Record<string, unknown>
 }
 
-/** About one token per four characters of JSON, never less than one. */
-export function estimateTokens(value: unknown): number {
-  const serialized = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-  return Math.max(1, Math.ceil(serialized.length / 4))
-}
-
 /**
  * Fills in a turn's defaults. `nextToolId` is called once per tool_use block without an id;
- * `promptTokens` is the estimate used when the turn gives no input token count.
+ * `prompt` is the accounting used when the turn gives no input token count; `thinking`, when
+ * the request asked for it, opens the reply.
  */
 export function resolveTurn(
   turn: Turn,
   nextToolId: () => string,
-  promptTokens: number,
+  prompt: PromptUsage,
+  thinking: ResolvedBlock | null = null,
 ): ResolvedTurn {
   const content = turn.content.map((block): ResolvedBlock =>
     block.type === 'text'
       ? { type: 'text', text: block.text }
       : { type: 'tool_use', id: block.id ?? nextToolId(), name: block.name, input: block.input },
   )
+  if (thinking !== null) content.unshift(thinking)
   const hasToolUse = content.some((block) => block.type === 'tool_use')
   const outputText = content.map((block) =>
-    block.type === 'text' ? block.text : JSON.stringify(block.input),
+    block.type === 'text'
+      ? block.text
+      : block.type === 'thinking'
+        ? block.thinking
+        : JSON.stringify(block.input),
   )
+  const scripted = turn.usage?.input_tokens
   return {
     content,
     stopReason: turn.stop_reason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
-    inputTokens: turn.usage?.input_tokens ?? promptTokens,
+    // A scripted input count stands for the whole prompt, uncached.
+    ...(scripted === undefined
+      ? prompt
+      : { inputTokens: scripted, cacheCreationTokens: 0, cacheReadTokens: 0 }),
     outputTokens: turn.usage?.output_tokens ?? estimateTokens(outputText.join('')),
+  }
+}
+
+/** The usage object of a message, as the API reports it. */
+export function usageOf(turn: ResolvedTurn, outputTokens: number): Record<string, number> {
+  return {
+    input_tokens: turn.inputTokens,
+    cache_creation_input_tokens: turn.cacheCreationTokens,
+    cache_read_input_tokens: turn.cacheReadTokens,
+    output_tokens: outputTokens,
   }
 }
 
@@ -80,35 +103,45 @@ function blockEvents(
 ): ServerSentEvent[] {
   const start: ServerSentEvent = {
     type: 'content_block_start',
-    data: {
-      type: 'content_block_start',
-      index,
-      content_block:
-        block.type === 'text'
-          ? { type: 'text', text: '' }
-          : { type: 'tool_use', id: block.id, name: block.name, input: {} },
-    },
+    data: { type: 'content_block_start', index, content_block: emptyBlock(block) },
   }
-  const deltas = (
-    block.type === 'text'
-      ? splitIntoChunks(block.text, chunkCharacters)
-      : splitIntoChunks(JSON.stringify(block.input), chunkCharacters)
-  ).map((chunk): ServerSentEvent => ({
+  const deltas = blockDeltas(block, chunkCharacters).map((delta): ServerSentEvent => ({
     type: 'content_block_delta',
-    data: {
-      type: 'content_block_delta',
-      index,
-      delta:
-        block.type === 'text'
-          ? { type: 'text_delta', text: chunk }
-          : { type: 'input_json_delta', partial_json: chunk },
-    },
+    data: { type: 'content_block_delta', index, delta },
   }))
   const stop: ServerSentEvent = {
     type: 'content_block_stop',
     data: { type: 'content_block_stop', index },
   }
   return [start, ...deltas, stop]
+}
+
+/** A block as its content_block_start shows it, before any delta. */
+function emptyBlock(block: ResolvedBlock): Record<string, unknown> {
+  if (block.type === 'text') return { type: 'text', text: '' }
+  if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' }
+  return { type: 'tool_use', id: block.id, name: block.name, input: {} }
+}
+
+function blockDeltas(block: ResolvedBlock, chunkCharacters: number): Record<string, unknown>[] {
+  if (block.type === 'text')
+    return splitIntoChunks(block.text, chunkCharacters).map((text) => ({
+      type: 'text_delta',
+      text,
+    }))
+  if (block.type === 'thinking')
+    return [
+      ...splitIntoChunks(block.thinking, chunkCharacters).map((thinking) => ({
+        type: 'thinking_delta',
+        thinking,
+      })),
+      // The signature comes whole, just before the block ends, as the API sends it.
+      { type: 'signature_delta', signature: block.signature },
+    ]
+  return splitIntoChunks(JSON.stringify(block.input), chunkCharacters).map((partial_json) => ({
+    type: 'input_json_delta',
+    partial_json,
+  }))
 }
 
 /** The full event sequence of one streamed message, in the order the API sends it. */
@@ -129,7 +162,7 @@ export function turnEvents(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: turn.inputTokens, output_tokens: 1 },
+        usage: usageOf(turn, 1),
       },
     },
   }
@@ -138,7 +171,7 @@ export function turnEvents(
     data: {
       type: 'message_delta',
       delta: { stop_reason: turn.stopReason, stop_sequence: null },
-      usage: { output_tokens: turn.outputTokens },
+      usage: usageOf(turn, turn.outputTokens),
     },
   }
   return [
@@ -160,7 +193,7 @@ export function turnMessage(turn: ResolvedTurn, header: MessageHeader): Record<s
     content: turn.content,
     stop_reason: turn.stopReason,
     stop_sequence: null,
-    usage: { input_tokens: turn.inputTokens, output_tokens: turn.outputTokens },
+    usage: usageOf(turn, turn.outputTokens),
   }
 }
 

@@ -3,8 +3,10 @@
  * Messages API (JSON and SSE), so the real SDK runs in every test and in the offline demo.
  *
  * It checks conversations the way the real API does where it matters to the runtime (roles
- * alternate, every tool_use answered in the next message), so an invalid transcript fails a
- * test here instead of in production.
+ * alternate, every tool_use answered in the next message, thinking blocks sent back unchanged),
+ * so an invalid transcript fails a test here instead of in production; and it bills the prompt
+ * as the API does (cache reads and writes, a context window, count_tokens), so the runtime's
+ * caching and compaction can be tested without a real endpoint.
  */
 import { createServer } from 'node:http'
 import type {
@@ -17,10 +19,12 @@ import type { AddressInfo, Socket } from 'node:net'
 import { RequestRefusal, agentName, looseBody, parseModelRequest, readBody } from './requests'
 import type { ModelRequest, Reply, RequestContext, Script, StreamFault, Turn } from './script'
 import { assertTurn, interruptedTurn, isFault } from './script'
+import { promptParts, promptTokens, type PromptPart } from './prompt'
+import { PromptCache, checkMarkCount } from './prompt-cache'
+import { ThinkingSigner } from './thinking'
 import {
   defaultErrorType,
   errorBody,
-  estimateTokens,
   resolveTurn,
   turnEvents,
   turnMessage,
@@ -39,6 +43,13 @@ export interface OfflineServerOptions {
   eventDelayMs?: number
   /** The model name echoed when a request names none. */
   model?: string
+  /**
+   * The context window in tokens (default 200,000, the API's): a longer prompt is refused with
+   * the API's 400 "prompt is too long". Token counts are the server's estimate (`prompt.ts`).
+   */
+  contextWindow?: number
+  /** Whether `/v1/messages/count_tokens` is answered (default true; false answers 404). */
+  countTokens?: boolean
 }
 
 export interface RecordedRequest {
@@ -50,22 +61,35 @@ export interface RecordedRequest {
   reply: Reply | { error: string }
 }
 
+/** A request past every check the API makes before it answers. */
+interface Admitted {
+  body: ModelRequest
+  parts: PromptPart[]
+  thinking: boolean
+}
+
 interface PendingWait {
   timer: NodeJS.Timeout
   resolve: () => void
 }
 
 const messagesPath = '/v1/messages'
+const countTokensPath = '/v1/messages/count_tokens'
+const defaultContextWindow = 200_000
 const defaultModel = 'claude-offline'
 const defaultChunkCharacters = 12
 
 export class OfflineModelServer {
   readonly requests: RecordedRequest[] = []
+  /** Requests to count_tokens, answered or not (they are not in `requests`). */
+  countTokensCalls = 0
   readonly #options: OfflineServerOptions
   readonly #server = createServer()
   readonly #sockets = new Set<Socket>()
   readonly #waits = new Set<PendingWait>()
   readonly #agentCalls = new Map<string | null, number>()
+  readonly #cache = new PromptCache()
+  readonly #thinking = new ThinkingSigner()
   #script: Script
   #url = ''
   #calls = 0
@@ -138,14 +162,14 @@ export class OfflineModelServer {
   async #route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', this.#url).pathname
     const bodyText = await readBody(request)
-    if (path !== messagesPath) {
+    if (path === countTokensPath) this.countTokensCalls += 1
+    if (path !== messagesPath && !(path === countTokensPath && this.#options.countTokens !== false))
       return sendError(
         response,
         404,
         'not_found_error',
         `offline server: no route for ${request.method} ${path}`,
       )
-    }
     if (request.method !== 'POST') {
       response.setHeader('allow', 'POST')
       return sendError(
@@ -155,19 +179,20 @@ export class OfflineModelServer {
         `offline server: ${request.method} is not allowed on ${path}`,
       )
     }
+    if (path === countTokensPath) return this.#countTokens(request.headers, bodyText, response)
     const agent = agentName(request.headers)
     const record = (body: ModelRequest, reply: RecordedRequest['reply']): void => {
       this.requests.push({ agent, body, headers: { ...request.headers }, reply })
     }
-    let body: ModelRequest
+    let admitted: Admitted
     try {
-      this.#authenticate(request.headers)
-      body = parseModelRequest(bodyText)
+      admitted = this.#admit(request.headers, bodyText)
     } catch (error) {
       if (!(error instanceof RequestRefusal)) throw error
       record(looseBody(bodyText), { error: error.message })
       return sendError(response, error.status, error.errorType, error.message)
     }
+    const { body } = admitted
     let reply: Reply
     try {
       reply = await this.#script(body, this.#nextContext(agent))
@@ -177,7 +202,45 @@ export class OfflineModelServer {
       return sendError(response, 500, 'api_error', message, { shouldRetry: false })
     }
     record(body, reply)
-    await this.#answer(reply, body, bodyText, response)
+    await this.#answer(reply, admitted, response)
+  }
+
+  /** A request the API would take: authenticated, valid, within the window; else a refusal. */
+  #admit(headers: IncomingHttpHeaders, bodyText: string): Admitted {
+    this.#authenticate(headers)
+    const body = parseModelRequest(bodyText)
+    const thinking = this.#thinking.requested(body)
+    this.#thinking.check(body, thinking)
+    const parts = this.#withinWindow(body)
+    checkMarkCount(parts)
+    return { body, parts, thinking }
+  }
+
+  /** count_tokens: the prompt's size as the messages call would count it. */
+  #countTokens(headers: IncomingHttpHeaders, bodyText: string, response: ServerResponse): void {
+    try {
+      this.#authenticate(headers)
+      // The same checks as a call, but count_tokens has no max_tokens.
+      const body = parseModelRequest(withMaxTokens(bodyText))
+      sendJson(response, 200, { input_tokens: promptTokens(promptParts(body)) })
+    } catch (error) {
+      if (!(error instanceof RequestRefusal)) throw error
+      sendError(response, error.status, error.errorType, error.message)
+    }
+  }
+
+  /** The prompt's parts, or the API's 400 when they do not fit the context window. */
+  #withinWindow(body: ModelRequest): PromptPart[] {
+    const parts = promptParts(body)
+    const tokens = promptTokens(parts)
+    const window = this.#options.contextWindow ?? defaultContextWindow
+    if (tokens > window)
+      throw new RequestRefusal(
+        400,
+        'invalid_request_error',
+        `prompt is too long: ${tokens} tokens > ${window} maximum`,
+      )
+    return parts
   }
 
   #authenticate(headers: IncomingHttpHeaders): void {
@@ -196,8 +259,7 @@ export class OfflineModelServer {
 
   async #answer(
     reply: Reply,
-    body: ModelRequest,
-    bodyText: string,
+    { body, parts, thinking }: Admitted,
     response: ServerResponse,
   ): Promise<void> {
     if (isFault(reply) && reply.fault === 'http') {
@@ -208,19 +270,16 @@ export class OfflineModelServer {
     const fault = isFault(reply) ? reply : null
     const turn = fault ? (fault.turn ?? interruptedTurn) : (reply as Turn)
     assertTurn(turn)
-    // The body's own text is the prompt's JSON: no need to serialize the conversation again.
     const resolved = resolveTurn(
       turn,
       () => `toolu_offline_${++this.#toolCount}`,
-      estimateTokens(bodyText),
+      this.#cache.account(modelOf(body), parts),
+      thinking ? this.#thinking.block(turn.thinking) : null,
     )
     this.#messageCount += 1
     const header = {
       id: `msg_offline_${this.#messageCount}`,
-      model:
-        typeof body.model === 'string' && body.model !== ''
-          ? body.model
-          : (this.#options.model ?? defaultModel),
+      model: modelOf(body) !== '' ? modelOf(body) : (this.#options.model ?? defaultModel),
     }
     if (body.stream === true) {
       const chunkCharacters = this.#options.chunkCharacters ?? defaultChunkCharacters
@@ -270,6 +329,22 @@ export class OfflineModelServer {
       this.#waits.add(wait)
     })
   }
+}
+
+function modelOf(body: ModelRequest): string {
+  return typeof body.model === 'string' ? body.model : ''
+}
+
+/** A count_tokens body made acceptable to the messages checks, which require max_tokens. */
+function withMaxTokens(bodyText: string): string {
+  try {
+    const value: unknown = JSON.parse(bodyText)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return JSON.stringify({ ...value, max_tokens: 1 })
+  } catch {
+    // Not JSON: the checks refuse it with the parser's message.
+  }
+  return bodyText
 }
 
 function sendJson(

@@ -14,6 +14,8 @@ export interface Turn {
   content: TurnBlock[]
   /** Default: 'tool_use' if any tool_use block, else 'end_turn'. */
   stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens'
+  /** The thinking shown when the request asks for thinking (a default thought otherwise). */
+  thinking?: string
   /** Default: estimated, about one token per four characters. */
   usage?: { input_tokens?: number; output_tokens?: number }
 }
