@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { app, BrowserWindow, dialog, session, type OpenDialogOptions } from 'electron'
 import icon from '../../resources/icon.png?asset'
 import {
@@ -9,6 +9,7 @@ import { serializeError } from '../shared/errors'
 import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
 import { createIpcAdapter, type IpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
+import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
 import { resolveWorkspace } from './workspace'
@@ -86,12 +87,14 @@ async function createService(
   workspace: string | undefined,
   currentWindow: () => BrowserWindow | undefined,
 ): Promise<{ service: AppService; openProblem: string | null }> {
-  const userData = app.getPath('userData')
+  // The config folder the CLI and browser mode use too (~/.config/agent-teams), not userData
+  // (named after the product, and elsewhere on macOS): one settings file for every way in.
+  const configDirectory = dirname(settingsPath(process.env))
   const service = await AppService.create({
     mode: 'electron',
     version: app.getVersion(),
-    configDirectory: userData,
-    secrets: createSecretStore(userData),
+    configDirectory,
+    secrets: await createSecretStore(configDirectory),
     env: process.env,
     pickFolder: () => pickFolder(currentWindow()),
   })

@@ -32,7 +32,10 @@ describe('the electron-builder configuration', () => {
   })
 
   it('is really checked: an unknown option is refused by the same validation', async () => {
-    const broken = { ...config, linux: { ...section('linux'), categoryy: 'Development' } }
+    const broken = {
+      ...config,
+      linux: { ...section('linux'), categoryy: 'Development' },
+    } as Configuration
     await expect(validateConfiguration(broken, new DebugLogger(false))).rejects.toThrow(
       /Invalid configuration object[\s\S]*configuration\.linux/,
     )
