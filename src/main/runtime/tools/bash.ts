@@ -14,6 +14,8 @@ export interface BashOptions {
   readonly maxOutputCharacters?: number
   readonly signal?: AbortSignal
   readonly env?: NodeJS.ProcessEnv
+  /** The bash to run (Git for Windows' bash.exe there, see shell.ts); `/bin/bash` otherwise. */
+  readonly shell?: string
 }
 
 export interface BashResult {
@@ -38,7 +40,7 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   if (options.signal?.aborted) return Promise.resolve(output.result(null, null, false, true))
 
   return new Promise((resolveRun, rejectRun) => {
-    const child = spawn('/bin/bash', ['-c', command], {
+    const child = spawn(options.shell ?? '/bin/bash', ['-c', command], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
