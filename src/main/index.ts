@@ -9,6 +9,7 @@ import { serializeError } from '../shared/errors'
 import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
 import { createIpcAdapter, type IpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
+import { adoptLoginShellPath } from './runtime/login-shell-path'
 import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
@@ -125,6 +126,8 @@ async function closeWithin(service: AppService, timeoutMs: number): Promise<void
 }
 
 function start(): void {
+  // Asked at once, in parallel with Electron's start; awaited before the first agent can run.
+  const loginPath = adoptLoginShellPath(process.env)
   const location = resolveAppLocation()
   const workspace = resolveWorkspace(process.argv, process.cwd())
   let mainWindow: BrowserWindow | undefined
@@ -167,6 +170,7 @@ function start(): void {
       installContentSecurityPolicy(session.defaultSession, policy)
       denyAllPermissions(session.defaultSession)
 
+      await loginPath
       const { service, openProblem } = await createService(workspace, () => mainWindow)
       const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
       running = { service, ipc }
