@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
@@ -92,6 +93,33 @@ describe('the electron-builder configuration', () => {
     expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512)
     expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(512)
   })
+})
+
+const builtMain = join(REPO_ROOT, 'out', 'main', 'index.js')
+if (!existsSync(builtMain)) console.warn(`skipped: no ${builtMain}; run npm run build first`)
+
+describe('the packaged dependencies', () => {
+  it.skipIf(!existsSync(builtMain))(
+    'every package the built main process imports is a production dependency',
+    () => {
+      // electron-builder ships package.json's "dependencies" (not devDependencies) beside out/.
+      const { dependencies } = JSON.parse(
+        readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'),
+      ) as { dependencies: Record<string, string> }
+      const imported = [...readFileSync(builtMain, 'utf8').matchAll(/from "([^".][^"]*)"/g)]
+        .map((match) => match[1] ?? '')
+        .filter((name) => !name.startsWith('node:') && !builtinModules.includes(name))
+        .map((name) =>
+          name
+            .split('/')
+            .slice(0, name.startsWith('@') ? 2 : 1)
+            .join('/'),
+        )
+        .filter((name) => name !== 'electron')
+      expect(imported.length).toBeGreaterThan(0)
+      for (const name of imported) expect(Object.keys(dependencies)).toContain(name)
+    },
+  )
 })
 
 describe("the deb's scripts", () => {
