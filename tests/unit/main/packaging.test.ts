@@ -68,7 +68,9 @@ describe('the electron-builder configuration', () => {
 
   it('packages the built output only, with the CLI bundle outside the asar', () => {
     // The loader wraps the list in one pattern set.
-    expect(config.files).toEqual([{ filter: ['out/**', '!out/**/*.map', 'package.json'] }])
+    expect(config.files).toEqual([
+      { filter: ['out/**', '!out/**/*.map', 'package.json', 'resources/icon.png'] },
+    ])
     expect(config.asarUnpack).toEqual(['out/cli/**'])
     expect(config.extraResources).toEqual([{ from: 'resources/bin', to: 'bin' }])
   })
@@ -118,6 +120,19 @@ describe('the packaged dependencies', () => {
         .filter((name) => name !== 'electron')
       expect(imported.length).toBeGreaterThan(0)
       for (const name of imported) expect(Object.keys(dependencies)).toContain(name)
+    },
+  )
+
+  it.skipIf(!existsSync(builtMain))(
+    'every project file the built main process refers to (the window icon) is packaged',
+    () => {
+      // electron-vite leaves `?asset` imports from resources/ in place, relative to out/main.
+      const referred = [...readFileSync(builtMain, 'utf8').matchAll(/"\.\.\/\.\.\/([^"]+)"/g)]
+        .map((match) => match[1] ?? '')
+        .filter((file) => !file.startsWith('out/'))
+      expect(referred).toContain('resources/icon.png')
+      const [patterns] = config.files as [{ filter: string[] }]
+      for (const file of referred) expect(patterns.filter).toContain(file)
     },
   )
 })
