@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { posix } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { TeamError } from '../../../shared/errors'
+import { killProcessTree } from './shell'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_OUTPUT_CHARACTERS = 50_000
@@ -44,6 +45,8 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
+      // Windows: no console window flashing up for each command.
+      windowsHide: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let timedOut = false
@@ -54,12 +57,7 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
     let finished = false
 
     const killGroup = (): void => {
-      if (child.pid === undefined) return
-      try {
-        process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        // ESRCH: the whole group is already gone.
-      }
+      if (child.pid !== undefined) killProcessTree(child.pid)
     }
     const finish = (): void => {
       if (finished) return

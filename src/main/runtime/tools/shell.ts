@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { win32 } from 'node:path'
 
@@ -73,4 +74,35 @@ function windowsCandidates(env: NodeJS.ProcessEnv): string[] {
 /** C:\Windows\System32 and the like: their bash.exe is WSL's. */
 function isSystemFolder(folder: string): boolean {
   return /\\windows\\(system32|sysnative|syswow64)\\?$/i.test(win32.normalize(folder))
+}
+
+/** Starts a program and lets it run; a recorder in tests. */
+export type RunProgram = (file: string, args: readonly string[]) => void
+
+/** Not waited for: the kill runs after every command, and main's event loop must not stall. */
+const startDetached: RunProgram = (file, args) => {
+  const child = spawn(file, args, { stdio: 'ignore', windowsHide: true })
+  child.once('error', () => undefined)
+  child.unref()
+}
+
+/**
+ * Kills a command and everything it started. On macOS and Linux that is its process group
+ * (bash runs as a group leader). Windows has no process groups to signal, and a negative pid
+ * kills nothing there: `taskkill /T` ends the process tree instead.
+ */
+export function killProcessTree(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+  run: RunProgram = startDetached,
+): void {
+  if (platform === 'win32') {
+    run('taskkill', ['/pid', String(pid), '/T', '/F'])
+    return
+  }
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: the whole group is already gone.
+  }
 }

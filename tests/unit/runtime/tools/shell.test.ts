@@ -1,9 +1,25 @@
-import { existsSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createBashTool } from '../../../../src/main/runtime/tools/basic-tools'
-import { resolveBashShell, type ShellLookup } from '../../../../src/main/runtime/tools/shell'
+import {
+  killProcessTree,
+  resolveBashShell,
+  type ShellLookup,
+} from '../../../../src/main/runtime/tools/shell'
 import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'
+
+/** Running, not a zombie: a killed orphan may wait for its new parent to reap it. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
 
 /** A Windows machine as the lookup sees it: its environment and the files that exist. */
 function windows(env: NodeJS.ProcessEnv, files: readonly string[] = []): ShellLookup {
@@ -77,5 +93,31 @@ describe('the bash tool on another platform (injected)', () => {
     const tool = createBashTool({ resolveShell: () => ({ ok: true, file: '/bin/sh' }) })
     const outcome = await tool.run({ command: 'echo "$0"' }, context())
     expect(outcome).toEqual({ content: '/bin/sh\n', isError: false })
+  })
+})
+
+describe('killing a command and what it started', () => {
+  it('ends the process tree with taskkill /T on Windows (no process groups there)', () => {
+    const ran: [string, readonly string[]][] = []
+    killProcessTree(4242, 'win32', (file, args) => ran.push([file, args]))
+    expect(ran).toEqual([['taskkill', ['/pid', '4242', '/T', '/F']]])
+  })
+
+  it('kills the whole process group on Linux', async () => {
+    const group = spawn('/bin/sh', ['-c', 'sleep 100 & echo $!; sleep 100'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    const background = await new Promise<number>((resolve) =>
+      group.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    )
+    expect(isRunning(background)).toBe(true)
+    killProcessTree(group.pid ?? 0, 'linux', () => {
+      throw new Error('no program is run on Linux')
+    })
+    await waitFor(
+      () => !isRunning(background),
+      () => `sleep ${background} to be killed`,
+    )
   })
 })
