@@ -170,6 +170,18 @@ describe("the deb's scripts", () => {
 })
 
 describe('npm run package', () => {
+  it('builds then packages, for this platform or the one named', () => {
+    const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    expect(scripts.package).toBe('node scripts/package.mjs')
+    expect(scripts['package:linux']).toBe('node scripts/package.mjs --linux')
+    expect(scripts['package:mac']).toBe('node scripts/package.mjs --mac')
+    expect(scripts['package:win']).toBe('node scripts/package.mjs --win')
+    const script = readFileSync(join(REPO_ROOT, 'scripts', 'package.mjs'), 'utf8')
+    expect(script).toContain("spawnSync('npm', ['run', 'build']")
+  })
+
   it('explains a download that failed in one paragraph, and nothing else', async () => {
     const script = pathToFileURL(join(REPO_ROOT, 'scripts', 'package.mjs')).href
     const { explainPackagingFailure } = (await import(script)) as PackageScript
