@@ -137,6 +137,16 @@ describe('the packaged dependencies', () => {
   )
 })
 
+describe('the Windows launcher (resources/bin/agent-teams.cmd)', () => {
+  it("runs the app's executable as Node on cli.mjs beside it, with the arguments", () => {
+    const launcher = readFileSync(join(REPO_ROOT, 'resources', 'bin', 'agent-teams.cmd'), 'utf8')
+    // nsis installs <folder>/<productName>.exe, with resources/bin two levels below it.
+    expect(launcher).toContain('set "ELECTRON_RUN_AS_NODE=1"')
+    expect(launcher).toContain(`"%~dp0..\\..\\${String(config.productName)}.exe" "%~dp0cli.mjs" %*`)
+    expect(launcher).toMatch(/exit \/b %EXIT_CODE%/)
+  })
+})
+
 describe("the deb's scripts", () => {
   const read = (file: string): string => readFileSync(join(REPO_ROOT, file), 'utf8')
 
