@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { app, BrowserWindow, dialog, session, type OpenDialogOptions } from 'electron'
 import icon from '../../resources/icon.png?asset'
 import {
@@ -9,6 +9,8 @@ import { serializeError } from '../shared/errors'
 import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
 import { createIpcAdapter, type IpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
+import { adoptLoginShellPath } from './runtime/login-shell-path'
+import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
 import { resolveWorkspace } from './workspace'
@@ -86,12 +88,14 @@ async function createService(
   workspace: string | undefined,
   currentWindow: () => BrowserWindow | undefined,
 ): Promise<{ service: AppService; openProblem: string | null }> {
-  const userData = app.getPath('userData')
+  // The config folder the CLI and browser mode use too (~/.config/agent-teams), not userData
+  // (named after the product, and elsewhere on macOS): one settings file for every way in.
+  const configDirectory = dirname(settingsPath(process.env))
   const service = await AppService.create({
     mode: 'electron',
     version: app.getVersion(),
-    configDirectory: userData,
-    secrets: createSecretStore(userData),
+    configDirectory,
+    secrets: await createSecretStore(configDirectory),
     env: process.env,
     pickFolder: () => pickFolder(currentWindow()),
   })
@@ -122,6 +126,8 @@ async function closeWithin(service: AppService, timeoutMs: number): Promise<void
 }
 
 function start(): void {
+  // Asked at once, in parallel with Electron's start; awaited before the first agent can run.
+  const loginPath = adoptLoginShellPath(process.env)
   const location = resolveAppLocation()
   const workspace = resolveWorkspace(process.argv, process.cwd())
   let mainWindow: BrowserWindow | undefined
@@ -164,6 +170,7 @@ function start(): void {
       installContentSecurityPolicy(session.defaultSession, policy)
       denyAllPermissions(session.defaultSession)
 
+      await loginPath
       const { service, openProblem } = await createService(workspace, () => mainWindow)
       const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
       running = { service, ipc }

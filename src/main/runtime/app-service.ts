@@ -160,7 +160,7 @@ export class AppService {
       },
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
-        const view = this.settings.save(change)
+        const view = await this.settings.save(change)
         // Saved either way; the team gets the new endpoint once there is one to use.
         if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
         this.emit({ type: 'settings-changed', settings: view })

@@ -53,15 +53,15 @@ export class AppSettings {
     }
   }
 
-  save(change: {
+  async save(change: {
     apiKey?: string | null
     baseURL?: string | null
     model?: string
     useOfflineModel?: boolean
     leadWakesOnMessages?: boolean
-  }): SettingsView {
+  }): Promise<SettingsView> {
     if (change.apiKey !== undefined) {
-      this.secrets.save(
+      await this.secrets.save(
         change.apiKey === null || change.apiKey.trim() === '' ? null : change.apiKey.trim(),
       )
     }
@@ -76,6 +76,7 @@ export class AppSettings {
       settings.leadWakesOnMessages = change.leadWakesOnMessages
     mkdirSync(this.directory, { recursive: true })
     // Read after the secret store saved: a plain-file store keeps the key in this same file.
+    // Every field, ours or not (the CLI's apiKey among them), is written back as it was read.
     writeFileAtomicSync(this.settingsFile, `${JSON.stringify(settings, null, 2)}\n`, {
       mode: 0o600,
     })

@@ -11,7 +11,7 @@ import { openRegularForAppendSync } from './safe-open'
 export function writeFileAtomicSync(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number } = {},
+  options: { mode?: number; platform?: NodeJS.Platform } = {},
 ): void {
   const temp = join(
     dirname(path),
@@ -28,10 +28,18 @@ export function writeFileAtomicSync(
   }
   closeSync(fd)
   renameSync(temp, path)
-  fsyncDirectorySync(dirname(path))
+  fsyncDirectorySync(dirname(path), options.platform)
 }
 
-export function fsyncDirectorySync(path: string): void {
+/**
+ * Makes a folder's entries (a rename, a new file) durable. Not on Windows: it cannot open a
+ * folder as a file (EISDIR) nor fsync one (EPERM), and NTFS journals the rename itself.
+ */
+export function fsyncDirectorySync(
+  path: string,
+  platform: NodeJS.Platform = process.platform,
+): void {
+  if (platform === 'win32') return
   const fd = openSync(path, 'r')
   try {
     fsyncSync(fd)

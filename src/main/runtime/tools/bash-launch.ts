@@ -10,8 +10,9 @@ export interface BashLaunch {
    * process outside (the runtime, whose environment holds the API key) is visible in /proc.
    * 'launcher': bash's parent is a small shell started with the clean environment, so
    * /proc/$PPID/environ holds no key; a `setsid -f` child can outlive the call.
+   * 'direct': another bash (Windows) started as it is; there is no /proc to read the key from.
    */
-  readonly isolation: 'pid-namespace' | 'launcher'
+  readonly isolation: 'pid-namespace' | 'launcher' | 'direct'
 }
 
 const BASH = '/bin/bash'
@@ -49,8 +50,13 @@ export function pidNamespacesAvailable(): boolean {
   return namespaces
 }
 
-/** The program and arguments that run `command` with bash, as isolated as this machine allows. */
-export function bashLaunch(command: string): BashLaunch {
+/**
+ * The program and arguments that run `command` with bash, as isolated as this machine allows.
+ * `shell` is another bash (Git for Windows' bash.exe, see shell.ts): started as it is, since
+ * neither unshare nor /bin/sh exists there.
+ */
+export function bashLaunch(command: string, shell: string = BASH): BashLaunch {
+  if (shell !== BASH) return { file: shell, args: ['-c', command], isolation: 'direct' }
   if (pidNamespacesAvailable())
     return {
       file: 'unshare',

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import { TeamError } from '../../../shared/errors'
 import { bashLaunch } from './bash-launch'
+import { killProcessTree } from './shell'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
 export const DEFAULT_MAX_OUTPUT_CHARACTERS = 50_000
@@ -14,6 +15,8 @@ export interface BashOptions {
   readonly maxOutputCharacters?: number
   readonly signal?: AbortSignal
   readonly env?: NodeJS.ProcessEnv
+  /** The bash to run (Git for Windows' bash.exe there, see shell.ts); `/bin/bash` otherwise. */
+  readonly shell?: string
 }
 
 export interface BashResult {
@@ -40,11 +43,13 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   return new Promise((resolveRun, rejectRun) => {
     // Never spawned straight from this process: its environment holds the API key, and bash
     // could read it as /proc/$PPID/environ. See bash-launch.ts for what each launch covers.
-    const launch = bashLaunch(command)
+    const launch = bashLaunch(command, options.shell)
     const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true,
+      // Windows: no console window flashing up for each command.
+      windowsHide: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let timedOut = false
@@ -55,12 +60,7 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
     let finished = false
 
     const killGroup = (): void => {
-      if (child.pid === undefined) return
-      try {
-        process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        // ESRCH: the whole group is already gone.
-      }
+      if (child.pid !== undefined) killProcessTree(child.pid)
     }
     const finish = (): void => {
       if (finished) return

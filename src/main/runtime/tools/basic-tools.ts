@@ -7,6 +7,7 @@ import {
   runBash,
 } from './bash'
 import { pidNamespacesAvailable } from './bash-launch'
+import { resolveBashShell, type BashShell } from './shell'
 import { editWorkspaceFile, readWorkspaceFile, writeWorkspaceFile } from './file-tools'
 import type { Tool } from './types'
 import { defineTool, ToolFailure } from './types'
@@ -17,6 +18,8 @@ const HIDDEN_ENVIRONMENT = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']
 export interface BashToolOptions {
   readonly timeoutMs?: number
   readonly maxOutputCharacters?: number
+  /** Which bash to run, asked at each call; tests inject another platform's answer. */
+  readonly resolveShell?: () => BashShell
 }
 
 /** The bash tool with its limits; `bashTool` has the defaults (120 s, 50,000 characters). */
@@ -50,6 +53,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
             'workspace instead.',
         )
       }
+      const shell = (options.resolveShell ?? resolveBashShell)()
+      if (!shell.ok) throw new ToolFailure(shell.reason)
       const environment = { ...process.env }
       for (const name of HIDDEN_ENVIRONMENT) delete environment[name]
       const result = await runBash(input.command, {
@@ -58,6 +63,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
         maxOutputCharacters: options.maxOutputCharacters,
         signal: context.signal,
         env: environment,
+        shell: shell.file,
       })
       const content = describeBashResult(result, timeoutMs)
       if (isFailure(result)) throw new ToolFailure(content)

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run package [-- <electron-builder options>]`: builds the app (npm run build) and then
+// packages it with electron-builder (electron-builder.yml): AppImage and deb on Linux, dmg on
+// macOS, nsis on Windows, or the targets named (`--linux`, `--mac`, `--win`, `--dir`).
+// electron-builder downloads Electron's zip for the target platform; where that download is
+// impossible (no network), this says so in one paragraph instead of a stack trace.
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** What a failed download looks like in electron-builder's output (got's and Go's errors). */
+const DOWNLOAD_FAILURE =
+  /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|getaddrinfo|dial tcp|no such host|RequestError|unable to download|cannot download/i
+
+/** One paragraph saying why packaging failed and what to do, or null for another failure. */
+export function explainPackagingFailure(output, electronVersion) {
+  if (!DOWNLOAD_FAILURE.test(output)) return null
+  return (
+    `Packaging needs Electron ${electronVersion}'s prebuilt zip for the target platform, ` +
+    'which electron-builder downloads from GitHub into its cache (~/.cache/electron on Linux), ' +
+    'and the download failed: this machine cannot reach github.com. Run `npm run package` ' +
+    'on a machine with internet access, or point ELECTRON_MIRROR at a mirror you can reach, ' +
+    'or put the zip in the cache first. The app itself needs no packaging: `npm start` runs ' +
+    'it, and `agent-teams serve` runs the same UI in a browser.'
+  )
+}
+
+function electronVersion() {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8'))
+      .version
+  } catch {
+    return '(the installed version)'
+  }
+}
+
+/** Runs electron-builder, showing its output as it comes and keeping it to explain a failure. */
+function runElectronBuilder(args) {
+  return new Promise((resolveRun) => {
+    const cli = join(ROOT, 'node_modules', 'electron-builder', 'cli.js')
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: ROOT,
+      stdio: ['inherit', 'pipe', 'pipe'],
+    })
+    let output = ''
+    for (const [stream, target] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      stream.on('data', (chunk) => {
+        target.write(chunk)
+        // The end of the output is where the error is; the start can be long.
+        output = (output + chunk.toString()).slice(-200_000)
+      })
+    }
+    child.on('close', (code) => resolveRun({ code: code ?? 1, output }))
+    child.on('error', (error) => resolveRun({ code: 1, output: error.message }))
+  })
+}
+
+async function main() {
+  const args = process.argv.slice(2)
+  const build = spawnSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  })
+  if (build.status !== 0) {
+    console.error('package: `npm run build` failed; nothing was packaged.')
+    return 1
+  }
+  const { code, output } = await runElectronBuilder(args)
+  if (code === 0) return 0
+  const explanation = explainPackagingFailure(output, electronVersion())
+  if (explanation !== null) console.error(`\npackage: ${explanation}`)
+  return code
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main()
