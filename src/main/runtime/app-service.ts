@@ -20,6 +20,7 @@ import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './model/offline-server'
 import { demoScript, DEMO_REQUEST } from './model/scenarios/demo'
 import { Roster } from './roster/roster'
+import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { toInboxEntryView } from './views'
@@ -192,6 +193,21 @@ export class AppService {
       },
       setBudget: async ({ name, tokens, rounds }) => {
         this.requireHost().setBudget(name, { tokens, rounds })
+        return {}
+      },
+      stopAll: async () => ({ count: stopAll(this.requireHost()) }),
+      resumeAll: async () => {
+        await this.prepareModel()
+        return { count: resumeAll(this.requireHost()) }
+      },
+      closeWorkspace: async () => {
+        await this.host?.close()
+        this.host = null
+        this.workspace = null
+        this.rosterProblem = null
+        this.alert = null
+        this.reasons.clear()
+        this.emit({ type: 'workspace-closed' })
         return {}
       },
       pickFolder: async () =>
