@@ -135,6 +135,7 @@ function viewMenu(options: MenuOptions): MenuItemConstructorOptions {
       {
         label: 'Toggle Roster',
         accelerator: 'CmdOrCtrl+B',
+        registerAccelerator: false,
         enabled: options.hasWorkspace,
         click: () => actions.send({ kind: 'toggle-roster' }),
       },

@@ -29,6 +29,14 @@ describe('commands from the application menu', () => {
     expect(screen.getByRole('complementary', { name: 'Team' })).toBeInTheDocument()
   })
 
+  it('Ctrl+B does the same from the keyboard, in the browser too', async () => {
+    await renderApp(fakeApi({ snapshot: team }))
+    fireEvent.keyDown(window, { key: 'b', ctrlKey: true })
+    expect(screen.queryByRole('complementary', { name: 'Team' })).not.toBeInTheDocument()
+    fireEvent.keyDown(window, { key: 'b', ctrlKey: true })
+    expect(screen.getByRole('complementary', { name: 'Team' })).toBeInTheDocument()
+  })
+
   it('toggle activity switches to the activity panes and back', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
