@@ -74,6 +74,9 @@ export function createDesktopShell(options: {
   readonly logFile: string
   /** Whether a URL is the app's own page (app-location's check). */
   readonly isAppUrl: (url: string) => boolean
+  /** This launch's command line and folder (process.argv, process.cwd()). */
+  readonly argv: readonly string[]
+  readonly cwd: string
 }): DesktopShell {
   const store = createWindowStateStore(join(app.getPath('userData'), 'window-state.json'))
   const saved: WindowState | null = store.load()
@@ -172,7 +175,7 @@ export function createDesktopShell(options: {
 
   return {
     startWorkspace: workspaceAtStart(
-      launchFolder(process.argv, process.cwd(), app.isPackaged),
+      launchFolder(options.argv, options.cwd, app.isPackaged),
       saved?.workspace ?? null,
       existsSync,
     ),
@@ -189,7 +192,8 @@ export function createDesktopShell(options: {
     },
     manage(managed) {
       window = managed
-      restoreWindowMode(managed, saved)
+      // Maximizing a hidden window shows it early on some platforms: wait for its first frame.
+      managed.once('ready-to-show', () => restoreWindowMode(managed, saved))
       savePlace = manageWindow(managed, {
         isAppUrl: options.isAppUrl,
         send: (contents, event) => ipc?.send(contents, event),

@@ -175,7 +175,12 @@ function start(): void {
       installContentSecurityPolicy(session.defaultSession, policy)
       denyAllPermissions(session.defaultSession)
 
-      desktopShell = createDesktopShell({ logFile, isAppUrl: (url) => isAppUrl(location, url) })
+      desktopShell = createDesktopShell({
+        logFile,
+        isAppUrl: (url) => isAppUrl(location, url),
+        argv: process.argv,
+        cwd: process.cwd(),
+      })
       const workspace = desktopShell.startWorkspace
       const { service, openProblem } = await createService(workspace, () => mainWindow)
       const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })

@@ -39,10 +39,11 @@ export function manageWindow(
     notify: options.send,
   })
   contents.on('context-menu', (_event, params) => void showContextMenu(window, params))
+  const offerReload = reloadOffer(window)
   contents.on('render-process-gone', (_event, details) =>
-    offerReload(window, { kind: 'gone', reason: details.reason, exitCode: details.exitCode }),
+    offerReload({ kind: 'gone', reason: details.reason, exitCode: details.exitCode }),
   )
-  window.on('unresponsive', () => offerReload(window, { kind: 'unresponsive' }))
+  window.on('unresponsive', () => offerReload({ kind: 'unresponsive' }))
   const savePlace = trackPlace(window, options)
   window.on('close', (event) => {
     options.store.flush()
@@ -104,22 +105,25 @@ async function showContextMenu(
     Menu.buildFromTemplate(template).popup({ window })
 }
 
-let asking = false
-
-function offerReload(window: BrowserWindow, trouble: PageTrouble): void {
-  const prompt = troublePrompt(trouble)
-  console.error(`[window] page trouble: ${JSON.stringify(trouble)}`)
-  // One question at a time: a hung page keeps reporting itself.
-  if (prompt === null || asking || window.isDestroyed()) return
-  asking = true
-  const { reload, ...options } = prompt
-  void dialog
-    .showMessageBox(window, options)
-    .then(({ response }) => {
-      if (response === reload && !window.isDestroyed()) window.webContents.reload()
-      else if (trouble.kind === 'gone' && !window.isDestroyed()) window.close()
-    })
-    .finally(() => {
-      asking = false
-    })
+/** Asks Reload / Close (or Wait) when the page crashed or hung; one question at a time. */
+function reloadOffer(window: BrowserWindow): (trouble: PageTrouble) => void {
+  let asking = false
+  return (trouble) => {
+    const prompt = troublePrompt(trouble)
+    console.error(`[window] page trouble: ${JSON.stringify(trouble)}`)
+    // A hung page keeps reporting itself: the open question answers all of it.
+    if (prompt === null || asking || window.isDestroyed()) return
+    asking = true
+    const { reload, ...options } = prompt
+    void dialog
+      .showMessageBox(window, options)
+      .then(({ response }) => {
+        if (window.isDestroyed()) return
+        if (response === reload) window.webContents.reload()
+        else if (trouble.kind === 'gone') window.close()
+      })
+      .finally(() => {
+        asking = false
+      })
+  }
 }
