@@ -22,6 +22,7 @@ import {
   initialBounds,
   type Rectangle,
   type WindowState,
+  type WindowStateStore,
 } from './window-state'
 import { launchFolder, workspaceAtStart } from './workspace'
 
@@ -69,171 +70,200 @@ function displays(): { all: Rectangle[]; primary: Rectangle } {
   }
 }
 
-/** The desktop shell: menu, notifications, window state, second launch. Call after `ready`. */
-export function createDesktopShell(options: {
+export interface DesktopShellOptions {
   readonly logFile: string
   /** Whether a URL is the app's own page (app-location's check). */
   readonly isAppUrl: (url: string) => boolean
   /** This launch's command line and folder (process.argv, process.cwd()). */
   readonly argv: readonly string[]
   readonly cwd: string
-}): DesktopShell {
-  const store = createWindowStateStore(join(app.getPath('userData'), 'window-state.json'))
-  const saved: WindowState | null = store.load()
-  const screens = displays()
-  let attention: AttentionState = emptyAttention
-  let workspace: string | null = null
-  let window: BrowserWindow | undefined
-  let savePlace: () => void = () => undefined
-  let send: (command: MenuCommand) => void = () => undefined
-  let quitConfirmed = false
-  let service: ShellService | undefined
-  let ipc: IpcAdapter | undefined
-  const shown = new Set<Notification>()
+}
 
-  const focusWindow = (): void => {
+/** The desktop shell: menu, notifications, window state, second launch. Call after `ready`. */
+export function createDesktopShell(options: DesktopShellOptions): DesktopShell {
+  return new ElectronDesktopShell(options)
+}
+
+/** A message box on the window when there is one, else on its own. */
+function ask(
+  parent: BrowserWindow | undefined,
+  options: Electron.MessageBoxOptions,
+): Promise<Electron.MessageBoxReturnValue> {
+  return parent !== undefined && !parent.isDestroyed()
+    ? dialog.showMessageBox(parent, options)
+    : dialog.showMessageBox(options)
+}
+
+/**
+ * The shell's state over the app's life: the one window, what the team's events say waits on
+ * the person, the open folder. Every decision is a pure module's; this class holds the state
+ * and calls Electron.
+ */
+class ElectronDesktopShell implements DesktopShell {
+  readonly startWorkspace: string | undefined
+  readonly bounds: Rectangle
+  private readonly store: WindowStateStore
+  private readonly saved: WindowState | null
+  private attention: AttentionState = emptyAttention
+  private workspace: string | null = null
+  private window: BrowserWindow | undefined
+  private savePlace: () => void = () => undefined
+  private quitConfirmed = false
+  private service: ShellService | undefined
+  private ipc: IpcAdapter | undefined
+  /** Kept until clicked or closed: a collected Notification loses its click handler. */
+  private readonly shown = new Set<Notification>()
+
+  constructor(private readonly options: DesktopShellOptions) {
+    this.store = createWindowStateStore(join(app.getPath('userData'), 'window-state.json'))
+    this.saved = this.store.load()
+    const screens = displays()
+    this.bounds = initialBounds(this.saved, screens.all, screens.primary)
+    this.startWorkspace = workspaceAtStart(
+      launchFolder(options.argv, options.cwd, app.isPackaged),
+      this.saved?.workspace ?? null,
+      existsSync,
+    )
+  }
+
+  attachService(service: ShellService, ipc: IpcAdapter): void {
+    this.service = service
+    this.ipc = ipc
+    service.onEvent((event) => this.onEvent(event))
+    this.rebuildMenu()
+  }
+
+  manage(window: BrowserWindow): void {
+    this.window = window
+    // Maximizing a hidden window shows it early on some platforms: wait for its first frame.
+    window.once('ready-to-show', () => restoreWindowMode(window, this.saved))
+    this.savePlace = manageWindow(window, {
+      isAppUrl: this.options.isAppUrl,
+      send: (contents, event) => this.ipc?.send(contents, event),
+      store: this.store,
+      workspace: () => this.workspace,
+      // On macOS closing the window leaves the app and the team running: nothing to ask.
+      holdClose: (closing) =>
+        process.platform !== 'darwin' &&
+        BrowserWindow.getAllWindows().length <= 1 &&
+        this.holdToAsk(closing),
+    }).savePlace
+  }
+
+  secondLaunch(argv: readonly string[], cwd: string): void {
+    this.focusWindow()
+    const decision = decideSecondLaunch(launchFolder(argv, cwd, app.isPackaged), this.workspace)
+    if (decision.kind === 'open') this.send({ kind: 'open-recent', path: decision.path })
+    if (decision.kind !== 'ask-to-switch') return
+    void ask(this.window, {
+      type: 'question',
+      buttons: ['Open', 'Cancel'],
+      defaultId: 0,
+      cancelId: 1,
+      message: `Open ${decision.path}?`,
+      detail: `This closes the team in ${decision.current}; it comes back when you open that folder again.`,
+    }).then(({ response }) => {
+      if (response === 0) this.send({ kind: 'open-recent', path: decision.path })
+    })
+  }
+
+  holdQuit(event: { preventDefault(): void }): boolean {
+    // Quitting ends with app.exit(), which skips the window's close: save its place now.
+    this.store.flush()
+    if (!this.holdToAsk(this.window)) return false
+    event.preventDefault()
+    return true
+  }
+
+  /** A command for the page (a `menu-command` event). */
+  private send(command: MenuCommand): void {
+    const window = this.window
+    if (window !== undefined && !window.isDestroyed())
+      this.ipc?.send(window.webContents, { type: 'menu-command', command })
+  }
+
+  private focusWindow(): void {
+    const window = this.window
     if (window === undefined || window.isDestroyed()) return
     if (window.isMinimized()) window.restore()
     window.show()
     window.focus()
   }
 
-  async function rebuildMenu(): Promise<void> {
-    const recent = service
-      ? ((await service.execute('getRecentWorkspaces', {})) as { paths: string[] }).paths
-      : []
-    const template = buildMenuTemplate({
+  private onEvent(event: HostEvent): void {
+    const window = this.window
+    const focused = window !== undefined && !window.isDestroyed() && window.isFocused()
+    const before = badgeCount(this.attention)
+    const observed = observe(this.attention, event, { focused })
+    this.attention = observed.state
+    for (const notification of observed.notifications) this.notify(notification)
+    if (badgeCount(this.attention) !== before) app.setBadgeCount(badgeCount(this.attention))
+    if (event.type === 'workspace-opened' || event.type === 'workspace-closed') {
+      this.workspace = event.type === 'workspace-opened' ? event.snapshot.workspace : null
+      this.savePlace()
+      this.rebuildMenu()
+    }
+  }
+
+  private notify(notification: DesktopNotification): void {
+    if (!Notification.isSupported()) return
+    const shown = new Notification({ title: notification.title, body: notification.body })
+    this.shown.add(shown)
+    shown.on('click', () => {
+      this.shown.delete(shown)
+      this.focusWindow()
+      this.send({ kind: 'show-agent', name: notification.agent })
+    })
+    shown.on('close', () => this.shown.delete(shown))
+    shown.show()
+  }
+
+  private rebuildMenu(): void {
+    const recent = this.service
+      ? this.service.execute('getRecentWorkspaces', {}).then((result) => {
+          return (result as { paths: string[] }).paths
+        })
+      : Promise.resolve([])
+    void recent
+      .then((paths) => Menu.setApplicationMenu(Menu.buildFromTemplate(this.menuTemplate(paths))))
+      .catch((error: unknown) => console.warn('[menu] could not build the menu:', error))
+  }
+
+  private menuTemplate(recent: readonly string[]): Electron.MenuItemConstructorOptions[] {
+    const logFile = this.options.logFile
+    return buildMenuTemplate({
       platform: process.platform,
       isPackaged: app.isPackaged,
       appName: app.getName(),
       recent,
-      hasWorkspace: workspace !== null,
+      hasWorkspace: this.workspace !== null,
       actions: {
-        send: (command) => send(command),
+        send: (command) => this.send(command),
         openDocumentation: () => {
-          if (!openDocumentation()) send({ kind: 'show-shortcuts' })
+          if (!openDocumentation()) this.send({ kind: 'show-shortcuts' })
         },
-        showLogFile: () => shell.showItemInFolder(options.logFile),
-        showAbout: () => showAbout(window, options.logFile),
+        showLogFile: () => shell.showItemInFolder(logFile),
+        showAbout: () => showAbout(this.window, logFile),
       },
     })
-    Menu.setApplicationMenu(Menu.buildFromTemplate(template))
   }
 
-  function notify(notification: DesktopNotification): void {
-    if (!Notification.isSupported()) return
-    const shownNotification = new Notification({
-      title: notification.title,
-      body: notification.body,
-    })
-    // Kept until clicked or closed: a collected Notification loses its click handler.
-    shown.add(shownNotification)
-    shownNotification.on('click', () => {
-      shown.delete(shownNotification)
-      focusWindow()
-      send({ kind: 'show-agent', name: notification.agent })
-    })
-    shownNotification.on('close', () => shown.delete(shownNotification))
-    shownNotification.show()
-  }
-
-  function onEvent(event: HostEvent): void {
-    const focused = window !== undefined && !window.isDestroyed() && window.isFocused()
-    const observed = observe(attention, event, { focused })
-    const before = badgeCount(attention)
-    attention = observed.state
-    for (const notification of observed.notifications) notify(notification)
-    if (badgeCount(attention) !== before) app.setBadgeCount(badgeCount(attention))
-    if (event.type === 'workspace-opened' || event.type === 'workspace-closed') {
-      workspace = event.type === 'workspace-opened' ? event.snapshot.workspace : null
-      savePlace()
-      void rebuildMenu().catch((error: unknown) => console.warn('[menu] rebuild failed:', error))
-    }
-  }
-
-  /** Asks "Quit / Cancel" while agents work; on Quit, quits for real. */
-  function holdToAsk(parent: BrowserWindow | undefined): boolean {
-    const question = quitQuestion(attention)
-    if (quitConfirmed || question === null) return false
-    const ask = {
-      type: 'question' as const,
+  /** Asks "Quit / Cancel" while agents work (true: held to ask); on Quit, quits for real. */
+  private holdToAsk(parent: BrowserWindow | undefined): boolean {
+    const question = quitQuestion(this.attention)
+    if (this.quitConfirmed || question === null) return false
+    void ask(parent, {
+      type: 'question',
       buttons: ['Quit', 'Cancel'],
       defaultId: 1,
       cancelId: 1,
-    }
-    const answer =
-      parent !== undefined && !parent.isDestroyed()
-        ? dialog.showMessageBox(parent, { ...ask, ...question })
-        : dialog.showMessageBox({ ...ask, ...question })
-    void answer.then(({ response }) => {
+      ...question,
+    }).then(({ response }) => {
       if (response !== 0) return
-      quitConfirmed = true
+      this.quitConfirmed = true
       app.quit()
     })
     return true
-  }
-
-  return {
-    startWorkspace: workspaceAtStart(
-      launchFolder(options.argv, options.cwd, app.isPackaged),
-      saved?.workspace ?? null,
-      existsSync,
-    ),
-    bounds: initialBounds(saved, screens.all, screens.primary),
-    attachService(attached, adapter) {
-      service = attached
-      ipc = adapter
-      send = (command) => {
-        if (window !== undefined && !window.isDestroyed())
-          adapter.send(window.webContents, { type: 'menu-command', command })
-      }
-      attached.onEvent(onEvent)
-      void rebuildMenu().catch((error: unknown) => console.warn('[menu] build failed:', error))
-    },
-    manage(managed) {
-      window = managed
-      // Maximizing a hidden window shows it early on some platforms: wait for its first frame.
-      managed.once('ready-to-show', () => restoreWindowMode(managed, saved))
-      savePlace = manageWindow(managed, {
-        isAppUrl: options.isAppUrl,
-        send: (contents, event) => ipc?.send(contents, event),
-        store,
-        workspace: () => workspace,
-        // On macOS closing the window leaves the app and the team running: nothing to ask.
-        holdClose: (closing) =>
-          process.platform !== 'darwin' &&
-          BrowserWindow.getAllWindows().length <= 1 &&
-          holdToAsk(closing),
-      }).savePlace
-    },
-    secondLaunch(argv, cwd) {
-      focusWindow()
-      const decision = decideSecondLaunch(launchFolder(argv, cwd, app.isPackaged), workspace)
-      if (decision.kind === 'open') send({ kind: 'open-recent', path: decision.path })
-      if (decision.kind !== 'ask-to-switch') return
-      const ask = {
-        type: 'question' as const,
-        buttons: ['Open', 'Cancel'],
-        defaultId: 0,
-        cancelId: 1,
-        message: `Open ${decision.path}?`,
-        detail: `This closes the team in ${decision.current}; it comes back when you open that folder again.`,
-      }
-      const answer =
-        window !== undefined && !window.isDestroyed()
-          ? dialog.showMessageBox(window, ask)
-          : dialog.showMessageBox(ask)
-      void answer.then(({ response }) => {
-        if (response === 0) send({ kind: 'open-recent', path: decision.path })
-      })
-    },
-    holdQuit(event) {
-      // Quitting ends with app.exit(), which skips the window's close: save its place now.
-      store.flush()
-      if (!holdToAsk(window)) return false
-      event.preventDefault()
-      return true
-    },
   }
 }
 
@@ -246,8 +276,8 @@ function openDocumentation(): boolean {
 }
 
 function showAbout(parent: BrowserWindow | undefined, logFile: string): void {
-  const options = {
-    type: 'info' as const,
+  void ask(parent, {
+    type: 'info',
     message: app.getName(),
     detail: aboutDetail({
       name: app.getName(),
@@ -257,7 +287,5 @@ function showAbout(parent: BrowserWindow | undefined, logFile: string): void {
       node: process.versions.node,
       logFile,
     }),
-  }
-  if (parent !== undefined && !parent.isDestroyed()) void dialog.showMessageBox(parent, options)
-  else void dialog.showMessageBox(options)
+  })
 }
