@@ -7,13 +7,15 @@ import {
 } from '../shared/content-security-policy'
 import { serializeError } from '../shared/errors'
 import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
+import { createDesktopShell, setUpLogging, type DesktopShell } from './desktop-shell'
 import { createIpcAdapter, type IpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
 import { adoptLoginShellPath } from './runtime/login-shell-path'
+import { faultAlert, installProcessGuard } from './runtime/process-guard'
 import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
-import { resolveWorkspace } from './workspace'
+import { DEFAULT_SIZE } from './window-state'
 
 const rendererIndexHtml = join(import.meta.dirname, '../renderer/index.html')
 const preloadScript = join(import.meta.dirname, '../preload/index.cjs')
@@ -30,11 +32,13 @@ function resolveAppLocation(): AppLocation {
   return fileLocation(rendererIndexHtml)
 }
 
-function createMainWindow(location: AppLocation): BrowserWindow {
+function createMainWindow(
+  location: AppLocation,
+  bounds: { x: number; y: number; width: number; height: number },
+): BrowserWindow {
   const window = new BrowserWindow({
     title: 'Agent Teams',
-    width: 1200,
-    height: 800,
+    ...bounds,
     minWidth: 720,
     minHeight: 480,
     // Shown once the first frame is painted, on the page's own background: no white flash.
@@ -126,23 +130,32 @@ async function closeWithin(service: AppService, timeoutMs: number): Promise<void
 }
 
 function start(): void {
+  const logFile = setUpLogging()
   // Asked at once, in parallel with Electron's start; awaited before the first agent can run.
   const loginPath = adoptLoginShellPath(process.env)
   const location = resolveAppLocation()
-  const workspace = resolveWorkspace(process.argv, process.cwd())
+  let desktopShell: DesktopShell | undefined
   let mainWindow: BrowserWindow | undefined
   let running: { service: AppService; ipc: IpcAdapter } | undefined
   let quitting = false
+  // One bug in one handler must not close the window on the whole team: reported, not fatal.
+  installProcessGuard((fault) => {
+    console.error(`[main] internal error (${fault.origin}):`, fault.detail)
+    running?.service.currentHost?.team.publish(faultAlert(fault))
+  })
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, location))
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv, cwd) => {
     if (mainWindow !== undefined && !mainWindow.isDestroyed()) focus(mainWindow)
+    desktopShell?.secondLaunch(argv, cwd)
   })
   app.on('window-all-closed', () => {
     // On macOS an app stays active without windows until the person quits it explicitly.
     if (process.platform !== 'darwin') app.quit()
   })
   app.on('before-quit', (event) => {
+    // Agents at work: the person is asked first (Quit / Cancel); a Quit comes back here.
+    if (!quitting && desktopShell?.holdQuit(event) === true) return
     if (running === undefined) return
     // Agents may be mid-write: hold the quit until the team has stopped and released its files.
     event.preventDefault()
@@ -154,8 +167,12 @@ function start(): void {
   })
 
   const openWindow = (ipc: IpcAdapter): BrowserWindow => {
-    const window = createMainWindow(location)
+    const window = createMainWindow(
+      location,
+      desktopShell?.bounds ?? { x: 0, y: 0, ...DEFAULT_SIZE },
+    )
     ipc.attach(window.webContents)
+    desktopShell?.manage(window)
     mainWindow = window
     return window
   }
@@ -171,9 +188,17 @@ function start(): void {
       denyAllPermissions(session.defaultSession)
 
       await loginPath
+      desktopShell = createDesktopShell({
+        logFile,
+        isAppUrl: (url) => isAppUrl(location, url),
+        argv: process.argv,
+        cwd: process.cwd(),
+      })
+      const workspace = desktopShell.startWorkspace
       const { service, openProblem } = await createService(workspace, () => mainWindow)
       const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
       running = { service, ipc }
+      desktopShell.attachService(service, ipc)
 
       const window = openWindow(ipc)
       if (openProblem !== null) {

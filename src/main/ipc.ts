@@ -24,6 +24,8 @@ export interface IpcAdapterOptions {
 export interface IpcAdapter {
   /** Streams the service's events to this window's page until it is destroyed. */
   attach(contents: WebContents): void
+  /** Sends one event of main's own (a menu command, a notice) to this window's page. */
+  send(contents: WebContents, event: HostEvent): void
   /** Removes every handler and stops every stream. */
   dispose(): void
 }
@@ -52,8 +54,11 @@ export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
         streams.delete(contents)
         contents.removeListener('destroyed', forget)
       }
-      streams.set(contents, { flush: stream.flush, stop: forget })
+      streams.set(contents, { push: stream.push, flush: stream.flush, stop: forget })
       contents.once('destroyed', forget)
+    },
+    send(contents, event) {
+      streams.get(contents)?.push(event)
     },
     dispose() {
       for (const name of commandNames) ipcMain.removeHandler(commandChannel(name))
@@ -63,6 +68,7 @@ export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
 }
 
 interface EventStream {
+  push(event: HostEvent): void
   flush(): void
   stop(): void
 }
@@ -92,6 +98,7 @@ function streamEvents(service: CommandService, contents: WebContents): EventStre
   })
   const unsubscribe = service.onEvent((event) => batcher.push(event))
   return {
+    push: (event) => batcher.push(event),
     flush: () => batcher.flush(),
     stop: () => {
       unsubscribe()

@@ -44,6 +44,7 @@ function Shell() {
   useShortcuts(store)
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
+  const rosterHidden = useAppStore((state) => state.rosterHidden)
   switch (phase.kind) {
     case 'connecting':
       return (
@@ -72,7 +73,7 @@ function Shell() {
             <div className="app">
               <Header />
               <div className="app-body">
-                <Roster />
+                {rosterHidden ? null : <Roster />}
                 <div className="main-column">
                   <Banners />
                   <MainArea />

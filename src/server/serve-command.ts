@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { TeamError } from '../shared/errors'
 import { AppService } from '../main/runtime/app-service'
 import { settingsPath } from '../main/runtime/model/config'
-import { installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
+import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from '../cli/commands'
 import { UsageError, writeLine } from '../cli/output'
@@ -143,11 +143,7 @@ function reportFault(context: CommandContext, service: AppService, fault: Proces
     context.output.stderr,
     `agent-teams serve: internal error (${fault.origin}): ${fault.detail}`,
   )
-  service.currentHost?.team.publish({
-    type: 'team-alert',
-    code: 'internal',
-    message: `An internal error was caught and the team goes on: ${fault.message}`,
-  })
+  service.currentHost?.team.publish(faultAlert(fault))
 }
 
 export const serve = createServeCommand()

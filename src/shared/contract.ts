@@ -4,6 +4,7 @@ import { MEMBER_STATUSES } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
+import { desktopEventSchema } from './desktop'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -220,6 +221,12 @@ export const commands = {
       .strict(),
     result: empty,
   },
+  /** Stops every agent that works, waits or stalls (the menu's and the roster's Stop all). */
+  stopAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
+  /** Resumes every agent that waits, stalled or failed (Resume all). */
+  resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
+  /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
+  closeWorkspace: { params: empty, result: empty },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>
@@ -230,6 +237,8 @@ export const hostEventSchema = z.union([
   teamEventSchema,
   z.object({ type: z.literal('workspace-opened'), snapshot: teamSnapshotSchema }),
   z.object({ type: z.literal('settings-changed'), settings: settingsViewSchema }),
+  z.object({ type: z.literal('workspace-closed') }),
+  desktopEventSchema,
 ])
 export type HostEvent = z.infer<typeof hostEventSchema>
 

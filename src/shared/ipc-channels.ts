@@ -24,6 +24,9 @@ export const commandNames = [
   'reviewPlan',
   'resumeAgent',
   'setBudget',
+  'stopAll',
+  'resumeAll',
+  'closeWorkspace',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

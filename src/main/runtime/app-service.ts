@@ -21,6 +21,7 @@ import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
+import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { toInboxEntryView } from './views'
@@ -198,6 +199,21 @@ export class AppService {
           tokens,
           rounds,
         })
+        return {}
+      },
+      stopAll: async () => ({ count: stopAll(this.requireHost()) }),
+      resumeAll: async () => {
+        await this.prepareModel()
+        return { count: resumeAll(this.requireHost()) }
+      },
+      closeWorkspace: async () => {
+        await this.host?.close()
+        this.host = null
+        this.workspace = null
+        this.rosterProblem = null
+        this.alert = null
+        this.reasons.clear()
+        this.emit({ type: 'workspace-closed' })
         return {}
       },
       pickFolder: async () =>

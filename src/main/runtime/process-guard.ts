@@ -6,6 +6,8 @@
  * can be recovered (an agent's loop) already end in `error` on their own.
  */
 
+import type { TeamEvent } from '../../shared/events'
+
 export interface ProcessFault {
   readonly origin: 'uncaughtException' | 'unhandledRejection'
   readonly message: string
@@ -21,8 +23,8 @@ export interface ProcessGuard {
 /**
  * Installs handlers for `uncaughtException` and `unhandledRejection` on `target` (the process)
  * that call `report` instead of exiting. A report that throws is swallowed: the guard itself
- * must never be what ends the process. Used by `agent-teams serve`, and meant for the Electron
- * main process as well (`installProcessGuard(process, …)` in src/main/index.ts).
+ * must never be what ends the process. Used by `agent-teams serve`, `chat`, `demo` and the
+ * Electron main process (src/main/index.ts).
  */
 export function installProcessGuard(
   report: (fault: ProcessFault) => void,
@@ -61,5 +63,14 @@ function safeString(value: unknown): string {
     return String(value)
   } catch {
     return Object.prototype.toString.call(value)
+  }
+}
+
+/** The team alert the UI shows for a caught fault (serve and the desktop app publish it). */
+export function faultAlert(fault: ProcessFault): TeamEvent {
+  return {
+    type: 'team-alert',
+    code: 'internal',
+    message: `An internal error was caught and the team goes on: ${fault.message}`,
   }
 }

@@ -10,6 +10,7 @@ import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
 import { describeTokens, formatSpend, formatTokens, initial } from './format'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
+import { TeamControls } from './TeamControls'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -26,6 +27,7 @@ export function Roster() {
           {count === 1 ? '1 teammate' : `${count} teammates`}
         </span>
       </div>
+      <TeamControls />
       <TeamBudgetLine />
       <ul className="roster-list">
         {order.map((name, index) => (

@@ -17,6 +17,7 @@ export const shortcuts: readonly Shortcut[] = [
   { keys: [`${mod}+1…9`, 'Alt+1…9'], action: 'Open the lead (1) or a teammate (2–9)' },
   { keys: [`${mod}+I`], action: 'Inbox of the open agent' },
   { keys: [`${mod}+Shift+A`], action: 'Activity panes of the whole team' },
+  { keys: [`${mod}+B`], action: 'Show or hide the roster' },
   { keys: [`${mod}+.`], action: 'Stop the open agent while it works' },
   { keys: [`${mod}+O`], action: 'Open a folder' },
   { keys: [`${mod}+,`], action: 'Settings' },
@@ -43,6 +44,7 @@ export function shortcutFor(event: KeyboardEvent): string | null {
     if (key === 'k') return 'focus'
     if (key === 'n') return 'spawn'
     if (key === 'i') return 'inbox'
+    if (key === 'b') return 'roster'
     if (key === ',') return 'settings'
     if (key === 'o') return 'open'
     if (key === '.') return 'stop'
@@ -80,6 +82,7 @@ export function useShortcuts(store: AppStore): void {
       else if (shortcut === 'spawn') state.openDialog({ kind: 'spawn', prefill: null })
       else if (shortcut === 'inbox') state.select(state.selected, 'inbox')
       else if (shortcut === 'activity') state.showView('activity')
+      else if (shortcut === 'roster') state.toggleRoster()
       else if (shortcut === 'stop') {
         const name = state.selected
         if (own(state.agents, name)?.status === 'working')

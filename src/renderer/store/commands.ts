@@ -28,6 +28,12 @@ export interface Commands {
   startDemo(): Promise<void>
   resetRoster(): Promise<void>
   refreshRecentWorkspaces(): Promise<void>
+  /** Stops every agent that works, waits or stalls; answers how many. */
+  stopAll(): Promise<Result<'stopAll'>>
+  /** Resumes every agent that waits, stalled or failed; answers how many. */
+  resumeAll(): Promise<Result<'resumeAll'>>
+  /** Closes the team; the window goes back to the first-run screen. */
+  closeWorkspace(): Promise<void>
 }
 
 export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
@@ -90,6 +96,14 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     },
     async resetRoster() {
       get().applyEvents([{ type: 'workspace-opened', snapshot: await api.resetRoster({}) }])
+    },
+    stopAll: () => api.stopAll({}),
+    resumeAll: () => api.resumeAll({}),
+    async closeWorkspace() {
+      await api.closeWorkspace({})
+      get().applyEvents([{ type: 'workspace-closed' }])
+      set({ firstRunDone: false, selected: LEAD, view: 'conversation', dialog: null })
+      void get().refreshRecentWorkspaces()
     },
     async refreshRecentWorkspaces() {
       try {

@@ -7,6 +7,7 @@ import { changeProtocol } from './protocols'
 import {
   agentFromView,
   emptyUsage,
+  initialTeamData,
   noBudget,
   type AgentState,
   type InboxState,
@@ -95,8 +96,26 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return state.alert?.code === event.code ? { ...state, alert: null } : state
     case 'protocol-changed':
       return changeProtocol(state, event.request)
+    case 'workspace-closed':
+      return closeWorkspace(state)
+    case 'desktop-notice':
+      return addNotice(state, { tone: event.tone, title: event.title, message: event.message })
+    case 'menu-command':
+      // An action, not data: the store runs it after folding (see menu-commands.ts).
+      return state
     default:
       return assertNever(event, 'host event')
+  }
+}
+
+/** The team is closed: the window keeps the settings and banners, forgets the team. */
+function closeWorkspace(state: TeamData): TeamData {
+  return {
+    ...initialTeamData,
+    info: state.info === null ? null : { ...state.info, workspace: null, offline: false },
+    settings: state.settings,
+    notices: state.notices,
+    nextNoticeId: state.nextNoticeId,
   }
 }
 

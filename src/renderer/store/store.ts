@@ -8,6 +8,7 @@ import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { describeFailure } from './failures'
+import { runMenuCommand } from './menu-commands'
 import {
   initialUiState,
   type ConnectionStatus,
@@ -25,6 +26,7 @@ export interface CoreActions {
   applyEvents(events: readonly HostEvent[]): void
   select(name: string, view?: MainView): void
   showView(view: MainView): void
+  toggleRoster(): void
   openDialog(dialog: DialogState): void
   closeDialog(): void
   setToolExpanded(id: string, expanded: boolean): void
@@ -91,6 +93,8 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
         if (view === 'inbox' && own(inboxes, selected)?.stale === true)
           void get().refreshInbox(selected)
         if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
+        for (const event of events)
+          if (event.type === 'menu-command') runMenuCommand(get(), event.command)
       },
       select(name, view) {
         set((state) => ({
@@ -100,6 +104,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       },
       showView(view) {
         set({ view })
+      },
+      toggleRoster() {
+        set((state) => ({ rosterHidden: !state.rosterHidden }))
       },
       openDialog(dialog) {
         set({ dialog })

@@ -37,6 +37,8 @@ export interface UiState {
   readonly demoWorkspace: string | null
   readonly selected: string
   readonly view: MainView
+  /** View > Toggle roster: the team column is hidden to give the conversation the width. */
+  readonly rosterHidden: boolean
   readonly dialog: DialogState | null
   /** Tool cards the person opened or closed, by tool-use id (absent: the card's default). */
   readonly expandedTools: Readonly<Record<string, boolean>>
@@ -54,6 +56,7 @@ export const initialUiState: UiState = {
   demoWorkspace: null,
   selected: LEAD,
   view: 'conversation',
+  rosterHidden: false,
   dialog: null,
   expandedTools: {},
   composerFocusRequest: 0,

@@ -27,7 +27,9 @@ export const RowView = memo(function RowView({
               {formatSeconds(row.atSeconds)}
             </time>
           </div>
-          <div className="turn-text">{row.text}</div>
+          <div className="turn-text" data-copy-message={row.text}>
+            {row.text}
+          </div>
         </div>
       )
     case 'inbox':
@@ -45,7 +47,10 @@ export const RowView = memo(function RowView({
             <span className="turn-author">{agent}</span>
             {row.live ? <span className="live-chip">streaming</span> : null}
           </div>
-          <Markdown text={row.text} />
+          {/* The raw text, for the desktop's right-click "Copy message". */}
+          <div data-copy-message={row.text}>
+            <Markdown text={row.text} />
+          </div>
         </div>
       )
     case 'tool':
@@ -74,7 +79,9 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
           {formatSeconds(message.timestamp)}
         </time>
       </div>
-      <div className="injected-content">{message.content}</div>
+      <div className="injected-content" data-copy-message={message.content}>
+        {message.content}
+      </div>
     </div>
   )
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WebContents } from 'electron'
-import type { AgentTeamsApi, HostEvent } from '../../../src/shared/contract'
+import { hostEventSchema, type AgentTeamsApi, type HostEvent } from '../../../src/shared/contract'
 import { commandChannel, commandNames, EVENTS_CHANNEL } from '../../../src/shared/ipc-channels'
 import { AppService } from '../../../src/main/runtime/app-service'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
@@ -199,6 +199,21 @@ describe('the IPC adapter and the preload', () => {
     expect(received.every((args) => args.length === 1 && Array.isArray(args[0]))).toBe(true)
     unsubscribe()
     expect(electron.rendererListeners.get(EVENTS_CHANNEL)?.size).toBe(0)
+  })
+
+  it("sends main's own events (a menu command) to that window's page, parsed by the contract", async () => {
+    const contents = new FakeWebContents()
+    adapter.attach(contents as unknown as WebContents)
+    const batch = nextBatch()
+    adapter.send(contents as unknown as WebContents, {
+      type: 'menu-command',
+      command: { kind: 'open-recent', path: '/home/dana/stats' },
+    })
+    const events = await batch
+    expect(events).toEqual([
+      { type: 'menu-command', command: { kind: 'open-recent', path: '/home/dana/stats' } },
+    ])
+    expect(hostEventSchema.safeParse(events[0]).success).toBe(true)
   })
 
   it("sends the events a command caused before the command's reply", async () => {

@@ -167,6 +167,9 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     })),
     resumeAgent: vi.fn(async () => ({})),
     setBudget: vi.fn(async () => ({})),
+    stopAll: vi.fn(async () => ({ count: 1 })),
+    resumeAll: vi.fn(async () => ({ count: 1 })),
+    closeWorkspace: vi.fn(async () => ({})),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

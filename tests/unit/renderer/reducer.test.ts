@@ -136,6 +136,14 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
       reason: null,
     },
   },
+  'workspace-closed': { type: 'workspace-closed' },
+  'menu-command': { type: 'menu-command', command: { kind: 'toggle-roster' } },
+  'desktop-notice': {
+    type: 'desktop-notice',
+    tone: 'warning',
+    title: 'Link not opened',
+    message: 'file:///etc/passwd is not a web link',
+  },
 }
 
 describe('reduceEvents', () => {
@@ -182,6 +190,16 @@ describe('reduceEvents', () => {
       }),
     })
     expect(next.agents['carol']?.failure).toEqual({ code: 'error', message: 'HTTP 401' })
+  })
+
+  it('workspace-closed forgets the team but keeps the settings and banners', () => {
+    const withNotice = reduceEvent(opened(), examples['desktop-notice'])
+    const closed = reduceEvent(withNotice, examples['workspace-closed'])
+    expect(closed.workspace).toBeNull()
+    expect(closed.order).toEqual([])
+    expect(closed.agents).toEqual({})
+    expect(closed.settings).toBe(withNotice.settings)
+    expect(closed.notices.map((notice) => notice.title)).toEqual(['Link not opened'])
   })
 
   it('settings-changed replaces the settings', () => {

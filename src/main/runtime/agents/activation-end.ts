@@ -1,3 +1,4 @@
+import { PAUSED_REASON_PREFIX } from '../../../shared/desktop'
 import type { MemberStatus } from '../../../shared/roster'
 import type { ActivationEnd } from './agent'
 
@@ -22,7 +23,11 @@ export function describeEnd(end: ActivationEnd): {
     case 'stopped':
       return { status: 'idle', reason: 'stopped', record: 'stopped by the person' }
     case 'paused':
-      return { status: 'waiting', reason: `paused: ${end.reason}`, record: `paused: ${end.reason}` }
+      return {
+        status: 'waiting',
+        reason: `${PAUSED_REASON_PREFIX}${end.reason}`,
+        record: `${PAUSED_REASON_PREFIX}${end.reason}`,
+      }
     case 'shutdown':
       return { status: 'shutdown', reason: end.reason, record: end.reason }
     case 'error':

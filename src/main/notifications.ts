@@ -1,0 +1,168 @@
+import type { HostEvent } from '../shared/contract'
+import { PAUSED_REASON_PREFIX } from '../shared/desktop'
+import { LEAD } from '../shared/names'
+import type { MemberStatus } from '../shared/roster'
+
+/** Why an agent needs the person; each one counts in the dock badge until it is settled. */
+export type NeedKind = 'paused' | 'error' | 'stalled'
+
+/** What the shell knows of the team, folded from its events; plain data, folded purely. */
+export interface AttentionState {
+  readonly statuses: Readonly<Record<string, MemberStatus>>
+  /** Agents that need the person now, and why. */
+  readonly needs: Readonly<Record<string, NeedKind>>
+  /** Plans waiting for approval: request id → the teammate who asks. */
+  readonly plans: Readonly<Record<string, string>>
+}
+
+export const emptyAttention: AttentionState = { statuses: {}, needs: {}, plans: {} }
+
+/** A desktop notification to show; clicking it focuses the window on `agent`. */
+export interface DesktopNotification {
+  readonly title: string
+  readonly body: string
+  readonly agent: string
+}
+
+export interface Observed {
+  readonly state: AttentionState
+  readonly notifications: readonly DesktopNotification[]
+}
+
+/** Whether a status (with its reason) waits on the person rather than on time. */
+function needOf(status: MemberStatus, reason: string): NeedKind | null {
+  if (status === 'error') return 'error'
+  if (status === 'stalled') return 'stalled'
+  // A retry wait goes on by itself; a pause (budget, refused key) waits for the person.
+  if (status === 'waiting' && reason.startsWith(PAUSED_REASON_PREFIX)) return 'paused'
+  return null
+}
+
+function needNotification(name: string, need: NeedKind, reason: string): DesktopNotification {
+  const detail = need === 'paused' ? reason.slice(PAUSED_REASON_PREFIX.length) : reason
+  const titles: Record<NeedKind, string> = {
+    paused: `${name} is paused and needs you`,
+    error: `${name} stopped on an error`,
+    stalled: `${name} stalled: its model went silent`,
+  }
+  return { title: titles[need], body: detail, agent: name }
+}
+
+function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  const copy = { ...record }
+  delete copy[key]
+  return copy
+}
+
+type StatusChange = Extract<HostEvent, { type: 'agent-status-changed' }>
+type ProtocolChange = Extract<HostEvent, { type: 'protocol-changed' }>
+
+function statusChanged(state: AttentionState, event: StatusChange): Observed {
+  const statuses = { ...state.statuses, [event.name]: event.status }
+  const need = needOf(event.status, event.reason)
+  const before = state.needs[event.name]
+  const needs =
+    need === null ? without(state.needs, event.name) : { ...state.needs, [event.name]: need }
+  const notifications: DesktopNotification[] = []
+  // Only on entering a need: a second event for the same state notifies no more.
+  if (need !== null && need !== before)
+    notifications.push(needNotification(event.name, need, event.reason))
+  if (event.name === LEAD && event.previous === 'working' && event.status === 'idle')
+    notifications.push({
+      title: 'The lead replied',
+      body: 'Its answer is in the chat.',
+      agent: LEAD,
+    })
+  return { state: { ...state, statuses, needs }, notifications }
+}
+
+function protocolChanged(state: AttentionState, event: ProtocolChange): Observed {
+  const request = event.request
+  if (request.kind !== 'plan') return { state, notifications: [] }
+  if (request.status !== 'pending')
+    return { state: { ...state, plans: without(state.plans, request.id) }, notifications: [] }
+  if (state.plans[request.id] !== undefined) return { state, notifications: [] }
+  return {
+    state: { ...state, plans: { ...state.plans, [request.id]: request.from } },
+    notifications: [
+      {
+        title: `${request.from} asks you to approve a plan`,
+        body: (request.plan ?? '').slice(0, 200),
+        agent: request.from,
+      },
+    ],
+  }
+}
+
+/** The team as a freshly opened workspace shows it: what waits already, without notifying. */
+function opened(event: Extract<HostEvent, { type: 'workspace-opened' }>): AttentionState {
+  const agents = [event.snapshot.lead, ...event.snapshot.members]
+  const needs: Record<string, NeedKind> = {}
+  for (const agent of agents) {
+    const need = needOf(agent.status, agent.statusReason ?? '')
+    if (need !== null) needs[agent.name] = need
+  }
+  const plans: Record<string, string> = {}
+  for (const request of event.snapshot.requests)
+    if (request.kind === 'plan' && request.status === 'pending') plans[request.id] = request.from
+  return {
+    statuses: Object.fromEntries(agents.map((agent) => [agent.name, agent.status])),
+    needs,
+    plans,
+  }
+}
+
+/**
+ * Folds one event into what waits on the person, and says which notifications it raises. The
+ * state is always kept; `focused` only silences: a person looking at the window sees the
+ * change there, and a notification for it would be noise.
+ */
+export function observe(
+  state: AttentionState,
+  event: HostEvent,
+  options: { readonly focused: boolean },
+): Observed {
+  const observed = fold(state, event)
+  return options.focused ? { state: observed.state, notifications: [] } : observed
+}
+
+function fold(state: AttentionState, event: HostEvent): Observed {
+  switch (event.type) {
+    case 'workspace-opened':
+      return { state: opened(event), notifications: [] }
+    case 'workspace-closed':
+      return { state: emptyAttention, notifications: [] }
+    case 'agent-status-changed':
+      return statusChanged(state, event)
+    case 'protocol-changed':
+      return protocolChanged(state, event)
+    default:
+      return { state, notifications: [] }
+  }
+}
+
+/** The dock or taskbar badge: every agent that needs the person, and every plan to approve. */
+export function badgeCount(state: AttentionState): number {
+  return Object.keys(state.needs).length + Object.keys(state.plans).length
+}
+
+/** Agents in the middle of work: closing the last window then asks first. */
+export function workingAgents(state: AttentionState): string[] {
+  return Object.entries(state.statuses)
+    .filter(([, status]) => status === 'working')
+    .map(([name]) => name)
+}
+
+/** The question asked before quitting while agents work (null: quit without asking). */
+export function quitQuestion(
+  state: AttentionState,
+): { readonly message: string; readonly detail: string } | null {
+  const working = workingAgents(state)
+  if (working.length === 0) return null
+  const who = working.length === 1 ? `${working[0]} is` : `${working.length} agents are`
+  return {
+    message: `${who} still working. Quit anyway?`,
+    detail:
+      'Quitting stops them where they are; their transcripts are kept, and they can go on when you open this folder again.',
+  }
+}
