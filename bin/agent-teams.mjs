@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// The `agent-teams` command. It runs the built CLI (out/cli/main.mjs, written by
-// scripts/build-cli.mjs on `npm install`, `npm run build` and `npm test`) when that is up to
-// date, and the TypeScript sources through tsx's loader otherwise: after an edit in src/ and
-// before the next build, and where the build could not run (an install without esbuild).
+// The `agent-teams` command. It runs the built CLI, out/cli/main.mjs (written by
+// scripts/build-cli.mjs on `npm install`, `npm run build`, `npm run build:cli` and `npm test`).
+// In a checkout where a source is newer than that bundle, it runs the TypeScript sources
+// through tsx's loader instead, so an edit in src/ is never run stale; tsx is a development
+// dependency, so that happens only where it is installed. Without tsx, a bundle (stale, or one
+// shipped without its sources) is what runs; without either, it says to build one.
 // Compiling the sources costs most of a second at every start; the bundle is spared that.
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import module from 'node:module'
 
 const BUNDLE = new URL('../out/cli/main.mjs', import.meta.url)
 const MANIFEST = new URL('../out/cli/manifest.json', import.meta.url)
 const ROOT = new URL('../', import.meta.url)
+const SOURCES = new URL('../src/cli/main.ts', import.meta.url)
 
 /**
  * Whether the bundle was built from the sources as they are now: no file it was made from is
@@ -41,5 +44,40 @@ async function loadBundle() {
   return import(BUNDLE.href)
 }
 
-const { main } = bundleIsCurrent() ? await loadBundle() : await loadFromSources()
-process.exitCode = await main(process.argv.slice(2))
+/** Whether tsx can be imported from here: installed with the development dependencies. */
+function tsxIsInstalled() {
+  try {
+    import.meta.resolve('tsx/esm/api')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Which CLI to run: 'bundle', 'sources', or undefined when there is none. */
+function chooseCli() {
+  if (bundleIsCurrent()) return 'bundle'
+  const hasSources = existsSync(SOURCES)
+  if (hasSources && tsxIsInstalled()) return 'sources'
+  if (!existsSync(BUNDLE)) return undefined
+  if (hasSources) {
+    process.stderr.write(
+      'agent-teams: out/cli/main.mjs is older than the sources in src/ and tsx is not ' +
+        'installed to run them; running the older build (npm run build:cli rebuilds it).\n',
+    )
+  }
+  return 'bundle'
+}
+
+const choice = chooseCli()
+if (choice === undefined) {
+  process.stderr.write(
+    'agent-teams: the CLI is not built (there is no out/cli/main.mjs), and tsx, which would ' +
+      'run it from the sources, is not installed. Run `npm run build:cli` in the project ' +
+      'folder, then try again.\n',
+  )
+  process.exitCode = 1
+} else {
+  const { main } = choice === 'bundle' ? await loadBundle() : await loadFromSources()
+  process.exitCode = await main(process.argv.slice(2))
+}

@@ -4,6 +4,7 @@
 // line counts the tests (and the three static checks) as `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { playwrightCommand } from './playwright-command.mjs'
 
 const results = { passed: 0, failed: 0, skipped: 0 }
 const failures = []
@@ -70,11 +71,14 @@ try {
   failures.push(`vitest (no report: ${error.message})`)
 }
 
-// End to end: the built app in browser mode, driven by Playwright in Debian's Chromium.
+// End to end: the built app in browser mode, driven by Playwright in Debian's Chromium, and in
+// Electron where its binary is installed.
 if (built) {
   const playwrightReport = 'test-results/playwright.json'
   rmSync(playwrightReport, { force: true })
-  const playwrightOk = run('end-to-end tests (Playwright)', 'npx', ['playwright', 'test'])
+  // Under xvfb-run where the Electron spec will open a window (see playwright-command.mjs).
+  const playwright = playwrightCommand()
+  const playwrightOk = run('end-to-end tests (Playwright)', playwright.command, playwright.args)
   try {
     const stats = JSON.parse(readFileSync(playwrightReport, 'utf8')).stats
     results.passed += stats.expected + (stats.flaky ?? 0)

@@ -1,12 +1,13 @@
 import { dirname, join } from 'node:path'
-import { app, BrowserWindow, dialog, session, type OpenDialogOptions } from 'electron'
+import { app, BrowserWindow, dialog, protocol, session, type OpenDialogOptions } from 'electron'
 import icon from '../../resources/icon.png?asset'
 import {
   developmentContentSecurityPolicy,
   productionContentSecurityPolicy,
 } from '../shared/content-security-policy'
 import { serializeError } from '../shared/errors'
-import { devServerLocation, fileLocation, isAppUrl, type AppLocation } from './app-location'
+import { appProtocolLocation, devServerLocation, isAppUrl, type AppLocation } from './app-location'
+import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { createDesktopShell, setUpLogging, type DesktopShell } from './desktop-shell'
 import { createIpcAdapter, type IpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
@@ -17,19 +18,19 @@ import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
 import { DEFAULT_SIZE } from './window-state'
 
-const rendererIndexHtml = join(import.meta.dirname, '../renderer/index.html')
+const rendererDirectory = join(import.meta.dirname, '../renderer')
 const preloadScript = join(import.meta.dirname, '../preload/index.cjs')
 
 /** How long quitting waits for the team to stop before it exits anyway. */
 const CLOSE_TIMEOUT_MS = 5000
 
-/** electron-vite dev sets ELECTRON_RENDERER_URL; a packaged app always loads the built file. */
+/** electron-vite dev sets ELECTRON_RENDERER_URL; otherwise the built page, on app://. */
 function resolveAppLocation(): AppLocation {
   const devServerUrl = process.env.ELECTRON_RENDERER_URL
   if (devServerUrl !== undefined && devServerUrl !== '' && !app.isPackaged) {
     return devServerLocation(devServerUrl)
   }
-  return fileLocation(rendererIndexHtml)
+  return appProtocolLocation()
 }
 
 function createMainWindow(
@@ -57,11 +58,7 @@ function createMainWindow(
     },
   })
   window.once('ready-to-show', () => window.show())
-  const loaded =
-    location.kind === 'dev-server'
-      ? window.loadURL(location.url)
-      : window.loadFile(rendererIndexHtml)
-  loaded.catch((error: unknown) => {
+  window.loadURL(location.url).catch((error: unknown) => {
     console.error(`[main] could not load ${location.url}:`, error)
   })
   return window
@@ -185,6 +182,7 @@ function start(): void {
           ? developmentContentSecurityPolicy
           : productionContentSecurityPolicy
       installContentSecurityPolicy(session.defaultSession, policy)
+      if (location.kind === 'app-protocol') serveAppProtocol(protocol, rendererDirectory)
       denyAllPermissions(session.defaultSession)
 
       await loginPath
@@ -221,6 +219,8 @@ function start(): void {
 
 // Sandbox every renderer, including any created without explicit webPreferences.
 app.enableSandbox()
+// The app: scheme's privileges are fixed when Chromium starts, so this precedes 'ready'.
+registerAppScheme(protocol)
 
 if (app.requestSingleInstanceLock()) {
   start()

@@ -22,8 +22,9 @@ export function hardenWebContents(contents: WebContents, location: AppLocation):
 }
 
 /**
- * Sends the Content-Security-Policy as a response header. index.html carries the same policy in
- * a meta tag, which is what covers the packaged file:// load whatever the protocol's headers.
+ * Sends the Content-Security-Policy as a header on every HTTP response (the dev server's pages).
+ * The app: protocol adds it to the built page itself (app-protocol.ts), and index.html carries
+ * the same policy in a meta tag besides.
  */
 export function installContentSecurityPolicy(session: Session, policy: string): void {
   session.webRequest.onHeadersReceived((details, callback) => {

@@ -6,10 +6,12 @@ import type { AgentTeamsApi } from '../../src/shared/contract'
 import { commandNames } from '../../src/shared/ipc-channels'
 
 /**
- * The desktop app's first use, in Electron itself: start with `--workspace`, see the window,
- * its title and the roster with the lead, and talk to the runtime through the preload. Run it
- * under `xvfb-run` on a machine without a display. Where the Electron binary is not installed
- * (it cannot be downloaded on some machines), the spec skips itself and says why.
+ * The desktop app as the README's quick start has a newcomer meet it, in Electron itself: no
+ * workspace given, so the first-run screen; the offline demo started from it; the roster with
+ * the teammates the lead spawned; a chat turn with the lead; then quit, which stops the team and
+ * releases its folder. Run it under `xvfb-run` on a machine without a display (`npm test` does).
+ * Where the Electron binary is not installed (it cannot be downloaded on some machines), the
+ * spec skips itself and says why.
  */
 
 const root = resolve(import.meta.dirname, '../..')
@@ -46,6 +48,9 @@ const binary = electronBinary()
 const reason = skipReason(binary)
 if (reason !== undefined) console.log(`[electron.spec] skipped: ${reason}`)
 
+/** How long the offline demo team may take to finish its work. */
+const TEAM_TIMEOUT = 30_000
+
 test.describe('the desktop app', () => {
   test.skip(reason !== undefined, reason)
 
@@ -58,7 +63,8 @@ test.describe('the desktop app', () => {
     return dir
   }
 
-  async function launch(workspace: string): Promise<{ app: ElectronApplication; window: Page }> {
+  /** Starts the built app as `npm start` does: no workspace, a fresh user. */
+  async function launch(): Promise<{ app: ElectronApplication; window: Page }> {
     expect(existsSync(mainScript), 'Build the app first: npx electron-vite build').toBe(true)
     const userData = folder('agent-teams-e2e-userdata-')
     const env: Record<string, string> = {}
@@ -68,7 +74,9 @@ test.describe('the desktop app', () => {
     delete env.ANTHROPIC_API_KEY
     delete env.ELECTRON_RENDERER_URL
     env.XDG_CONFIG_HOME = userData
-    const args = [mainScript, `--workspace=${workspace}`, `--user-data-dir=${userData}`]
+    // The offline demo makes its folder in the temp folder: one this spec removes.
+    env.TMPDIR = folder('agent-teams-e2e-tmp-')
+    const args = [mainScript, `--user-data-dir=${userData}`]
     // Chromium refuses to run as root with its sandbox on (containers, CI).
     if (process.getuid?.() === 0) args.push('--no-sandbox')
     app = await _electron.launch({ executablePath: binary, args, env, cwd: root })
@@ -82,30 +90,54 @@ test.describe('the desktop app', () => {
   })
 
   test.afterEach(async () => {
-    await app?.close()
+    await app?.close().catch(() => undefined)
     app = undefined
     for (const dir of folders) rmSync(dir, { recursive: true, force: true })
     folders = []
   })
 
-  test('first use: the workspace from --workspace, the title, the roster with the lead', async () => {
-    const workspace = folder('agent-teams-e2e-workspace-')
-    const { window } = await launch(workspace)
-
+  test('the README path: first run, the offline demo, the team, a chat turn, quit', async () => {
+    const { app: electronApp, window } = await launch()
     await expect(window).toHaveTitle(/Agent Teams/)
-    // The roster names the lead on its own (not inside a sentence such as the tagline).
-    await expect(window.getByText('lead', { exact: true }).first()).toBeVisible()
-    await window.screenshot({ path: join(screenshots, 'electron-first-use.png') })
+    expect(window.url()).toBe('app://agent-teams/index.html')
+    expect(
+      await window.evaluate(() => (globalThis as PageGlobals).agentTeams?.getInfo({})),
+    ).toEqual({
+      version: expect.any(String),
+      workspace: null,
+      mode: 'electron',
+      offline: false,
+    })
 
-    // The runtime behind the window opened the folder given on the command line.
+    // First run: no workspace and no key, so the choice between a key and the offline demo.
+    await expect(window.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
+    await window.screenshot({ path: join(screenshots, 'electron-first-run.png') })
+    await window.getByRole('button', { name: 'Run the offline demo' }).click()
+
+    // The lead spawns a coder and a tester: the roster shows them beside the lead.
+    const rosterItem = (name: string) => window.getByTestId(`roster-item-${name}`)
+    for (const name of ['lead', 'alice', 'bob'])
+      await expect(rosterItem(name)).toBeVisible({ timeout: TEAM_TIMEOUT })
     const info = await window.evaluate(() => (globalThis as PageGlobals).agentTeams?.getInfo({}))
-    expect(info).toEqual({ version: expect.any(String), workspace, mode: 'electron' })
-    const snapshot = await window.evaluate(() =>
-      (globalThis as PageGlobals).agentTeams?.getSnapshot({}),
-    )
-    expect(snapshot?.lead.name).toBe('lead')
-    expect(snapshot?.workspace).toBe(workspace)
-    expect(existsSync(join(workspace, '.team'))).toBe(true)
+    expect(info).toMatchObject({ mode: 'electron', offline: true })
+    const workspace = info?.workspace ?? ''
+    expect(existsSync(join(workspace, '.team', 'runtime.lock'))).toBe(true)
+
+    // The demo ends with the lead's summary of bob's report.
+    const transcript = window.getByTestId('transcript')
+    await expect(transcript).toContainText(/Done\. alice wrote|bob's tests did not pass/, {
+      timeout: TEAM_TIMEOUT,
+    })
+    await window.screenshot({ path: join(screenshots, 'electron-demo.png') })
+
+    // A chat turn: the person's message and the lead's answer in the lead's chat.
+    const composer = window.getByLabel('Message the lead')
+    await composer.fill('How is it going?')
+    await composer.press('Enter')
+    await expect(transcript).toContainText('How is it going?')
+    await expect(transcript).toContainText('The team is working; I will report when bob is done.', {
+      timeout: TEAM_TIMEOUT,
+    })
 
     // Isolated and without Node: the page sees the named functions and nothing else.
     const exposed = await window.evaluate(() => {
@@ -121,10 +153,19 @@ test.describe('the desktop app', () => {
       require: 'undefined',
       process: 'undefined',
     })
+
+    // Quit: main holds it until the team has stopped and let go of its folder, then exits.
+    const exited = new Promise<number | null>((resolveExit) =>
+      electronApp.process().once('exit', (code) => resolveExit(code)),
+    )
+    await electronApp.evaluate(({ app: electron }) => electron.quit()).catch(() => undefined)
+    expect(await exited).toBe(0)
+    app = undefined
+    expect(existsSync(join(workspace, '.team', 'runtime.lock'))).toBe(false)
   })
 
   test('a failed command reaches the page with its name, code and message', async () => {
-    const { window } = await launch(folder('agent-teams-e2e-workspace-'))
+    const { window } = await launch()
     const missing = join(tmpdir(), 'agent-teams-e2e-no-such-folder')
     const rejection = await window.evaluate(async (path) => {
       try {

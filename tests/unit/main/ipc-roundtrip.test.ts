@@ -22,7 +22,7 @@ const electron = vi.hoisted(() => {
   const exposed = new Map<string, unknown>()
   /** The frame's URL and the WebContents that the next request comes from. */
   const sender: { url: string; contents: unknown } = {
-    url: 'file:///app/out/renderer/index.html',
+    url: 'app://agent-teams/index.html',
     contents: undefined,
   }
   return {
@@ -91,7 +91,7 @@ class FakeWebContents extends EventEmitter {
   }
 }
 
-const TRUSTED_URL = 'file:///app/out/renderer/index.html'
+const TRUSTED_URL = 'app://agent-teams/index.html'
 let folders: string[] = []
 let service: AppService
 let adapter: IpcAdapter
