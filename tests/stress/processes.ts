@@ -21,7 +21,12 @@ export async function bundleWorkers(
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
+    // CommonJS packages in the bundle (undici) require Node's built-ins, which an ES module
+    // bundle can only do through a require of its own.
+    banner: {
+      js: "import { createRequire as createRequireForBundle } from 'node:module'\nconst require = createRequireForBundle(import.meta.url)",
+    },
     logLevel: 'error',
   })
   return {

@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process'
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -15,6 +23,7 @@ import {
 } from '../../../../src/main/runtime/tools/file-tools'
 import type { Tool, ToolContext } from '../../../../src/main/runtime/tools/types'
 import { HOSTILE_KINDS, makeHostileEntry } from '../../../helpers/hostile-entries'
+import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'
 
 function setup(): { dir: string; context: ToolContext } {
@@ -137,7 +146,20 @@ describe('the write race: a folder swapped for a symlink while the tools run', (
     let refused = 0
     const reads = new Set<string>()
     try {
-      for (let index = 0; index < 2000; index++) {
+      // The swapper is a process of its own: wait until it has swapped once, so that the calls
+      // meet the race however slowly it started.
+      await waitFor(
+        () => lstatSync(join(dir, 'dir'), { throwIfNoEntry: false })?.isSymbolicLink() === true,
+        () => 'the swapper to put the link in place once',
+        { timeout: 20_000, interval: 1 },
+      )
+      // At least 2,000 calls, and on until both outcomes were seen (a busy machine may give
+      // the swapper few turns).
+      for (
+        let index = 0;
+        index < 2000 || ((written === 0 || refused === 0) && index < 40_000);
+        index++
+      ) {
         try {
           await writeWorkspaceFile(dir, `dir/file-${index}.txt`, 'x')
           written += 1
