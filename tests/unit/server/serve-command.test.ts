@@ -3,11 +3,10 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CommandContext } from '../../../src/cli/commands'
 import { createServeCommand } from '../../../src/server/serve-command'
 import type { BrowserServer } from '../../../src/server/browser-server'
 import { cli } from '../../helpers/cli'
-import { Capture } from '../../helpers/streams'
+import { commandContext } from '../../helpers/streams'
 import { http } from './fixture'
 
 function folders(): { workspace: string; configHome: string; staticDirectory: string } {
@@ -24,23 +23,7 @@ function folders(): { workspace: string; configHome: string; staticDirectory: st
 }
 
 function context(workspace: string, port?: string) {
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const value: CommandContext = {
-    output: { stdout, stderr },
-    positionals: [],
-    options: {
-      workspace,
-      workspaceGiven: true,
-      json: false,
-      all: false,
-      reset: false,
-      yes: false,
-      clear: false,
-      port,
-    },
-  }
-  return { value, stdout, stderr }
+  return commandContext(workspace, { port })
 }
 
 describe('agent-teams serve', () => {

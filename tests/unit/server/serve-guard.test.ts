@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CommandContext } from '../../../src/cli/commands'
 import { createServeCommand } from '../../../src/server/serve-command'
-import { Capture } from '../../helpers/streams'
+import { commandContext } from '../../helpers/streams'
 import { http, TestClient } from './fixture'
 
 type Handler = (reason: unknown) => void
@@ -26,20 +25,7 @@ describe('agent-teams serve: the process guard', () => {
       alert: null,
       listeners: 0,
     }
-    const stderr = new Capture()
-    const context: CommandContext = {
-      output: { stdout: new Capture(), stderr },
-      positionals: [],
-      options: {
-        workspace,
-        workspaceGiven: true,
-        json: false,
-        all: false,
-        reset: false,
-        yes: false,
-        clear: false,
-      },
-    }
+    const { value: context, stderr } = commandContext(workspace)
     const serve = createServeCommand({
       env: { XDG_CONFIG_HOME: configHome },
       staticDirectory,

@@ -2,13 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { CommandContext } from '../../../src/cli/commands'
 import { AppService } from '../../../src/main/runtime/app-service'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import type { TeamSnapshot } from '../../../src/shared/contract'
 import { createServeCommand } from '../../../src/server/serve-command'
 import { makeHostileEntry, REFUSAL } from '../../helpers/hostile-entries'
-import { Capture } from '../../helpers/streams'
+import { commandContext } from '../../helpers/streams'
 import { waitFor } from '../../helpers/wait'
 import { tempTeam } from '../../helpers/workspace'
 
@@ -21,21 +20,7 @@ function setUp(members: readonly string[] = ['alice']) {
   mkdirSync(configHome)
   mkdirSync(staticDirectory)
   writeFileSync(join(staticDirectory, 'index.html'), '<!doctype html><title>ok</title>')
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const context: CommandContext = {
-    output: { stdout, stderr },
-    positionals: [],
-    options: {
-      workspace: team.dir,
-      workspaceGiven: true,
-      json: false,
-      all: false,
-      reset: false,
-      yes: false,
-      clear: false,
-    },
-  }
+  const { value: context, stdout } = commandContext(team.dir)
   let listened = false
   const serve = createServeCommand({
     env: { XDG_CONFIG_HOME: configHome },

@@ -75,11 +75,40 @@ export function openRegularForReadSync(
   path: string,
   options: Omit<SafeReadOptions, 'maxBytes'>,
 ): number | null {
+  return openRegularSync(path, READ_FLAGS, options, 'absent-is-null')
+}
+
+/**
+ * Opens `path` with `flags` and checks on the descriptor that it is a regular file, closing it
+ * and refusing otherwise. A missing file is null for a reader, and thrown as it is for a writer
+ * (a missing folder is the caller's to make: a reset removed it).
+ */
+function openRegularSync(
+  path: string,
+  flags: number,
+  options: Omit<SafeReadOptions, 'maxBytes'>,
+  absent: 'absent-is-null',
+): number | null
+function openRegularSync(
+  path: string,
+  flags: number,
+  options: Omit<SafeReadOptions, 'maxBytes'>,
+  absent: 'absent-throws',
+): number
+function openRegularSync(
+  path: string,
+  flags: number,
+  options: Omit<SafeReadOptions, 'maxBytes'>,
+  absent: 'absent-is-null' | 'absent-throws',
+): number | null {
   let fd: number
   try {
-    fd = openSync(path, READ_FLAGS)
+    fd = openSync(path, flags, 0o644)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (absent === 'absent-is-null') return null
+      throw error
+    }
     throw refusal(path, { ...options, maxBytes: 0 }, failedOpen(path, error))
   }
   const stats = fstatSync(fd)
@@ -125,18 +154,7 @@ export function openRegularForAppendSync(
     constants.O_CREAT |
     (constants.O_NOFOLLOW ?? 0) |
     (constants.O_NONBLOCK ?? 0)
-  let fd: number
-  try {
-    fd = openSync(path, flags, 0o644)
-  } catch (error) {
-    // A missing folder is the caller's to make (a reset removed it), not a refusal.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error
-    throw refusal(path, { ...options, maxBytes: 0 }, failedOpen(path, error))
-  }
-  const stats = fstatSync(fd)
-  if (stats.isFile()) return fd
-  closeSync(fd)
-  throw refusal(path, { ...options, maxBytes: 0 }, `is ${describeEntry(stats)}, not a file`)
+  return openRegularSync(path, flags, options, 'absent-throws')
 }
 
 /** Reads what `fd` (a regular file) holds from its start, up to `maxBytes`. */
