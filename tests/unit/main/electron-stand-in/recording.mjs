@@ -16,7 +16,7 @@ export const send = (message) => process.send(message)
 export function serializable(value, depth = 0) {
   if (typeof value === 'function') return '[function]'
   if (value === undefined || value === null || typeof value !== 'object') return value ?? null
-  if (depth > 4) return '[deep]'
+  if (depth > 8) return '[deep]'
   if (value instanceof EventEmitter) return '[emitter]'
   if (Array.isArray(value)) return value.map((item) => serializable(item, depth + 1))
   return Object.fromEntries(
