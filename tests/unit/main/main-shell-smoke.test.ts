@@ -70,6 +70,16 @@ function sentEvents(type: string): Record<string, unknown>[] {
     .filter((event) => event.type === type)
 }
 
+async function invoke<T>(name: string, params: unknown = {}): Promise<T> {
+  const answer = await main.request<{ ok: boolean; result?: T; error?: unknown }>('invoke', {
+    channel: `command:${name}`,
+    params,
+    senderUrl: 'app://agent-teams/index.html',
+  })
+  if (!answer.ok) throw new Error(`${name} failed: ${JSON.stringify(answer.error)}`)
+  return answer.result as T
+}
+
 function applicationMenu(): MenuEntry[] {
   const menu = main.calls('Menu.setApplicationMenu').at(-1)?.args[0] as MenuEntry[] | undefined
   if (menu === undefined) throw new Error('no application menu was set')
@@ -231,6 +241,35 @@ describe('the desktop shell of the built main process', () => {
     const logged = readFileSync(log, 'utf8')
     expect(logged).toContain('[main] internal error (unhandledRejection)')
     expect(logged).toContain('[main] internal error (uncaughtException)')
+    expect(main.problems).toEqual([])
+  })
+
+  it('keeps the key in the settings file, and says why, without an OS keyring', async () => {
+    expect(await invoke('getSettings')).toMatchObject({
+      secretStorage: 'plain-file',
+      secretStorageNote: expect.stringContaining('No keyring'),
+    })
+    expect(main.calls('safeStorage.isAsyncEncryptionAvailable')).toHaveLength(1)
+    expect(main.calls('safeStorage.getSelectedStorageBackend')).toHaveLength(1)
+  })
+
+  it('notifies when the lead replies while the window is not focused', async () => {
+    await main.request('blur')
+    await invoke('saveSettings', { useOfflineModel: true })
+    await invoke('chat', { text: 'Hello, lead' })
+    const shown = await main.waitForCall('Notification.show')
+    expect(shown.args[0]).toMatchObject({ title: 'The lead replied' })
+    // Clicking it brings the window forward on the lead's chat.
+    await main.request('notification-click')
+    const shownAgent = await eventually('the page told to show the lead', () => {
+      const sent = sentEvents('menu-command')
+      return sent.find((event) => JSON.stringify(event).includes('show-agent'))
+    })
+    expect(shownAgent).toEqual({
+      type: 'menu-command',
+      command: { kind: 'show-agent', name: 'lead' },
+    })
+    expect(main.calls('BrowserWindow.focus').length).toBeGreaterThan(1)
     expect(main.problems).toEqual([])
   })
 
