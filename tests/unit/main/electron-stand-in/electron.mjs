@@ -41,6 +41,10 @@ import { BrowserWindowApi as BrowserWindow, screen, windows } from './windows.mj
 Object.defineProperty(process.versions, 'electron', { value: '45.5.0', enumerable: true })
 process.type = 'browser'
 
+// A packaged app's command line has no app path: [executable, ...the person's arguments].
+// Under Node, argv[1] is the script; as Electron does, a packaged start does not show it.
+if (process.env.STAND_IN_PACKAGED === '1') process.argv.splice(1, 1)
+
 // --- app --------------------------------------------------------------------------------------
 
 let resolveReady
