@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuiltApp } from '../../helpers/built-app'
@@ -271,6 +271,26 @@ describe('the desktop shell of the built main process', () => {
     })
     expect(main.calls('BrowserWindow.focus').length).toBeGreaterThan(1)
     expect(main.problems).toEqual([])
+  })
+
+  it('on a second launch with another folder, asks, then tells the page to open it', async () => {
+    const other = join(folders.root, 'other-project')
+    mkdirSync(other)
+    const before = sentEvents('menu-command').length
+    // Electron's 'second-instance': (event, argv, workingDirectory) of the second launch.
+    await main.request('emit-app', {
+      event: 'second-instance',
+      args: [[process.execPath, 'out/main/index.js', `--workspace=${other}`], folders.root],
+    })
+    const opened = await eventually('the page told to open the folder', () => {
+      const sent = sentEvents('menu-command').slice(before)
+      return sent.length > 0 ? sent : undefined
+    })
+    expect(opened).toEqual([
+      { type: 'menu-command', command: { kind: 'open-recent', path: other } },
+    ])
+    const asked = main.calls('dialog.showMessageBox').at(-1)
+    expect(asked?.args[0]).toMatchObject({ message: `Open ${other}?`, buttons: ['Open', 'Cancel'] })
   })
 
   it('quits cleanly, leaving the window state for the next launch', async () => {

@@ -273,9 +273,9 @@ const commands = {
     const sender = windows[0]?.webContents
     return handler({ senderFrame: { url: senderUrl }, sender }, structuredClone(params))
   },
-  'emit-app'({ event }) {
+  'emit-app'({ event, args = [] }) {
     const fake = fakeEvent(`app.${event}`)
-    appEmitter.emit(event, fake)
+    appEmitter.emit(event, fake, ...args)
     return { defaultPrevented: fake.defaultPrevented }
   },
   navigate({ url }) {
