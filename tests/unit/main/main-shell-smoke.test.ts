@@ -13,8 +13,10 @@ import {
  * The desktop shell, through the BUILT main process on the electron stand-in (see
  * main-smoke.test.ts for how it runs): the window comes back where window-state.json left it,
  * with the folder that was open; the application menu is set and its items reach the page;
- * links go to the system browser or are refused; a crashed page offers Reload; a fault nothing
- * caught is logged to the log file and does not end main.
+ * links go to the system browser or are refused; the right-click menu copies a message; a
+ * crashed page offers Reload; a fault nothing caught is logged to the log file and does not end
+ * main; the key store says why it is a plain file; a reply while the window is in the background
+ * is notified; a second launch with another folder asks before switching.
  */
 
 /** A laptop screen, and a larger monitor to its right (work areas leave room for panels). */
@@ -206,6 +208,30 @@ describe('the desktop shell of the built main process', () => {
         title: 'Link not opened',
         message: expect.stringContaining('file:///etc/passwd was not opened'),
       }),
+    ])
+  })
+
+  it('on a right-click over a message, offers Copy Message, which copies its text', async () => {
+    // Chromium's params for a click on text that is not a field, nothing selected.
+    const params = {
+      x: 200,
+      y: 300,
+      isEditable: false,
+      selectionText: '',
+      misspelledWord: '',
+      dictionarySuggestions: [],
+      editFlags: { canCut: false, canCopy: false, canPaste: false, canSelectAll: true },
+    }
+    const pageAnswer = { message: 'The tests pass.', code: null }
+    await main.request('context-menu', { params, pageAnswer })
+    const popup = await main.waitForCall('Menu.popup')
+    const items = popup.args[0] as MenuEntry[]
+    expect(items.map((item) => item.role ?? item.label)).toEqual(['selectAll', '', 'Copy Message'])
+    expect(await main.request('popup-click', { path: ['Copy Message'] })).toEqual({
+      clicked: true,
+    })
+    expect(main.calls('clipboard.writeText').map((call) => call.args[0])).toEqual([
+      'The tests pass.',
     ])
   })
 

@@ -22,6 +22,8 @@ const ROLES = declaredUnion('role')
 const TYPES = declaredUnion('type')
 
 let applicationMenu = null
+/** The context menu shown last (Menu.popup). */
+let lastPopup = null
 
 class MenuItem {
   constructor(options) {
@@ -51,8 +53,14 @@ class Menu {
     this.items = items
   }
   popup(options = {}) {
-    record('Menu.popup', describeMenu(this), { window: options.window !== undefined })
+    shown(this, options)
   }
+}
+
+/** A context menu popped up: kept, so that the test can click its items. */
+function shown(menu, options) {
+  lastPopup = menu
+  record('Menu.popup', describeMenu(menu), { window: options.window !== undefined })
 }
 
 /** Electron's check: an array of objects, each with a label, a role or a type. */
@@ -108,11 +116,20 @@ export const MenuApi = strict('Menu', MenuStatics)
  * `click(menuItem, focusedWindow, event)`, and only when the item is enabled.
  */
 export function clickApplicationMenu(path, focusedWindow) {
-  let items = applicationMenu?.items ?? []
+  return clickItem(applicationMenu, path, focusedWindow)
+}
+
+/** Clicks an item of the context menu shown last. */
+export function clickPopupMenu(path, focusedWindow) {
+  return clickItem(lastPopup, path, focusedWindow)
+}
+
+function clickItem(menu, path, focusedWindow) {
+  let items = menu?.items ?? []
   let item
   for (const label of path) {
     item = items.find((candidate) => candidate.label === label)
-    if (item === undefined) throw new Error(`The application menu has no item ${path.join(' > ')}`)
+    if (item === undefined) throw new Error(`The menu has no item ${path.join(' > ')}`)
     items = item.submenu?.items ?? []
   }
   if (!item.enabled) return { clicked: false }

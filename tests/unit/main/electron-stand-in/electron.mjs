@@ -3,8 +3,9 @@
 // module records every call it makes and sends each record to the test over the fork's IPC
 // channel. The test drives it with messages: 'ready' fires app's ready, 'invoke' calls an
 // ipcMain handler as a page would, 'emit-app' emits an app event, 'navigate', 'window-open',
-// 'page-ready', 'page-gone', 'blur', 'menu-click', 'notification-click' and 'protocol-request'
-// do what a page, the person or Chromium would; 'fault' raises an error nothing catches.
+// 'page-ready', 'page-gone', 'blur', 'menu-click', 'context-menu', 'popup-click',
+// 'notification-click' and 'protocol-request' do what a page, the person or Chromium would;
+// 'fault' raises an error nothing catches.
 // Windows and screen live in windows.mjs, menus, notifications, shell and clipboard in
 // desktop-apis.mjs, the shared recording in recording.mjs.
 //
@@ -19,6 +20,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   clickApplicationMenu,
+  clickPopupMenu,
   clipboard,
   MenuApi as Menu,
   NotificationApi as Notification,
@@ -35,7 +37,7 @@ import {
   serializable,
   strict,
 } from './recording.mjs'
-import { BrowserWindowApi as BrowserWindow, screen, windows } from './windows.mjs'
+import { BrowserWindowApi as BrowserWindow, pageAnswers, screen, windows } from './windows.mjs'
 
 // Electron's main process says what it is; electron-log (and the About box) read these.
 Object.defineProperty(process.versions, 'electron', { value: '45.5.0', enumerable: true })
@@ -303,6 +305,15 @@ const commands = {
   },
   'menu-click'({ path }) {
     return clickApplicationMenu(path, windows[0])
+  },
+  /** A right-click in the page: Chromium's params, and what the page tells main's script. */
+  'context-menu'({ params, pageAnswer }) {
+    pageAnswers.push(pageAnswer)
+    windows[0].webContents.emit('context-menu', fakeEvent('webContents.context-menu'), params)
+    return {}
+  },
+  'popup-click'({ path }) {
+    return clickPopupMenu(path, windows[0])
   },
   'notification-click'() {
     return clickLastNotification()

@@ -6,6 +6,8 @@ import { EventEmitter } from 'node:events'
 import { appEmitter, fakeEvent, lifecycle, record, refuse, strict } from './recording.mjs'
 
 let nextWebContentsId = 1
+/** What the page answers to main's next executeJavaScript calls, in order (see 'context-menu'). */
+export const pageAnswers = []
 
 /** What webContents.send carried on the app's event channel: types, and main's own events whole. */
 function summarizeEvents(payload) {
@@ -30,6 +32,18 @@ function createWebContents() {
     },
     reload() {
       record('webContents.reload')
+    },
+    /** There is no page to run the code in: it resolves with what the test says the page answers. */
+    executeJavaScript(code) {
+      record('webContents.executeJavaScript')
+      if (typeof code !== 'string') refuse('webContents.executeJavaScript', 'code must be a string')
+      return Promise.resolve(pageAnswers.shift() ?? null)
+    },
+    getZoomFactor() {
+      return 1
+    },
+    replaceMisspelling(word) {
+      record('webContents.replaceMisspelling', word)
     },
     isDestroyed() {
       return destroyed
