@@ -79,20 +79,12 @@ async function pickFolder(window: BrowserWindow | undefined): Promise<string | n
   return result.canceled ? null : (result.filePaths[0] ?? null)
 }
 
-/**
- * The app service, with the `--workspace` folder open when one was given. A folder that cannot
- * be opened (missing, or another runtime holds it) must not keep the app from starting: it
- * starts without one and says why. Opened through the command, not `create`, so that a failed
- * open leaves no half-made service behind.
- */
-async function createService(
-  workspace: string | undefined,
-  currentWindow: () => BrowserWindow | undefined,
-): Promise<{ service: AppService; openProblem: string | null }> {
+/** The app service, in the config folder it shares with the CLI and browser mode. */
+async function createService(currentWindow: () => BrowserWindow | undefined): Promise<AppService> {
   // The config folder the CLI and browser mode use too (~/.config/agent-teams), not userData
   // (named after the product, and elsewhere on macOS): one settings file for every way in.
   const configDirectory = dirname(settingsPath(process.env))
-  const service = await AppService.create({
+  return AppService.create({
     mode: 'electron',
     version: app.getVersion(),
     configDirectory,
@@ -100,12 +92,24 @@ async function createService(
     env: process.env,
     pickFolder: () => pickFolder(currentWindow()),
   })
-  if (workspace === undefined) return { service, openProblem: null }
+}
+
+/**
+ * Opens the folder the launch asked for (or the one open at the last quit); null when it
+ * opened, else why not. A folder that cannot be opened (missing, or another runtime holds it)
+ * must not keep the app from starting: it starts without one and says why. Opened through the
+ * command, not `create`, so that a failed open leaves no half-made service behind.
+ */
+async function openAtStart(
+  service: AppService,
+  workspace: string | undefined,
+): Promise<string | null> {
+  if (workspace === undefined) return null
   try {
     await service.execute('openWorkspace', { path: workspace })
-    return { service, openProblem: null }
+    return null
   } catch (error) {
-    return { service, openProblem: serializeError(error).message }
+    return serializeError(error).message
   }
 }
 
@@ -193,10 +197,13 @@ function start(): void {
         cwd: process.cwd(),
       })
       const workspace = desktopShell.startWorkspace
-      const { service, openProblem } = await createService(workspace, () => mainWindow)
+      const service = await createService(() => mainWindow)
       const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
       running = { service, ipc }
+      // Listening before the folder opens: the menu, the saved window state and the badge
+      // follow the team from its 'workspace-opened' on.
       desktopShell.attachService(service, ipc)
+      const openProblem = await openAtStart(service, workspace)
 
       const window = openWindow(ipc)
       if (openProblem !== null) {

@@ -155,6 +155,14 @@ test.describe('the desktop app', () => {
     })
 
     // Quit: main holds it until the team has stopped and let go of its folder, then exits.
+    // While an agent still works the shell first asks "Quit / Cancel" in a native box, which
+    // nothing here can click: the person's answer, Quit, is given in its place.
+    await electronApp.evaluate(({ dialog }) => {
+      dialog.showMessageBox = (async () => ({
+        response: 0,
+        checkboxChecked: false,
+      })) as unknown as typeof dialog.showMessageBox
+    })
     const exited = new Promise<number | null>((resolveExit) =>
       electronApp.process().once('exit', (code) => resolveExit(code)),
     )

@@ -1,15 +1,5 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from '../../../src/shared/contract'
 import { commandChannel, type CommandName } from '../../../src/shared/ipc-channels'
@@ -17,59 +7,42 @@ import { productionContentSecurityPolicy } from '../../../src/shared/content-sec
 import { ensureBuiltApp } from '../../helpers/built-app'
 import { REPO_ROOT } from '../../helpers/processes'
 import { MainProcess } from './electron-stand-in/main-process'
+import {
+  launcherEnvironment,
+  longRunningNode,
+  makeSmokeFolders,
+  sleeperPids,
+  type SmokeFolders,
+} from './electron-stand-in/smoke-environment'
 
 /**
  * The main-process smoke test: the BUILT out/main/index.js runs in plain Node with a recording
  * stand-in for 'electron' (tests/unit/main/electron-stand-in), since the Electron binary cannot
  * run here. It proves what can be proven without a window: the app: scheme is privileged before
  * ready, the window's hardened options and real preload, a handler for every contract command
- * answering against a real workspace, and a quit that stops the team and its processes.
+ * answering against a real workspace, and a quit that stops the team and its processes. It is
+ * started as a desktop launcher starts it (no TERM): agents' bash finds `node` only through the
+ * PATH main takes from the login shell. The desktop shell is proven in main-shell-smoke.test.ts.
  */
 
 const APP_PAGE = 'app://agent-teams/index.html'
 const contractCommands = Object.keys(commands) as CommandName[]
+/** electron-log's own channel: its main module handles it from the moment it is imported. */
+const ELECTRON_LOG_CHANNEL = '__ELECTRON_LOG__'
 
-let root: string
+let folders: SmokeFolders
 let workspace: string
-let pidFile: string
+let sleeper: { bin: string; token: string }
 let main: MainProcess
 
+/** Running, not merely a zombie waiting for a parent outside the namespace to reap it. */
 function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
   } catch {
     return false
   }
-}
-
-function recordedPids(): number[] {
-  if (!existsSync(pidFile)) return []
-  return readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number)
-}
-
-/**
- * The demo's tester runs `node --test …` with bash; a `node` first on PATH that records its pid
- * and sleeps stands for a long command, so quitting has a real process group to kill.
- */
-function longRunningNode(directory: string): string {
-  const bin = join(directory, 'bin')
-  mkdirSync(bin)
-  writeFileSync(join(bin, 'node'), `#!/bin/sh\necho $$ >> "${pidFile}"\nexec sleep 300\n`)
-  chmodSync(join(bin, 'node'), 0o755)
-  return bin
-}
-
-function environment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
-  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ELECTRON_RENDERER_URL'])
-    delete env[name]
-  const temp = join(root, 'tmp')
-  mkdirSync(temp)
-  env.TMPDIR = temp // the offline demo makes its folder here
-  env.STAND_IN_USER_DATA = join(root, 'user-data')
-  env.PATH = [longRunningNode(root), env.PATH ?? ''].join(delimiter)
-  return env
 }
 
 async function invoke(name: CommandName, params: unknown = {}, senderUrl = APP_PAGE) {
@@ -82,18 +55,18 @@ async function invoke(name: CommandName, params: unknown = {}, senderUrl = APP_P
 
 beforeAll(async () => {
   ensureBuiltApp()
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-teams-main-smoke-')))
-  workspace = join(root, 'workspace')
-  mkdirSync(workspace)
-  pidFile = join(root, 'sleepers.pid')
-  main = new MainProcess([`--workspace=${workspace}`], environment())
+  folders = makeSmokeFolders('agent-teams-main-smoke-')
+  workspace = folders.workspace
+  sleeper = longRunningNode(folders)
+  // The sleeper's folder is on the login shell's PATH only, not on the PATH main starts with.
+  main = new MainProcess([`--workspace=${workspace}`], launcherEnvironment(folders, [sleeper.bin]))
   await main.loaded
 }, 240_000)
 
 afterAll(() => {
   main.kill()
-  for (const pid of recordedPids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
-  rmSync(root, { recursive: true, force: true })
+  for (const pid of sleeperPids(sleeper.token)) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  rmSync(folders.root, { recursive: true, force: true })
 })
 
 describe('the built main process, on a recording stand-in for electron', () => {
@@ -128,14 +101,17 @@ describe('the built main process, on a recording stand-in for electron', () => {
     expect(main.calls('protocol.handle').map((call) => [call.args[0], call.ready])).toEqual([
       ['app', true],
     ])
-    expect(main.calls('webContents.setWindowOpenHandler')).toHaveLength(1)
+    // security.ts's deny-all handler, then the link policy's, which denies the same way.
+    expect(main.calls('webContents.setWindowOpenHandler')).toHaveLength(2)
     expect(main.calls('session.setPermissionRequestHandler')).toHaveLength(1)
     expect(main.problems).toEqual([])
   })
 
   it('has an ipcMain handler for every command of the contract, and no other', () => {
     const channels = main.calls('ipcMain.handle').map((call) => call.args[0])
-    expect([...channels].sort()).toEqual(contractCommands.map(commandChannel).sort())
+    expect(channels).toContain(ELECTRON_LOG_CHANNEL)
+    const ours = channels.filter((channel) => channel !== ELECTRON_LOG_CHANNEL)
+    expect([...ours].sort()).toEqual(contractCommands.map(commandChannel).sort())
   })
 
   it('answers commands against the real workspace given with --workspace', async () => {
@@ -148,6 +124,13 @@ describe('the built main process, on a recording stand-in for electron', () => {
     expect(existsSync(join(workspace, '.team', 'runtime.lock'))).toBe(true)
     const spawned = await invoke('getTranscript', { name: 'nobody' })
     expect(spawned).toMatchObject({ ok: false, error: { name: 'TeamError' } })
+  })
+
+  it('started outside a terminal, takes PATH from the login shell, as `$SHELL -ilc`', () => {
+    const args = readFileSync(folders.loginShellArgs, 'utf8').split('\n')
+    expect(args[0]).toBe('-ilc')
+    expect(args[1]).toContain('printenv PATH')
+    expect(main.output).not.toContain('[path]')
   })
 
   it('refuses a command from a page that is not the app, before it runs', async () => {
@@ -198,12 +181,13 @@ describe('the built main process, on a recording stand-in for electron', () => {
     expect(demo).toMatchObject({ ok: true, result: { offline: true } })
     const demoFolder = (demo.result as { workspace: string }).workspace
     expect(existsSync(join(workspace, '.team', 'runtime.lock'))).toBe(false)
-    // The demo's tester reaches its `node --test` (the sleeper) through the offline model.
+    // The demo's tester reaches its `node --test` (the sleeper) through the offline model,
+    // with the PATH the login shell gave main.
     const deadline = Date.now() + 60_000
-    while (recordedPids().length === 0 && Date.now() < deadline) {
+    while (sleeperPids(sleeper.token).length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    const sleepers = recordedPids()
+    const sleepers = sleeperPids(sleeper.token)
     expect(sleepers.length, `no bash command started. Output:\n${main.output}`).toBeGreaterThan(0)
     expect(sleepers.every(isAlive)).toBe(true)
     expect(existsSync(join(demoFolder, '.team', 'runtime.lock'))).toBe(true)

@@ -1,95 +1,62 @@
-// A recording stand-in for the 'electron' module, for the main-process smoke test: the built
+// A recording stand-in for the 'electron' module, for the main-process smoke tests: the built
 // out/main/index.js runs under plain Node (no Electron binary) in a child process, and this
 // module records every call it makes and sends each record to the test over the fork's IPC
 // channel. The test drives it with messages: 'ready' fires app's ready, 'invoke' calls an
-// ipcMain handler as a page would, 'emit-app' emits an app event, 'navigate', 'window-open'
-// and 'protocol-request' exercise what main registered.
+// ipcMain handler as a page would, 'emit-app' emits an app event, 'navigate', 'window-open',
+// 'page-ready', 'page-gone', 'blur', 'menu-click', 'context-menu', 'popup-click',
+// 'notification-click' and 'protocol-request' do what a page, the person or Chromium would;
+// 'fault' raises an error nothing catches.
+// Windows and screen live in windows.mjs, menus, notifications, shell and clipboard in
+// desktop-apis.mjs, the shared recording in recording.mjs.
 //
-// It knows only the APIs listed below. Any other property of a stand-in object is reported to
-// the test (which then fails) and throws, so that main cannot use an API this file does not
-// imitate and pass silently. Where Electron refuses a call at a given time (a BrowserWindow or
-// a protocol handler before ready, scheme privileges after it), the stand-in refuses it too.
-// To let main use a new API, add it here with the behaviour Electron documents.
-import { EventEmitter } from 'node:events'
+// It knows only the APIs it defines. Any other property of a stand-in object is reported to
+// the test (which then fails) and throws, so that main cannot use an API the stand-in does not
+// imitate and pass silently; that holds for packages main loads too (electron-log requires
+// 'electron' and gets the same strict object). Where Electron refuses a call at a given time (a
+// BrowserWindow, the screen or a protocol handler before ready, scheme privileges after it),
+// the stand-in refuses it too. To let main use a new API, add it with the behaviour Electron
+// documents.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  clickApplicationMenu,
+  clickPopupMenu,
+  clipboard,
+  MenuApi as Menu,
+  NotificationApi as Notification,
+  shell,
+  clickLastNotification,
+} from './desktop-apis.mjs'
+import {
+  appEmitter,
+  fakeEvent,
+  lifecycle,
+  record,
+  refuse,
+  send,
+  serializable,
+  strict,
+} from './recording.mjs'
+import { BrowserWindowApi as BrowserWindow, pageAnswers, screen, windows } from './windows.mjs'
 
-if (typeof process.send !== 'function') {
-  throw new Error('The electron stand-in runs only in a child forked with an IPC channel')
-}
+// Electron's main process says what it is; electron-log (and the About box) read these.
+Object.defineProperty(process.versions, 'electron', { value: '45.5.0', enumerable: true })
+process.type = 'browser'
 
-let sequence = 0
-let ready = false
-/** Sends to the test, in order; process.send queues, so records never overtake each other. */
-const send = (message) => process.send(message)
-
-function serializable(value, depth = 0) {
-  if (typeof value === 'function') return '[function]'
-  if (value === undefined || value === null || typeof value !== 'object') return value ?? null
-  if (depth > 4) return '[deep]'
-  if (value instanceof EventEmitter) return '[emitter]'
-  if (Array.isArray(value)) return value.map((item) => serializable(item, depth + 1))
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, serializable(item, depth + 1)]),
-  )
-}
-
-function record(api, ...args) {
-  sequence += 1
-  send({ type: 'record', record: { seq: sequence, api, ready, args: serializable(args) } })
-}
-
-/** Reports a misuse Electron would refuse, and throws as Electron does. */
-function refuse(api, message) {
-  send({ type: 'misuse', api, message })
-  throw new Error(`${api}: ${message}`)
-}
-
-const EMITTER_METHODS = new Set([
-  'on',
-  'once',
-  'off',
-  'addListener',
-  'removeListener',
-  'removeAllListeners',
-  'emit',
-  'listeners',
-  'listenerCount',
-  'prependListener',
-])
-
-/** Wraps `target` so that reading any property it does not know reports and throws. */
-function strict(name, target, { emitter = false } = {}) {
-  return new Proxy(target, {
-    get(object, property, receiver) {
-      if (typeof property === 'symbol' || property === 'then' || property === 'toJSON') {
-        return Reflect.get(object, property, receiver)
-      }
-      if (property in object && (emitter || !EMITTER_METHODS.has(property))) {
-        return Reflect.get(object, property, receiver)
-      }
-      const api = `${name}.${String(property)}`
-      send({ type: 'unknown-api', api })
-      throw new Error(`The electron stand-in does not know ${api}`)
-    },
-  })
-}
-
-/** An Electron event object: preventDefault is recorded so the test can see it was called. */
-function fakeEvent(api) {
-  const event = {
-    defaultPrevented: false,
-    preventDefault() {
-      event.defaultPrevented = true
-      record(`${api}:preventDefault`)
-    },
-  }
-  return event
-}
+// A packaged app's command line has no app path: [executable, ...the person's arguments].
+// Under Node, argv[1] is the script; as Electron does, a packaged start does not show it.
+if (process.env.STAND_IN_PACKAGED === '1') process.argv.splice(1, 1)
 
 // --- app --------------------------------------------------------------------------------------
 
 let resolveReady
 const whenReady = new Promise((resolve) => (resolveReady = resolve))
-const appEmitter = new EventEmitter()
+
+/** The app's name as Electron takes it: the productName, else the name, of its package.json. */
+function packageName() {
+  const manifest = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'))
+  return manifest.productName ?? manifest.name
+}
 
 function exitProcess(code) {
   // Exits once this last message, and so every record queued before it, has been written.
@@ -97,10 +64,18 @@ function exitProcess(code) {
 }
 
 const appTarget = Object.assign(appEmitter, {
-  isPackaged: false,
+  // `electron .` from the project (electron-vite's dev and preview) unless the test says packaged.
+  isPackaged: process.env.STAND_IN_PACKAGED === '1',
+  name: packageName(),
+  getName() {
+    return appTarget.name
+  },
+  getAppPath() {
+    return process.cwd()
+  },
   enableSandbox() {
     record('app.enableSandbox')
-    if (ready) refuse('app.enableSandbox', 'must be called before the app is ready')
+    if (lifecycle.ready) refuse('app.enableSandbox', 'must be called before the app is ready')
   },
   requestSingleInstanceLock() {
     record('app.requestSingleInstanceLock')
@@ -111,16 +86,32 @@ const appTarget = Object.assign(appEmitter, {
     return whenReady
   },
   isReady() {
-    return ready
+    return lifecycle.ready
   },
+  /**
+   * Electron's folders on Linux: appData is $XDG_CONFIG_HOME (else ~/.config), userData is
+   * appData/<app name>, logs is userData/logs. The test always sets XDG_CONFIG_HOME, so that
+   * nothing main writes lands in the real home folder.
+   */
   getPath(name) {
     record('app.getPath', name)
-    if (name === 'userData') return process.env.STAND_IN_USER_DATA
+    const appData = process.env.XDG_CONFIG_HOME
+    if (appData === undefined || appData === '')
+      return refuse('app.getPath', 'the stand-in needs XDG_CONFIG_HOME: it never uses ~/.config')
+    const folders = { appData, userData: join(appData, appTarget.name) }
+    folders.logs = join(folders.userData, 'logs')
+    if (name in folders) return folders[name]
     return refuse('app.getPath', `the stand-in has no folder for "${name}"`)
   },
   getVersion() {
     record('app.getVersion')
     return '0.0.0-stand-in'
+  },
+  /** Electron answers whether the badge was set; Linux sets it only in Unity-like launchers. */
+  setBadgeCount(count) {
+    record('app.setBadgeCount', count)
+    if (!Number.isInteger(count) || count < 0) refuse('app.setBadgeCount', 'count must be >= 0')
+    return true
   },
   quit() {
     record('app.quit')
@@ -134,77 +125,6 @@ const appTarget = Object.assign(appEmitter, {
   },
 })
 const app = strict('app', appTarget, { emitter: true })
-
-// --- webContents and BrowserWindow --------------------------------------------------------------
-
-let nextWebContentsId = 1
-
-function createWebContents() {
-  const id = nextWebContentsId++
-  let windowOpenHandler
-  let destroyed = false
-  const target = Object.assign(new EventEmitter(), {
-    id,
-    setWindowOpenHandler(handler) {
-      record('webContents.setWindowOpenHandler')
-      windowOpenHandler = handler
-    },
-    send(channel, ...args) {
-      // Only the event types: text deltas would flood the record otherwise.
-      const types = Array.isArray(args[0]) ? args[0].map((event) => event?.type) : []
-      record('webContents.send', channel, types)
-    },
-    isDestroyed() {
-      return destroyed
-    },
-    destroy() {
-      destroyed = true
-      target.emit('destroyed')
-    },
-    windowOpenHandler: () => windowOpenHandler,
-  })
-  return strict('webContents', target, { emitter: true })
-}
-
-const windows = []
-
-class BrowserWindow extends EventEmitter {
-  constructor(options) {
-    super()
-    record('new BrowserWindow', options)
-    if (!ready) refuse('new BrowserWindow', 'Cannot create BrowserWindow before app is ready')
-    this.options = options
-    this.webContents = createWebContents()
-    this.destroyed = false
-    windows.push(this)
-    const window = strict('BrowserWindow', this, { emitter: true })
-    appEmitter.emit('web-contents-created', fakeEvent('app.web-contents-created'), this.webContents)
-    return window
-  }
-  static getAllWindows() {
-    record('BrowserWindow.getAllWindows')
-    return windows.filter((window) => !window.destroyed)
-  }
-  loadURL(url) {
-    record('BrowserWindow.loadURL', url)
-    return Promise.resolve()
-  }
-  show() {
-    record('BrowserWindow.show')
-  }
-  isMinimized() {
-    return false
-  }
-  restore() {
-    record('BrowserWindow.restore')
-  }
-  focus() {
-    record('BrowserWindow.focus')
-  }
-  isDestroyed() {
-    return this.destroyed
-  }
-}
 
 // --- session, protocol, ipcMain, dialog, safeStorage --------------------------------------------
 
@@ -233,7 +153,7 @@ function createSession() {
 let defaultSession
 const session = strict('session', {
   get defaultSession() {
-    if (!ready)
+    if (!lifecycle.ready)
       refuse('session.defaultSession', 'the default session exists only once the app is ready')
     defaultSession ??= createSession()
     return defaultSession
@@ -244,12 +164,12 @@ const protocolHandlers = new Map()
 const protocol = strict('protocol', {
   registerSchemesAsPrivileged(schemes) {
     record('protocol.registerSchemesAsPrivileged', schemes)
-    if (ready)
+    if (lifecycle.ready)
       refuse('protocol.registerSchemesAsPrivileged', 'must be called before the app is ready')
   },
   handle(scheme, handler) {
     record('protocol.handle', scheme)
-    if (!ready) refuse('protocol.handle', 'must be called after the app is ready')
+    if (!lifecycle.ready) refuse('protocol.handle', 'must be called after the app is ready')
     if (protocolHandlers.has(scheme)) refuse('protocol.handle', `${scheme} is already handled`)
     protocolHandlers.set(scheme, handler)
   },
@@ -263,19 +183,31 @@ const protocol = strict('protocol', {
 })
 
 const ipcHandlers = new Map()
-const ipcMain = strict('ipcMain', {
-  handle(channel, handler) {
-    record('ipcMain.handle', channel)
-    if (ipcHandlers.has(channel)) {
-      refuse('ipcMain.handle', `Attempted to register a second handler for '${channel}'`)
-    }
-    ipcHandlers.set(channel, handler)
+const ipcListeners = []
+// ipcMain is an EventEmitter in Electron: `on` is its own, the rest refused.
+const ipcMain = strict(
+  'ipcMain',
+  {
+    handle(channel, handler) {
+      record('ipcMain.handle', channel)
+      if (ipcHandlers.has(channel)) {
+        refuse('ipcMain.handle', `Attempted to register a second handler for '${channel}'`)
+      }
+      ipcHandlers.set(channel, handler)
+    },
+    removeHandler(channel) {
+      record('ipcMain.removeHandler', channel)
+      ipcHandlers.delete(channel)
+    },
+    /** ipcRenderer.send's messages; no page sends any here, so listeners are only kept. */
+    on(channel, listener) {
+      record('ipcMain.on', channel)
+      ipcListeners.push({ channel, listener })
+      return ipcMain
+    },
   },
-  removeHandler(channel) {
-    record('ipcMain.removeHandler', channel)
-    ipcHandlers.delete(channel)
-  },
-})
+  { emitter: true },
+)
 
 const dialog = strict('dialog', {
   async showOpenDialog(...args) {
@@ -291,29 +223,48 @@ const dialog = strict('dialog', {
   },
 })
 
-// No OS secret store here, as on a Linux machine without a keyring.
+// A Linux machine without a keyring: Chromium falls back to its hard-coded key ('basic_text'),
+// which Electron counts as available but protects nothing. The stand-in encrypts nothing: main
+// must see the backend and keep the key in the settings file instead, so any encryption here
+// is reported as the misuse it would be.
 const safeStorage = strict('safeStorage', {
-  isEncryptionAvailable() {
-    record('safeStorage.isEncryptionAvailable')
-    return false
+  /** Resolves once the OS store has been asked, which Electron does when the app is ready. */
+  async isAsyncEncryptionAvailable() {
+    record('safeStorage.isAsyncEncryptionAvailable')
+    await whenReady
+    return true
   },
   getSelectedStorageBackend() {
     record('safeStorage.getSelectedStorageBackend')
-    return 'basic_text'
+    // Electron knows the backend only once the app is ready.
+    return lifecycle.ready ? 'basic_text' : 'unknown'
   },
-  encryptString() {
-    return refuse('safeStorage.encryptString', 'Encryption is not available.')
+  encryptStringAsync() {
+    return Promise.reject(
+      refuseLater('safeStorage.encryptStringAsync', 'the basic_text backend protects nothing'),
+    )
   },
-  decryptString() {
-    return refuse('safeStorage.decryptString', 'Decryption is not available.')
+  decryptStringAsync() {
+    return Promise.reject(
+      refuseLater('safeStorage.decryptStringAsync', 'the basic_text backend protects nothing'),
+    )
   },
 })
+
+/** A refusal delivered as a rejection, as Electron's asynchronous APIs fail. */
+function refuseLater(api, message) {
+  try {
+    refuse(api, message)
+  } catch (error) {
+    return error
+  }
+}
 
 // --- what the test asks for ---------------------------------------------------------------------
 
 const commands = {
   ready() {
-    ready = true
+    lifecycle.ready = true
     appEmitter.emit('ready', fakeEvent('app.ready'), {})
     resolveReady()
     return {}
@@ -324,9 +275,9 @@ const commands = {
     const sender = windows[0]?.webContents
     return handler({ senderFrame: { url: senderUrl }, sender }, structuredClone(params))
   },
-  'emit-app'({ event }) {
+  'emit-app'({ event, args = [] }) {
     const fake = fakeEvent(`app.${event}`)
-    appEmitter.emit(event, fake)
+    appEmitter.emit(event, fake, ...args)
     return { defaultPrevented: fake.defaultPrevented }
   },
   navigate({ url }) {
@@ -341,6 +292,48 @@ const commands = {
     return new Promise((resolve) => {
       sessionHandlers.permissionRequest(windows[0].webContents, permission, resolve, {})
     }).then((granted) => ({ granted, checked: sessionHandlers.permissionCheck() }))
+  },
+  /** The page paints its first frame. */
+  'page-ready'() {
+    windows[0].emit('ready-to-show', fakeEvent('BrowserWindow.ready-to-show'))
+    return { visible: windows[0].isVisible(), focused: windows[0].isFocused() }
+  },
+  /** The person switches to another application. */
+  blur() {
+    windows[0].blur()
+    return {}
+  },
+  'menu-click'({ path }) {
+    return clickApplicationMenu(path, windows[0])
+  },
+  /** A right-click in the page: Chromium's params, and what the page tells main's script. */
+  'context-menu'({ params, pageAnswer }) {
+    pageAnswers.push(pageAnswer)
+    windows[0].webContents.emit('context-menu', fakeEvent('webContents.context-menu'), params)
+    return {}
+  },
+  'popup-click'({ path }) {
+    return clickPopupMenu(path, windows[0])
+  },
+  'notification-click'() {
+    return clickLastNotification()
+  },
+  /** The page's renderer process ends (a crash, the OOM killer). */
+  'page-gone'({ reason, exitCode }) {
+    windows[0].webContents.emit('render-process-gone', fakeEvent('webContents.gone'), {
+      reason,
+      exitCode,
+    })
+    return {}
+  },
+  /** A fault nothing in main catches: a rejected promise, or an exception thrown from a timer. */
+  fault({ kind, message }) {
+    if (kind === 'rejection') void Promise.reject(new Error(message))
+    else
+      setImmediate(() => {
+        throw new Error(message)
+      })
+    return {}
   },
   async 'protocol-request'({ scheme, url, method }) {
     const response = await protocolHandlers.get(scheme)(new Request(url, { method }))
@@ -366,5 +359,43 @@ process.on('message', (message) => {
 // After the importing module (out/main/index.js) has run its top level.
 setImmediate(() => send({ type: 'loaded' }))
 
-export { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session }
-export default { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session }
+const electron = {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+}
+// `require('electron')` (electron-log's, from node_modules) gets this strict object, so a
+// package's use of an API the stand-in does not imitate is reported as main's own would be. The
+// renderer's modules are undefined in main's 'electron', as in Electron: packages probe for them
+// (electron-log's preload checks for ipcRenderer).
+const required = strict('electron', {
+  ...electron,
+  contextBridge: undefined,
+  ipcRenderer: undefined,
+  webFrame: undefined,
+})
+export {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  required as 'module.exports',
+}
+export default electron
