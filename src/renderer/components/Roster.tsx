@@ -108,7 +108,7 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
           <span className="roster-line">
             <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
             <span className="roster-tokens" title={describeTokens(agent.usage)}>
-              {formatTokens(agent.usage)}
+              {formatTokens(agent.usage, 'compact')}
             </span>
           </span>
         </span>

@@ -33,10 +33,11 @@ export function formatCount(count: number): string {
 }
 
 /** "12.3k tokens", and "12.3k tokens · 81 % cached" once any were read from the prompt cache. */
-export function formatTokens(usage: Usage): string {
+export function formatTokens(usage: Usage, form: 'full' | 'compact' = 'full'): string {
   const tokens = `${formatCount(totalTokens(usage))} tokens`
   const share = cachedShare(usage)
-  return share > 0 ? `${tokens} · ${formatPercent(share)} cached` : tokens
+  // The roster's narrow line has no room for the share: its title and the agent's header say it.
+  return share > 0 && form === 'full' ? `${tokens} · ${formatPercent(share)} cached` : tokens
 }
 
 /** 0.814 → "81 %"; a share above zero never shows as "0 %". */

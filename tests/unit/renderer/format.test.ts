@@ -48,6 +48,7 @@ describe('tokens with the prompt cache', () => {
 
   it('shows every token, and the share read from the cache', () => {
     expect(formatTokens(cached)).toBe('12k tokens · 81 % cached')
+    expect(formatTokens(cached, 'compact')).toBe('12k tokens')
     expect(formatTokens({ input_tokens: 12_000, output_tokens: 300 })).toBe('12k tokens')
     expect(formatTokens({ ...cached, cache_read_input_tokens: 0 })).toBe('2.3k tokens')
   })

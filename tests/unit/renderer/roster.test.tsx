@@ -88,7 +88,7 @@ describe('the roster', () => {
     expect(screen.queryByTestId('unread-alice')).not.toBeInTheDocument()
   })
 
-  it("shows tokens with the share read from the prompt cache, in the roster and alice's pane", async () => {
+  it('shows tokens in the roster, with the share read from the prompt cache in its title', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
     act(() =>
@@ -107,7 +107,12 @@ describe('the roster', () => {
         },
       ]),
     )
-    expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('12k tokens · 81 % cached')
+    const alice = screen.getByTestId('roster-item-alice')
+    expect(alice).toHaveTextContent('12k tokens')
+    expect(alice).not.toHaveTextContent('cached')
+    expect(
+      within(alice).getByTitle(/10,000 read from the cache and 600 written to it/),
+    ).toBeVisible()
   })
 
   it('offers the actions each status allows', async () => {
