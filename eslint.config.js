@@ -111,9 +111,9 @@ export default tseslint.config(
       ],
     },
   },
-  // Layer: the runtime runs on plain Node and never sees Electron.
+  // Layer: the runtime runs on plain Node and never sees Electron, nor the programs built on it.
   {
-    files: ['src/main/runtime/**/*.ts', 'src/cli/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/main/runtime/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -123,6 +123,28 @@ export default tseslint.config(
             {
               group: ['**/renderer/**', '**/preload/**'],
               message: 'The runtime may not import the UI or the preload.',
+            },
+            {
+              group: ['**/cli/**', '**/server/**'],
+              message: 'The runtime may not import the CLI or browser mode, which are built on it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Layer: the CLI and browser mode's server run on plain Node, on top of the runtime.
+  {
+    files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**'],
+              message: 'The CLI and the server may not import the UI or the preload.',
             },
           ],
         },
