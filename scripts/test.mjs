@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): type-check, lint and format-check, then every test suite.
 // Each step runs even when an earlier one failed, so one run shows every problem; the closing
-// line counts the tests (and the three static checks) as `N passed, N failed`.
+// line counts the tests (and the static checks) as `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { playwrightCommand } from './playwright-command.mjs'
@@ -31,6 +31,18 @@ check('type-check (node)', 'npx', ['tsc', '-p', 'tsconfig.node.json', '--noEmit'
 check('type-check (web)', 'npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit'])
 check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
 check('format', 'npx', ['prettier', '--check', '.'])
+// No import cycles: each module's dependencies form a tree, so any one can be loaded and
+// tested alone (and an esbuild bundle never meets a half-initialized module).
+check('import cycles', 'npx', [
+  'dpdm',
+  '--no-warning',
+  '--no-tree',
+  '--transform',
+  '--exit-code',
+  'circular:1',
+  'src/**/*.ts',
+  'src/**/*.tsx',
+])
 
 // The app is built first: the serve tests and the end-to-end suite run the built UI, and the
 // tests that run bin/agent-teams.mjs run the built CLI (out/cli), as an install does.
