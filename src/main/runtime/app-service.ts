@@ -59,6 +59,8 @@ export class AppService {
   private readonly reasons = new Map<string, string>()
   private alert: { code: string; message: string } | null = null
   private readonly listeners = new Set<(event: HostEvent) => void>()
+  /** Set by close(): an open still on its way then closes what it opened (its window is gone). */
+  private closed = false
   private readonly settings: AppSettings
   private readonly handlers: Handlers
 
@@ -111,6 +113,7 @@ export class AppService {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     await this.host?.close()
     this.host = null
     await this.offline?.close()
@@ -253,6 +256,14 @@ export class AppService {
         endpoint: await this.endpoint(),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
       })
+      if (this.closed) {
+        // Closed while the folder was opening: nothing may keep its lock or its agents.
+        await this.host.close()
+        this.host = null
+        await this.offline?.close()
+        this.offline = null
+        throw new TeamError('invalid-argument', `${workspace} was closed while it opened.`)
+      }
     } catch (error) {
       if (!(error instanceof TeamError) || error.code !== 'roster-invalid') {
         // Nothing is open now (the old team was closed): say so rather than claim this folder.
