@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, Menu, Notification, screen, shell } from 'electron'
+import { app, dialog, Menu, Notification, screen, shell, type BrowserWindow } from 'electron'
 import log from 'electron-log/main'
 import type { HostEvent } from '../shared/contract'
 import type { MenuCommand } from '../shared/desktop'
@@ -15,16 +15,20 @@ import {
   type AttentionState,
   type DesktopNotification,
 } from './notifications'
-import { manageWindow, restoreWindowMode } from './shell-window'
+import { manageWindow, placeOf, restoreWindowMode } from './shell-window'
 import {
+  cascadeBounds,
   createWindowStateStore,
   decideSecondLaunch,
   initialBounds,
+  MAX_WINDOWS_SAVED,
+  windowsAtStart,
   type Rectangle,
-  type WindowState,
+  type StartWindow,
+  type WindowPlace,
   type WindowStateStore,
 } from './window-state'
-import { launchFolder, workspaceAtStart } from './workspace'
+import { launchFolder } from './workspace'
 
 /** Log files rotate at this size (electron-log's default is 1 MB, a few hours of a busy team). */
 const LOG_FILE_BYTES = 5 * 1024 * 1024
@@ -48,16 +52,23 @@ export interface ShellService {
   onEvent(listener: (event: HostEvent) => void): () => void
 }
 
-export interface DesktopShell {
-  /** The folder to open at start: the launch's, else the last one still on disk. */
-  readonly startWorkspace: string | undefined
-  /** Bounds for the main window: where it was, on a display that still exists. */
+/** A window to open at start: its folder, its bounds on today's displays, its saved place. */
+export interface PlannedWindow extends StartWindow {
   readonly bounds: Rectangle
-  /** Wires the service's events (menu, badge, notifications); call once it exists. */
-  attachService(service: ShellService, ipc: IpcAdapter): void
-  /** Menu, links, context menu, crash recovery, place and close question for a new window. */
-  manage(window: BrowserWindow): void
-  /** app 'second-instance': focus, open the folder, or ask to switch. */
+}
+
+export interface DesktopShell {
+  /** The windows to open at start: the launch's folder, else every window of the last quit. */
+  readonly startWindows: readonly PlannedWindow[]
+  /** Bounds for a window opened later (New Window, a second launch): a step from the last. */
+  nextBounds(): Rectangle
+  /**
+   * Takes a new window and its team: menu, links, context menu, crash recovery, notifications,
+   * badge, place, and the question before closing it while its agents work. `place` restores
+   * its maximized or full-screen mode once it has painted.
+   */
+  manage(window: BrowserWindow, service: ShellService, place: WindowPlace | null): void
+  /** app 'second-instance': focus the window with the folder, or open it. */
   secondLaunch(argv: readonly string[], cwd: string): void
   /** app 'before-quit': true when the quit is held to ask the person first. */
   holdQuit(event: { preventDefault(): void }): boolean
@@ -77,6 +88,10 @@ export interface DesktopShellOptions {
   /** This launch's command line and folder (process.argv, process.cwd()). */
   readonly argv: readonly string[]
   readonly cwd: string
+  /** Sends main's own events (menu commands, notices) to a window's page. */
+  readonly ipc: Pick<IpcAdapter, 'send'>
+  /** Opens a new window with its own team, for this folder or on its first-run screen. */
+  readonly openWindow: (workspace: string | undefined) => void
 }
 
 /** The desktop shell: menu, notifications, window state, second launch. Call after `ready`. */
@@ -94,133 +109,219 @@ function ask(
     : dialog.showMessageBox(options)
 }
 
+/** One window and what the shell knows of its team. */
+interface ManagedWindow {
+  readonly window: BrowserWindow
+  readonly service: ShellService
+  /** What the team's events say waits on the person. */
+  attention: AttentionState
+  /** The folder its team has open. */
+  workspace: string | null
+  /** Set once the person said Close while its agents worked: the close goes ahead. */
+  closeConfirmed: boolean
+}
+
 /**
- * The shell's state over the app's life: the one window, what the team's events say waits on
- * the person, the open folder. Every decision is a pure module's; this class holds the state
- * and calls Electron.
+ * The shell's state over the app's life: the windows, in order of use (the most recent first),
+ * each with its team's attention state and folder. Every decision is a pure module's; this
+ * class holds the state and calls Electron.
  */
 class ElectronDesktopShell implements DesktopShell {
-  readonly startWorkspace: string | undefined
-  readonly bounds: Rectangle
+  readonly startWindows: readonly PlannedWindow[]
   private readonly store: WindowStateStore
-  private readonly saved: WindowState | null
-  private attention: AttentionState = emptyAttention
-  private workspace: string | null = null
-  private window: BrowserWindow | undefined
-  private savePlace: () => void = () => undefined
+  private windows: ManagedWindow[] = []
   private quitConfirmed = false
-  private service: ShellService | undefined
-  private ipc: IpcAdapter | undefined
+  /** The count last shown on the dock or taskbar. */
+  private badge = 0
   /** Kept until clicked or closed: a collected Notification loses its click handler. */
   private readonly shown = new Set<Notification>()
 
   constructor(private readonly options: DesktopShellOptions) {
     this.store = createWindowStateStore(join(app.getPath('userData'), 'window-state.json'))
-    this.saved = this.store.load()
     const screens = displays()
-    this.bounds = initialBounds(this.saved, screens.all, screens.primary)
-    this.startWorkspace = workspaceAtStart(
+    this.startWindows = windowsAtStart(
       launchFolder(options.argv, options.cwd, app.isPackaged),
-      this.saved?.workspace ?? null,
+      this.store.load(),
       existsSync,
+    ).map((start) => ({
+      ...start,
+      bounds: initialBounds(start.place, screens.all, screens.primary),
+    }))
+  }
+
+  nextBounds(): Rectangle {
+    const last = this.windows[0]?.window
+    const screens = displays()
+    return cascadeBounds(
+      last === undefined || last.isDestroyed() ? null : last.getNormalBounds(),
+      screens.all,
+      screens.primary,
     )
   }
 
-  attachService(service: ShellService, ipc: IpcAdapter): void {
-    this.service = service
-    this.ipc = ipc
-    service.onEvent((event) => this.onEvent(event))
+  manage(window: BrowserWindow, service: ShellService, place: WindowPlace | null): void {
+    const managed: ManagedWindow = {
+      window,
+      service,
+      attention: emptyAttention,
+      workspace: null,
+      closeConfirmed: false,
+    }
+    this.windows.unshift(managed)
+    // Maximizing a hidden window shows it early on some platforms: wait for its first frame.
+    window.once('ready-to-show', () => restoreWindowMode(window, place))
+    manageWindow(window, {
+      isAppUrl: this.options.isAppUrl,
+      send: (contents, event) => this.options.ipc.send(contents, event),
+      placeChanged: () => this.savePlaces(),
+      holdClose: () => this.holdClose(managed),
+    })
+    window.on('focus', () => {
+      this.windows = [managed, ...this.windows.filter((other) => other !== managed)]
+      this.savePlaces()
+      this.rebuildMenu()
+    })
+    const unsubscribe = service.onEvent((event) => this.onEvent(managed, event))
+    window.once('closed', () => {
+      unsubscribe()
+      this.windows = this.windows.filter((other) => other !== managed)
+      // The last window's place stays saved: the next launch opens it again.
+      if (this.windows.length > 0) this.savePlaces()
+      else this.store.flush()
+      this.updateBadge()
+      this.rebuildMenu()
+    })
+    this.savePlaces()
     this.rebuildMenu()
   }
 
-  manage(window: BrowserWindow): void {
-    this.window = window
-    // Maximizing a hidden window shows it early on some platforms: wait for its first frame.
-    window.once('ready-to-show', () => restoreWindowMode(window, this.saved))
-    this.savePlace = manageWindow(window, {
-      isAppUrl: this.options.isAppUrl,
-      send: (contents, event) => this.ipc?.send(contents, event),
-      store: this.store,
-      workspace: () => this.workspace,
-      // On macOS closing the window leaves the app and the team running: nothing to ask.
-      holdClose: (closing) =>
-        process.platform !== 'darwin' &&
-        BrowserWindow.getAllWindows().length <= 1 &&
-        this.holdToAsk(closing),
-    }).savePlace
-  }
-
   secondLaunch(argv: readonly string[], cwd: string): void {
-    this.focusWindow()
-    const decision = decideSecondLaunch(launchFolder(argv, cwd, app.isPackaged), this.workspace)
-    if (decision.kind === 'open') this.send({ kind: 'open-recent', path: decision.path })
-    if (decision.kind !== 'ask-to-switch') return
-    void ask(this.window, {
-      type: 'question',
-      buttons: ['Open', 'Cancel'],
-      defaultId: 0,
-      cancelId: 1,
-      message: `Open ${decision.path}?`,
-      detail: `This closes the team in ${decision.current}; it comes back when you open that folder again.`,
-    }).then(({ response }) => {
-      if (response === 0) this.send({ kind: 'open-recent', path: decision.path })
-    })
+    const decision = decideSecondLaunch(
+      launchFolder(argv, cwd, app.isPackaged),
+      this.windows.map((managed) => ({
+        id: managed.window.webContents.id,
+        workspace: managed.workspace,
+      })),
+    )
+    if (decision.kind === 'new-window') {
+      this.options.openWindow(decision.path)
+      return
+    }
+    const target = this.windows.find((managed) => managed.window.webContents.id === decision.window)
+    if (target === undefined) return
+    focusWindow(target.window)
+    if (decision.kind === 'open-here')
+      this.send(target, { kind: 'open-recent', path: decision.path })
   }
 
   holdQuit(event: { preventDefault(): void }): boolean {
-    // Quitting ends with app.exit(), which skips the window's close: save its place now.
+    // Quitting ends with app.exit(), which skips the windows' close: save their places now.
+    this.savePlaces()
     this.store.flush()
-    if (!this.holdToAsk(this.window)) return false
+    if (this.quitConfirmed) return false
+    const question = quitQuestion(
+      this.windows.map((managed) => managed.attention),
+      'quit',
+    )
+    if (question === null) return false
     event.preventDefault()
+    void ask(this.windows[0]?.window, {
+      type: 'question',
+      buttons: ['Quit', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      ...question,
+    }).then(({ response }) => {
+      if (response !== 0) return
+      this.quitConfirmed = true
+      app.quit()
+    })
     return true
   }
 
-  /** A command for the page (a `menu-command` event). */
-  private send(command: MenuCommand): void {
-    const window = this.window
-    if (window !== undefined && !window.isDestroyed())
-      this.ipc?.send(window.webContents, { type: 'menu-command', command })
+  /** Closing a window closes its team: asks "Close / Cancel" first while its agents work. */
+  private holdClose(managed: ManagedWindow): boolean {
+    this.store.flush()
+    if (this.quitConfirmed || managed.closeConfirmed) return false
+    const question = quitQuestion([managed.attention], 'close')
+    if (question === null) return false
+    void ask(managed.window, {
+      type: 'question',
+      buttons: ['Close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      ...question,
+    }).then(({ response }) => {
+      if (response !== 0 || managed.window.isDestroyed()) return
+      managed.closeConfirmed = true
+      managed.window.close()
+    })
+    return true
   }
 
-  private focusWindow(): void {
-    const window = this.window
-    if (window === undefined || window.isDestroyed()) return
-    if (window.isMinimized()) window.restore()
-    window.show()
-    window.focus()
+  /** Every open window's place, the most recently used first. */
+  private savePlaces(): void {
+    const open = this.windows.filter((managed) => !managed.window.isDestroyed())
+    if (open.length === 0) return
+    this.store.save({
+      version: 2,
+      windows: open
+        .slice(0, MAX_WINDOWS_SAVED)
+        .map((managed) => placeOf(managed.window, managed.workspace)),
+    })
   }
 
-  private onEvent(event: HostEvent): void {
-    const window = this.window
-    const focused = window !== undefined && !window.isDestroyed() && window.isFocused()
-    const before = badgeCount(this.attention)
-    const observed = observe(this.attention, event, { focused })
-    this.attention = observed.state
-    for (const notification of observed.notifications) this.notify(notification)
-    if (badgeCount(this.attention) !== before) app.setBadgeCount(badgeCount(this.attention))
+  /** A command for a window's page (a `menu-command` event). */
+  private send(managed: ManagedWindow | undefined, command: MenuCommand): void {
+    if (managed === undefined || managed.window.isDestroyed()) return
+    this.options.ipc.send(managed.window.webContents, { type: 'menu-command', command })
+  }
+
+  private onEvent(managed: ManagedWindow, event: HostEvent): void {
+    const window = managed.window
+    const focused = !window.isDestroyed() && window.isFocused()
+    const observed = observe(managed.attention, event, { focused })
+    managed.attention = observed.state
+    for (const notification of observed.notifications) this.notify(managed, notification)
+    this.updateBadge()
     if (event.type === 'workspace-opened' || event.type === 'workspace-closed') {
-      this.workspace = event.type === 'workspace-opened' ? event.snapshot.workspace : null
-      this.savePlace()
+      managed.workspace = event.type === 'workspace-opened' ? event.snapshot.workspace : null
+      this.savePlaces()
       this.rebuildMenu()
     }
   }
 
-  private notify(notification: DesktopNotification): void {
+  /** The dock or taskbar badge: what waits on the person in every window. */
+  private updateBadge(): void {
+    const count = this.windows.reduce((sum, managed) => sum + badgeCount(managed.attention), 0)
+    if (count !== this.badge) {
+      this.badge = count
+      app.setBadgeCount(count)
+    }
+  }
+
+  private notify(managed: ManagedWindow, notification: DesktopNotification): void {
     if (!Notification.isSupported()) return
     const shown = new Notification({ title: notification.title, body: notification.body })
     this.shown.add(shown)
     shown.on('click', () => {
       this.shown.delete(shown)
-      this.focusWindow()
-      this.send({ kind: 'show-agent', name: notification.agent })
+      if (managed.window.isDestroyed()) return
+      focusWindow(managed.window)
+      this.send(managed, { kind: 'show-agent', name: notification.agent })
     })
     shown.on('close', () => this.shown.delete(shown))
     shown.show()
   }
 
+  /**
+   * The menu acts on the most recently used window: rebuilt when another comes forward. The
+   * recent folders are the same for every window (one recent.json): any team can list them.
+   */
   private rebuildMenu(): void {
-    const recent = this.service
-      ? this.service.execute('getRecentWorkspaces', {}).then((result) => {
+    const source = this.windows[0]?.service
+    const recent = source
+      ? source.execute('getRecentWorkspaces', {}).then((result) => {
           return (result as { paths: string[] }).paths
         })
       : Promise.resolve([])
@@ -236,35 +337,25 @@ class ElectronDesktopShell implements DesktopShell {
       isPackaged: app.isPackaged,
       appName: app.getName(),
       recent,
-      hasWorkspace: this.workspace !== null,
+      hasWorkspace: (this.windows[0]?.workspace ?? null) !== null,
       actions: {
-        send: (command) => this.send(command),
+        send: (command) => this.send(this.windows[0], command),
+        newWindow: () => this.options.openWindow(undefined),
         openDocumentation: () => {
-          if (!openDocumentation()) this.send({ kind: 'show-shortcuts' })
+          if (!openDocumentation()) this.send(this.windows[0], { kind: 'show-shortcuts' })
         },
         showLogFile: () => shell.showItemInFolder(logFile),
-        showAbout: () => showAbout(this.window, logFile),
+        showAbout: () => showAbout(this.windows[0]?.window, logFile),
       },
     })
   }
+}
 
-  /** Asks "Quit / Cancel" while agents work (true: held to ask); on Quit, quits for real. */
-  private holdToAsk(parent: BrowserWindow | undefined): boolean {
-    const question = quitQuestion(this.attention)
-    if (this.quitConfirmed || question === null) return false
-    void ask(parent, {
-      type: 'question',
-      buttons: ['Quit', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      ...question,
-    }).then(({ response }) => {
-      if (response !== 0) return
-      this.quitConfirmed = true
-      app.quit()
-    })
-    return true
-  }
+function focusWindow(window: BrowserWindow): void {
+  if (window.isDestroyed()) return
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
 }
 
 /** Opens the README that ships beside the app's code; false where there is none. */

@@ -1,22 +1,22 @@
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve as resolvePath } from 'node:path'
 import { app, BrowserWindow, dialog, protocol, session, type OpenDialogOptions } from 'electron'
 import icon from '../../resources/icon.png?asset'
 import {
   developmentContentSecurityPolicy,
   productionContentSecurityPolicy,
 } from '../shared/content-security-policy'
-import { serializeError } from '../shared/errors'
+import { serializeError, TeamError } from '../shared/errors'
 import { appProtocolLocation, devServerLocation, isAppUrl, type AppLocation } from './app-location'
 import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { createDesktopShell, setUpLogging, type DesktopShell } from './desktop-shell'
-import { createIpcAdapter, type IpcAdapter } from './ipc'
+import { createIpcAdapter } from './ipc'
 import { AppService } from './runtime/app-service'
 import { adoptLoginShellPath } from './runtime/login-shell-path'
 import { faultAlert, installProcessGuard } from './runtime/process-guard'
 import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
-import { DEFAULT_SIZE } from './window-state'
+import type { Rectangle, WindowPlace } from './window-state'
 
 const rendererDirectory = join(import.meta.dirname, '../renderer')
 const preloadScript = join(import.meta.dirname, '../preload/index.cjs')
@@ -33,7 +33,7 @@ function resolveAppLocation(): AppLocation {
   return appProtocolLocation()
 }
 
-function createMainWindow(
+function createWindow(
   location: AppLocation,
   bounds: { x: number; y: number; width: number; height: number },
 ): BrowserWindow {
@@ -65,7 +65,9 @@ function createMainWindow(
 }
 
 function focus(window: BrowserWindow): void {
+  if (window.isDestroyed()) return
   if (window.isMinimized()) window.restore()
+  window.show()
   window.focus()
 }
 
@@ -79,26 +81,18 @@ async function pickFolder(window: BrowserWindow | undefined): Promise<string | n
   return result.canceled ? null : (result.filePaths[0] ?? null)
 }
 
-/** The app service, in the config folder it shares with the CLI and browser mode. */
-async function createService(currentWindow: () => BrowserWindow | undefined): Promise<AppService> {
-  // The config folder the CLI and browser mode use too (~/.config/agent-teams), not userData
-  // (named after the product, and elsewhere on macOS): one settings file for every way in.
-  const configDirectory = dirname(settingsPath(process.env))
-  return AppService.create({
-    mode: 'electron',
-    version: app.getVersion(),
-    configDirectory,
-    secrets: await createSecretStore(configDirectory),
-    env: process.env,
-    pickFolder: () => pickFolder(currentWindow()),
-  })
+/** The config folder the CLI and browser mode use too, shared by every window's team. */
+function configDirectory(): string {
+  // ~/.config/agent-teams, not userData (named after the product, and elsewhere on macOS): one
+  // settings file for every way in.
+  return dirname(settingsPath(process.env))
 }
 
 /**
- * Opens the folder the launch asked for (or the one open at the last quit); null when it
- * opened, else why not. A folder that cannot be opened (missing, or another runtime holds it)
- * must not keep the app from starting: it starts without one and says why. Opened through the
- * command, not `create`, so that a failed open leaves no half-made service behind.
+ * Opens the folder a window was opened for; null when it opened, else why not. A folder that
+ * cannot be opened (missing, or another runtime holds it) must not keep the window from
+ * showing: it shows without one and says why. Opened through the command, not `create`, so
+ * that a failed open leaves no half-made team behind.
  */
 async function openAtStart(
   service: AppService,
@@ -113,21 +107,36 @@ async function openAtStart(
   }
 }
 
-async function closeWithin(service: AppService, timeoutMs: number): Promise<void> {
+async function closeWithin(services: readonly AppService[], timeoutMs: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
-      console.warn(`[main] the team did not stop within ${timeoutMs} ms; quitting anyway`)
+      console.warn(`[main] the team did not stop within ${timeoutMs} ms; going on anyway`)
       resolve()
     }, timeoutMs)
   })
   try {
-    await Promise.race([service.close(), timeout])
-  } catch (error) {
-    console.error('[main] closing the team failed:', error)
+    await Promise.race([
+      Promise.all(
+        services.map((service) =>
+          service.close().catch((error: unknown) => {
+            console.error('[main] closing a team failed:', error)
+          }),
+        ),
+      ),
+      timeout,
+    ])
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** One window and its team: each window holds one workspace, and a workspace one window. */
+interface Session {
+  readonly window: BrowserWindow
+  readonly service: AppService
+  /** The folder its team has open, or is opening. */
+  claim: string | null
 }
 
 function start(): void {
@@ -135,21 +144,104 @@ function start(): void {
   // Asked at once, in parallel with Electron's start; awaited before the first agent can run.
   const loginPath = adoptLoginShellPath(process.env)
   const location = resolveAppLocation()
+  const sessions = new Set<Session>()
   let desktopShell: DesktopShell | undefined
-  let mainWindow: BrowserWindow | undefined
-  let running: { service: AppService; ipc: IpcAdapter } | undefined
   let quitting = false
-  // One bug in one handler must not close the window on the whole team: reported, not fatal.
+  // One bug in one handler must not close the windows on every team: reported, not fatal.
   installProcessGuard((fault) => {
     console.error(`[main] internal error (${fault.origin}):`, fault.detail)
-    running?.service.currentHost?.team.publish(faultAlert(fault))
+    for (const session of sessions) session.service.currentHost?.team.publish(faultAlert(fault))
+  })
+  // Registered before any window: each window's page is routed to its own team.
+  const ipc = createIpcAdapter({ isTrustedUrl: (url) => isAppUrl(location, url) })
+  // The key store is the same for every window (one settings file), made once.
+  let secrets: ReturnType<typeof createSecretStore> | undefined
+
+  /**
+   * A workspace is open in one window only: opening it in another brings that one forward and
+   * says so, instead of a second team fighting the first for the folder's lock. A window
+   * claims its folder when the open is asked for, not when it has finished, so that two quick
+   * opens of one folder cannot both pass.
+   */
+  const guarded = (owner: Session) => ({
+    execute: async (name: string, params: unknown): Promise<unknown> => {
+      if (name === 'closeWorkspace') owner.claim = null
+      const path = openWorkspacePath(name, params)
+      if (path === undefined) {
+        const result = await owner.service.execute(name, params)
+        // The demo's folder is new, made by the service: claimed once it is known.
+        if (name === 'startDemo') owner.claim = (result as { workspace: string }).workspace
+        return result
+      }
+      const holder = [...sessions].find((other) => other !== owner && other.claim === path)
+      if (holder !== undefined) {
+        focus(holder.window)
+        throw new TeamError(
+          'workspace-busy',
+          `${path} is open in another window; that window was brought forward.`,
+        )
+      }
+      owner.claim = path
+      try {
+        return await owner.service.execute(name, params)
+      } catch (error) {
+        // A failed open leaves nothing open (the team before it was closed first).
+        if (owner.claim === path) owner.claim = null
+        throw error
+      }
+    },
+    onEvent: (listener: Parameters<AppService['onEvent']>[0]) => owner.service.onEvent(listener),
   })
 
+  /** Opens a window with its own team, on this folder or its first-run screen. */
+  const openWindow = async (
+    workspace: string | undefined,
+    bounds: Rectangle,
+    place: WindowPlace | null,
+  ): Promise<void> => {
+    if (quitting || desktopShell === undefined) return
+    // The folder picker belongs to the window, made once the team exists.
+    const picker: { window?: BrowserWindow } = {}
+    secrets ??= createSecretStore(configDirectory())
+    const service = await AppService.create({
+      mode: 'electron',
+      version: app.getVersion(),
+      configDirectory: configDirectory(),
+      secrets: await secrets,
+      env: process.env,
+      pickFolder: () => pickFolder(picker.window),
+    })
+    const window = createWindow(location, bounds)
+    picker.window = window
+    const session: Session = { window, service, claim: null }
+    sessions.add(session)
+    const commands = guarded(session)
+    ipc.attach(window.webContents, commands)
+    // Listening before the folder opens: the menu, the window's place and the badge follow
+    // the team from its 'workspace-opened' on.
+    desktopShell.manage(window, commands, place)
+    window.once('closed', () => {
+      sessions.delete(session)
+      // Quitting closes every team itself, and waits for them.
+      if (!quitting) void closeWithin([service], CLOSE_TIMEOUT_MS)
+    })
+    const problem = await openAtStart(commands as unknown as AppService, workspace)
+    if (problem !== null && !window.isDestroyed()) {
+      void dialog.showMessageBox(window, {
+        type: 'error',
+        message: `Could not open the workspace ${workspace ?? ''}`,
+        detail: problem,
+      })
+    }
+  }
+  const openLater = (workspace: string | undefined): void => {
+    const shell = desktopShell
+    if (shell === undefined) return
+    openWindow(workspace, shell.nextBounds(), null).catch(windowFailed)
+  }
+
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, location))
-  app.on('second-instance', (_event, argv, cwd) => {
-    if (mainWindow !== undefined && !mainWindow.isDestroyed()) focus(mainWindow)
-    desktopShell?.secondLaunch(argv, cwd)
-  })
+  app.on('second-instance', (_event, argv, cwd) => desktopShell?.secondLaunch(argv, cwd))
   app.on('window-all-closed', () => {
     // On macOS an app stays active without windows until the person quits it explicitly.
     if (process.platform !== 'darwin') app.quit()
@@ -157,26 +249,14 @@ function start(): void {
   app.on('before-quit', (event) => {
     // Agents at work: the person is asked first (Quit / Cancel); a Quit comes back here.
     if (!quitting && desktopShell?.holdQuit(event) === true) return
-    if (running === undefined) return
-    // Agents may be mid-write: hold the quit until the team has stopped and released its files.
+    // Agents may be mid-write: hold the quit until every team has stopped and released its files.
     event.preventDefault()
     if (quitting) return
     quitting = true
-    const { service, ipc } = running
     ipc.dispose()
-    void closeWithin(service, CLOSE_TIMEOUT_MS).then(() => app.exit())
+    const services = [...sessions].map((session) => session.service)
+    void closeWithin(services, CLOSE_TIMEOUT_MS).then(() => app.exit())
   })
-
-  const openWindow = (ipc: IpcAdapter): BrowserWindow => {
-    const window = createMainWindow(
-      location,
-      desktopShell?.bounds ?? { x: 0, y: 0, ...DEFAULT_SIZE },
-    )
-    ipc.attach(window.webContents)
-    desktopShell?.manage(window)
-    mainWindow = window
-    return window
-  }
 
   app
     .whenReady()
@@ -190,31 +270,20 @@ function start(): void {
       denyAllPermissions(session.defaultSession)
 
       await loginPath
-      desktopShell = createDesktopShell({
+      const shell = createDesktopShell({
         logFile,
         isAppUrl: (url) => isAppUrl(location, url),
         argv: process.argv,
         cwd: process.cwd(),
+        ipc,
+        openWindow: openLater,
       })
-      const workspace = desktopShell.startWorkspace
-      const service = await createService(() => mainWindow)
-      const ipc = createIpcAdapter({ service, isTrustedUrl: (url) => isAppUrl(location, url) })
-      running = { service, ipc }
-      // Listening before the folder opens: the menu, the saved window state and the badge
-      // follow the team from its 'workspace-opened' on.
-      desktopShell.attachService(service, ipc)
-      const openProblem = await openAtStart(service, workspace)
-
-      const window = openWindow(ipc)
-      if (openProblem !== null) {
-        void dialog.showMessageBox(window, {
-          type: 'error',
-          message: `Could not open the workspace ${workspace ?? ''}`,
-          detail: openProblem,
-        })
-      }
+      desktopShell = shell
+      // The most recently used window is opened last, so that it ends up in front.
+      for (const planned of [...shell.startWindows].reverse())
+        await openWindow(planned.workspace, planned.bounds, planned.place)
       app.on('activate', () => {
-        if (BrowserWindow.getAllWindows().length === 0 && !quitting) openWindow(ipc)
+        if (BrowserWindow.getAllWindows().length === 0) openLater(undefined)
       })
     })
     .catch((error: unknown) => {
@@ -222,6 +291,19 @@ function start(): void {
       dialog.showErrorBox('Agent Teams could not start', serializeError(error).message)
       app.exit(1)
     })
+}
+
+/** A window opened after the start that could not be made: said, and the others go on. */
+function windowFailed(error: unknown): void {
+  console.error('[main] could not open a window:', error)
+  dialog.showErrorBox('Agent Teams could not open a window', serializeError(error).message)
+}
+
+/** The folder an `openWorkspace` command asks for, resolved as the service resolves it. */
+function openWorkspacePath(name: string, params: unknown): string | undefined {
+  if (name !== 'openWorkspace' || typeof params !== 'object' || params === null) return undefined
+  const path = (params as { path?: unknown }).path
+  return typeof path === 'string' && path !== '' ? resolvePath(path) : undefined
 }
 
 // Sandbox every renderer, including any created without explicit webPreferences.

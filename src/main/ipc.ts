@@ -16,14 +16,16 @@ export interface CommandService {
 }
 
 export interface IpcAdapterOptions {
-  readonly service: CommandService
   /** Whether a frame at this URL is the app's own page. */
   readonly isTrustedUrl: (url: string) => boolean
 }
 
 export interface IpcAdapter {
-  /** Streams the service's events to this window's page until it is destroyed. */
-  attach(contents: WebContents): void
+  /**
+   * Gives this window's page its own service (each window holds one team): its commands go to
+   * that service, whose events stream to it, until the page is destroyed.
+   */
+  attach(contents: WebContents, service: CommandService): void
   /** Sends one event of main's own (a menu command, a notice) to this window's page. */
   send(contents: WebContents, event: HostEvent): void
   /** Removes every handler and stops every stream. */
@@ -32,13 +34,15 @@ export interface IpcAdapter {
 
 /**
  * The one place that calls ipcMain: a handler per command on its own channel, each checking
- * the sender before the service parses the parameters; and the event stream to each window.
+ * the sender and finding its window's service before that service parses the parameters; and
+ * the event stream to each window. Registered once, before any window exists.
  */
 export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
   const streams = new Map<WebContents, EventStream>()
   for (const name of commandNames) {
     ipcMain.handle(commandChannel(name), async (event, params: unknown) => {
-      const reply = await runCommand(options, name, event, params)
+      const service = streams.get(event.sender)?.service
+      const reply = await runCommand(options, service, name, event, params)
       // Events the command caused go out before its reply: the page sees `workspace-opened`
       // before `openWorkspace` resolves, as over the browser-mode socket.
       streams.get(event.sender)?.flush()
@@ -46,15 +50,15 @@ export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
     })
   }
   return {
-    attach(contents) {
+    attach(contents, service) {
       if (streams.has(contents)) return
-      const stream = streamEvents(options.service, contents)
+      const stream = streamEvents(service, contents)
       const forget = (): void => {
         stream.stop()
         streams.delete(contents)
         contents.removeListener('destroyed', forget)
       }
-      streams.set(contents, { push: stream.push, flush: stream.flush, stop: forget })
+      streams.set(contents, { service, push: stream.push, flush: stream.flush, stop: forget })
       contents.once('destroyed', forget)
     },
     send(contents, event) {
@@ -68,6 +72,7 @@ export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
 }
 
 interface EventStream {
+  readonly service: CommandService
   push(event: HostEvent): void
   flush(): void
   stop(): void
@@ -75,6 +80,7 @@ interface EventStream {
 
 function runCommand(
   options: IpcAdapterOptions,
+  service: CommandService | undefined,
   name: CommandName,
   event: IpcMainInvokeEvent,
   params: unknown,
@@ -86,11 +92,16 @@ function runCommand(
     // Thrown, not answered: an untrusted page learns nothing beyond the refusal.
     throw new Error(`Refused ${name}: the sender is not the app's own page`)
   }
-  return toIpcReply(() => options.service.execute(name, params))
+  // A trusted page without a service: its window is closing (or was never given one).
+  if (service === undefined) throw new Error(`Refused ${name}: this window has no team attached`)
+  return toIpcReply(() => service.execute(name, params))
 }
 
 /** Sends the service's events to `contents` in batches of at most one per animation frame. */
-function streamEvents(service: CommandService, contents: WebContents): EventStream {
+function streamEvents(
+  service: CommandService,
+  contents: WebContents,
+): Omit<EventStream, 'service'> {
   const batcher = createEventBatcher({
     send: (events) => {
       if (!contents.isDestroyed()) contents.send(EVENTS_CHANNEL, events)

@@ -6,6 +6,8 @@ import type { MenuCommand } from '../shared/desktop'
 export interface MenuActions {
   /** A command the window acts on (delivered as a `menu-command` event). */
   send(command: MenuCommand): void
+  /** Opens another window, on its first-run screen, for another folder. */
+  newWindow(): void
   openDocumentation(): void
   showLogFile(): void
   showAbout(): void
@@ -70,6 +72,12 @@ function fileMenu(options: MenuOptions, mac: boolean): MenuItemConstructorOption
     label: '&File',
     role: 'fileMenu',
     submenu: [
+      {
+        label: 'New Window',
+        accelerator: 'CmdOrCtrl+Shift+N',
+        click: () => actions.newWindow(),
+      },
+      { type: 'separator' },
       {
         label: 'Open Folder…',
         accelerator: 'CmdOrCtrl+O',

@@ -153,16 +153,21 @@ export function workingAgents(state: AttentionState): string[] {
     .map(([name]) => name)
 }
 
-/** The question asked before quitting while agents work (null: quit without asking). */
+/**
+ * The question asked before quitting (every window's team) or closing one window (its team)
+ * while agents work; null: go ahead without asking.
+ */
 export function quitQuestion(
-  state: AttentionState,
+  teams: readonly AttentionState[],
+  action: 'quit' | 'close' = 'quit',
 ): { readonly message: string; readonly detail: string } | null {
-  const working = workingAgents(state)
+  const working = teams.flatMap(workingAgents)
   if (working.length === 0) return null
   const who = working.length === 1 ? `${working[0]} is` : `${working.length} agents are`
+  const ask = action === 'quit' ? 'Quit anyway?' : 'Close the window anyway?'
+  const what = action === 'quit' ? 'Quitting' : 'Closing the window'
   return {
-    message: `${who} still working. Quit anyway?`,
-    detail:
-      'Quitting stops them where they are; their transcripts are kept, and they can go on when you open this folder again.',
+    message: `${who} still working. ${ask}`,
+    detail: `${what} stops them where they are; their transcripts are kept, and they can go on when you open the folder again.`,
   }
 }

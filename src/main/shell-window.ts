@@ -8,30 +8,26 @@ import {
 } from './context-menu'
 import { installLinkPolicy } from './links'
 import { troublePrompt, type PageTrouble } from './page-trouble'
-import type { WindowState, WindowStateStore } from './window-state'
+import type { WindowPlace } from './window-state'
 
 /** What one window's shell behaviour needs from the app. */
 export interface ShellWindowOptions {
   readonly isAppUrl: (url: string) => boolean
   /** Sends an event of main's own to this window's page. */
   readonly send: (contents: WebContents, event: HostEvent) => void
-  readonly store: WindowStateStore
-  /** The folder open now (kept in the window state). */
-  readonly workspace: () => string | null
+  /** The window moved, resized or changed mode: its place is to be saved. */
+  readonly placeChanged: () => void
   /** Asks before closing while agents work: true when it held the close to ask. */
   readonly holdClose: (window: BrowserWindow) => boolean
 }
 
 /**
  * The desktop behaviour of one window, wired to Electron: links go through the link policy,
- * right-click opens the context menu, a crashed or hung page offers Reload, its place on screen
- * is remembered, and closing it while agents work asks first. Every decision is in a pure
+ * right-click opens the context menu, a crashed or hung page offers Reload, a change of its
+ * place is reported, and closing it while agents work asks first. Every decision is in a pure
  * module; this file only connects them to Electron's events.
  */
-export function manageWindow(
-  window: BrowserWindow,
-  options: ShellWindowOptions,
-): { savePlace(): void } {
+export function manageWindow(window: BrowserWindow, options: ShellWindowOptions): void {
   const contents = window.webContents
   installLinkPolicy(contents, {
     isAppUrl: options.isAppUrl,
@@ -44,38 +40,6 @@ export function manageWindow(
     offerReload({ kind: 'gone', reason: details.reason, exitCode: details.exitCode }),
   )
   window.on('unresponsive', () => offerReload({ kind: 'unresponsive' }))
-  const savePlace = trackPlace(window, options)
-  window.on('close', (event) => {
-    options.store.flush()
-    if (options.holdClose(window)) event.preventDefault()
-  })
-  return { savePlace }
-}
-
-/** Opens a window where the saved state says: maximized or full screen as it was left. */
-export function restoreWindowMode(window: BrowserWindow, state: WindowState | null): void {
-  if (state?.maximized === true) window.maximize()
-  if (state?.fullScreen === true) window.setFullScreen(true)
-}
-
-/** Saves the window's place as it moves, and the open folder, in window-state.json. */
-function trackPlace(window: BrowserWindow, options: ShellWindowOptions): () => void {
-  const save = (): void => {
-    if (window.isDestroyed()) return
-    const bounds = window.getNormalBounds()
-    options.store.save({
-      version: 1,
-      bounds: {
-        x: Math.round(bounds.x),
-        y: Math.round(bounds.y),
-        width: Math.max(1, Math.round(bounds.width)),
-        height: Math.max(1, Math.round(bounds.height)),
-      },
-      maximized: window.isMaximized(),
-      fullScreen: window.isFullScreen(),
-      workspace: options.workspace(),
-    })
-  }
   for (const change of [
     'resize',
     'move',
@@ -84,8 +48,32 @@ function trackPlace(window: BrowserWindow, options: ShellWindowOptions): () => v
     'enter-full-screen',
     'leave-full-screen',
   ] as const)
-    window.on(change as 'resize', save)
-  return save
+    window.on(change as 'resize', options.placeChanged)
+  window.on('close', (event) => {
+    if (options.holdClose(window)) event.preventDefault()
+  })
+}
+
+/** Opens a window where its saved place says: maximized or full screen as it was left. */
+export function restoreWindowMode(window: BrowserWindow, place: WindowPlace | null): void {
+  if (place?.maximized === true) window.maximize()
+  if (place?.fullScreen === true) window.setFullScreen(true)
+}
+
+/** Where a window is now, and the folder it has open, as window-state.json keeps it. */
+export function placeOf(window: BrowserWindow, workspace: string | null): WindowPlace {
+  const bounds = window.getNormalBounds()
+  return {
+    bounds: {
+      x: Math.round(bounds.x),
+      y: Math.round(bounds.y),
+      width: Math.max(1, Math.round(bounds.width)),
+      height: Math.max(1, Math.round(bounds.height)),
+    },
+    maximized: window.isMaximized(),
+    fullScreen: window.isFullScreen(),
+    workspace,
+  }
 }
 
 async function showContextMenu(

@@ -3,6 +3,9 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomicSync } from './runtime/fs/durable'
 
+/** More windows than this at a quit are not worth reopening all at once. */
+export const MAX_WINDOWS_SAVED = 20
+
 const rectangleSchema = z.object({
   x: z.number().int(),
   y: z.number().int(),
@@ -11,16 +14,27 @@ const rectangleSchema = z.object({
 })
 export type Rectangle = z.infer<typeof rectangleSchema>
 
-/** window-state.json in the app's userData: where the window was, and the folder it had open. */
-export const windowStateSchema = z.object({
-  version: z.literal(1),
+/** One window's place: its normal bounds, its mode, and the folder it had open. */
+export const windowPlaceSchema = z.object({
   /** The normal (not maximized) bounds, so that un-maximizing after a restart goes back there. */
   bounds: rectangleSchema,
   maximized: z.boolean(),
   fullScreen: z.boolean(),
   workspace: z.string().min(1).nullable(),
 })
+export type WindowPlace = z.infer<typeof windowPlaceSchema>
+
+/**
+ * window-state.json in the app's userData, version 2: every window open at the last quit, the
+ * most recently used first. Version 1 (one window) is read as a list of one.
+ */
+export const windowStateSchema = z.object({
+  version: z.literal(2),
+  windows: z.array(windowPlaceSchema).max(MAX_WINDOWS_SAVED),
+})
 export type WindowState = z.infer<typeof windowStateSchema>
+
+const windowStateV1Schema = windowPlaceSchema.extend({ version: z.literal(1) })
 
 export const DEFAULT_SIZE = { width: 1200, height: 800 } as const
 /** The window's own minimum (BrowserWindow minWidth/minHeight). */
@@ -30,12 +44,18 @@ const VISIBLE_MARGIN = { width: 120, height: 60 } as const
 
 /** The saved state, or null when there is none or it cannot be read (the defaults apply). */
 export function parseWindowState(text: string): WindowState | null {
+  let json: unknown
   try {
-    const parsed = windowStateSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
+    json = JSON.parse(text)
   } catch {
     return null
   }
+  const parsed = windowStateSchema.safeParse(json)
+  if (parsed.success) return parsed.data
+  const old = windowStateV1Schema.safeParse(json)
+  if (!old.success) return null
+  const { version: _version, ...place } = old.data
+  return { version: 2, windows: [place] }
 }
 
 function overlap(a: Rectangle, b: Rectangle): { width: number; height: number } {
@@ -83,12 +103,59 @@ export function placeOnDisplays(
 
 /** The bounds to open a window with: the saved ones placed on today's displays, or centred. */
 export function initialBounds(
-  state: WindowState | null,
+  place: WindowPlace | null,
   displays: readonly Rectangle[],
   primary: Rectangle,
 ): Rectangle {
-  if (state === null) return placeOnDisplays({ x: 0, y: 0, ...DEFAULT_SIZE }, [], primary)
-  return placeOnDisplays(state.bounds, displays, primary)
+  if (place === null) return placeOnDisplays({ x: 0, y: 0, ...DEFAULT_SIZE }, [], primary)
+  return placeOnDisplays(place.bounds, displays, primary)
+}
+
+/** How far a new window opens from the one it follows, so that it does not hide it exactly. */
+const CASCADE = 28
+
+/** A new window's bounds: the default size, or the last window's, a step down and right. */
+export function cascadeBounds(
+  last: Rectangle | null,
+  displays: readonly Rectangle[],
+  primary: Rectangle,
+): Rectangle {
+  if (last === null) return initialBounds(null, displays, primary)
+  return placeOnDisplays(
+    { ...last, x: last.x + CASCADE, y: last.y + CASCADE },
+    displays.length > 0 ? displays : [primary],
+    primary,
+  )
+}
+
+/** A window to open at start: where it was (null: anywhere), and its folder. */
+export interface StartWindow {
+  readonly place: WindowPlace | null
+  readonly workspace: string | undefined
+}
+
+/**
+ * The windows to open at start. A launch that names a folder opens that folder alone, in the
+ * last used window's place. Otherwise every window open at the last quit comes back, each with
+ * its folder if that still exists (a folder deleted since is no error worth a dialog at start);
+ * always at least one window.
+ */
+export function windowsAtStart(
+  requested: string | undefined,
+  saved: WindowState | null,
+  exists: (path: string) => boolean,
+): StartWindow[] {
+  const places = saved?.windows ?? []
+  if (requested !== undefined) return [{ place: places[0] ?? null, workspace: requested }]
+  if (places.length === 0) return [{ place: null, workspace: undefined }]
+  const seen = new Set<string>()
+  return places.map((place) => {
+    const folder = place.workspace
+    // One window per workspace: a file edited by hand to list one twice opens it once.
+    const usable = folder !== null && exists(folder) && !seen.has(folder)
+    if (usable) seen.add(folder)
+    return { place, workspace: usable ? folder : undefined }
+  })
 }
 
 export interface Timers {
@@ -152,23 +219,38 @@ export function createWindowStateStore(
   }
 }
 
-/** What a second launch of the app asks of the running one. */
+/** What a second launch of the app asks of the running one; windows are named by their id. */
 export type SecondLaunch =
-  | { readonly kind: 'focus' }
-  | { readonly kind: 'open'; readonly path: string }
-  /** Another folder is open: the app has one team per process, so the person chooses. */
-  | { readonly kind: 'ask-to-switch'; readonly path: string; readonly current: string }
+  | { readonly kind: 'focus'; readonly window: number }
+  | { readonly kind: 'open-here'; readonly window: number; readonly path: string }
+  | { readonly kind: 'new-window'; readonly path: string | undefined }
+
+/** A window as the second launch sees it. */
+export interface OpenWindow {
+  readonly id: number
+  /** The folder it has open (null: its first-run screen). */
+  readonly workspace: string | null
+}
 
 /**
- * The app runs one AppService (one team) per process, in one window. A second launch without a
- * folder, or with the folder already open, brings that window forward; with a folder and none
- * open, opens it there; with another folder open, asks before closing the open team for it.
+ * One window per workspace: a second launch with a folder already open in a window brings that
+ * window forward; with a folder not open anywhere, opens it in the most recently used window if
+ * that one has no folder yet, otherwise in a new window. Without a folder it brings the most
+ * recently used window forward (a new one if there is none). `windows` is in order of use, the
+ * most recent first.
  */
 export function decideSecondLaunch(
   requested: string | undefined,
-  current: string | null,
+  windows: readonly OpenWindow[],
 ): SecondLaunch {
-  if (requested === undefined || requested === current) return { kind: 'focus' }
-  if (current === null) return { kind: 'open', path: requested }
-  return { kind: 'ask-to-switch', path: requested, current }
+  const recent = windows[0]
+  if (requested === undefined)
+    return recent === undefined
+      ? { kind: 'new-window', path: undefined }
+      : { kind: 'focus', window: recent.id }
+  const holder = windows.find((window) => window.workspace === requested)
+  if (holder !== undefined) return { kind: 'focus', window: holder.id }
+  if (recent !== undefined && recent.workspace === null)
+    return { kind: 'open-here', window: recent.id, path: requested }
+  return { kind: 'new-window', path: requested }
 }

@@ -96,6 +96,8 @@ let folders: string[] = []
 let service: AppService
 let adapter: IpcAdapter
 let api: AgentTeamsApi
+/** The window whose page makes the requests, attached to `service`. */
+let page: FakeWebContents
 
 function folder(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix))
@@ -121,9 +123,11 @@ beforeEach(async () => {
     secrets: plainFileSecretStore(join(config, 'settings.json')),
     env: {},
   })
-  adapter = createIpcAdapter({ service, isTrustedUrl: (url) => url === TRUSTED_URL })
+  adapter = createIpcAdapter({ isTrustedUrl: (url) => url === TRUSTED_URL })
+  page = new FakeWebContents()
+  adapter.attach(page as unknown as WebContents, service)
   electron.sender.url = TRUSTED_URL
-  electron.sender.contents = undefined
+  electron.sender.contents = page
   vi.resetModules()
   electron.exposed.clear()
   await import('../../../src/preload/index')
@@ -183,8 +187,6 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it('streams events in batches to the page, and only the events', async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
     const received: unknown[][] = []
     const unsubscribe = api.onEvents((...args: unknown[]) => received.push(args))
     const workspace = folder('agent-teams-workspace-')
@@ -202,8 +204,7 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it("sends main's own events (a menu command) to that window's page, parsed by the contract", async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
+    const contents = page
     const batch = nextBatch()
     adapter.send(contents as unknown as WebContents, {
       type: 'menu-command',
@@ -217,9 +218,6 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it("sends the events a command caused before the command's reply", async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
-    electron.sender.contents = contents
     const order: string[] = []
     const unsubscribe = api.onEvents((events) => {
       for (const event of events) order.push(event.type)
@@ -232,9 +230,8 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it('attaches a window once, however often it is asked', async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
-    adapter.attach(contents as unknown as WebContents)
+    const contents = page
+    adapter.attach(contents as unknown as WebContents, service)
     expect(contents.listenerCount('destroyed')).toBe(1)
     const opened: HostEvent[] = []
     const unsubscribe = api.onEvents((events) =>
@@ -247,18 +244,53 @@ describe('the IPC adapter and the preload', () => {
   })
 
   it('stops streaming to a window once it is destroyed', async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
+    const contents = page
     contents.destroy()
     expect(contents.listenerCount('destroyed')).toBe(0)
-    await api.openWorkspace({ path: folder('agent-teams-workspace-') })
+    // Its page is gone: a late request from it finds no team, and the service's events go nowhere.
+    await expect(api.getInfo({})).rejects.toThrow(/no team attached/)
+    await service.execute('openWorkspace', { path: folder('agent-teams-workspace-') })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(contents.sent).toBe(0)
   })
 
+  it("routes each window's commands to its own team, and its team's events to it alone", async () => {
+    const config = folder('agent-teams-config-')
+    const other = await AppService.create({
+      mode: 'electron',
+      version: '9.9.9',
+      configDirectory: config,
+      secrets: plainFileSecretStore(join(config, 'settings.json')),
+      env: {},
+    })
+    try {
+      const second = new FakeWebContents()
+      adapter.attach(second as unknown as WebContents, other)
+      const first = folder('agent-teams-workspace-')
+      await api.openWorkspace({ path: first })
+      const sentToFirst = page.sent
+      expect(second.sent).toBe(0)
+      electron.sender.contents = second
+      expect((await api.getInfo({})).workspace).toBeNull()
+      const secondFolder = folder('agent-teams-workspace-')
+      await api.openWorkspace({ path: secondFolder })
+      expect((await api.getInfo({})).workspace).toBe(secondFolder)
+      expect(second.sent).toBeGreaterThan(0)
+      expect(page.sent).toBe(sentToFirst)
+      electron.sender.contents = page
+      expect((await api.getInfo({})).workspace).toBe(first)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('refuses a request from a trusted page that has no team attached', async () => {
+    electron.sender.contents = new FakeWebContents()
+    await expect(api.getInfo({})).rejects.toThrow(/no team attached/)
+  })
+
   it('dispose removes every handler and every stream', async () => {
-    const contents = new FakeWebContents()
-    adapter.attach(contents as unknown as WebContents)
+    const contents = page
     adapter.dispose()
     expect(electron.handlers.size).toBe(0)
     expect(contents.listenerCount('destroyed')).toBe(0)

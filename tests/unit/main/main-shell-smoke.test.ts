@@ -16,7 +16,9 @@ import {
  * links go to the system browser or are refused; the right-click menu copies a message; a
  * crashed page offers Reload; a fault nothing caught is logged to the log file and does not end
  * main; the key store says why it is a plain file; a reply while the window is in the background
- * is notified; a second launch with another folder asks before switching.
+ * is notified; a second launch with another folder opens it in a second window with its own
+ * team, a folder open in one window is never opened in another, and closing a window closes its
+ * team alone.
  */
 
 /** A laptop screen, and a larger monitor to its right (work areas leave room for panels). */
@@ -52,12 +54,12 @@ function windowStatePath(): string {
 
 async function eventually<T>(
   what: string,
-  probe: () => T | undefined,
+  probe: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = probe()
+    const value = await probe()
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`${what} did not happen. Output:\n${main.output}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -72,14 +74,22 @@ function sentEvents(type: string): Record<string, unknown>[] {
     .filter((event) => event.type === type)
 }
 
-async function invoke<T>(name: string, params: unknown = {}): Promise<T> {
+const APP_URL = 'app://agent-teams/index.html'
+
+/** A command from the page of a window (numbered in the order they were made). */
+async function invokeIn<T>(window: number, name: string, params: unknown = {}): Promise<T> {
   const answer = await main.request<{ ok: boolean; result?: T; error?: unknown }>('invoke', {
     channel: `command:${name}`,
     params,
-    senderUrl: 'app://agent-teams/index.html',
+    senderUrl: APP_URL,
+    window,
   })
   if (!answer.ok) throw new Error(`${name} failed: ${JSON.stringify(answer.error)}`)
   return answer.result as T
+}
+
+function invoke<T>(name: string, params: unknown = {}): Promise<T> {
+  return invokeIn<T>(0, name, params)
 }
 
 function applicationMenu(): MenuEntry[] {
@@ -139,12 +149,12 @@ describe('the desktop shell of the built main process', () => {
       const text = readFileSync(windowStatePath(), 'utf8')
       return text === savedText ? undefined : (JSON.parse(text) as unknown)
     })
+    // The test wrote version 1 (one window); main keeps version 2, a list of windows.
     expect(saved).toEqual({
-      version: 1,
-      bounds: PLACED_BOUNDS,
-      maximized: true,
-      fullScreen: false,
-      workspace: folders.workspace,
+      version: 2,
+      windows: [
+        { bounds: PLACED_BOUNDS, maximized: true, fullScreen: false, workspace: folders.workspace },
+      ],
     })
   })
 
@@ -299,33 +309,87 @@ describe('the desktop shell of the built main process', () => {
     expect(main.problems).toEqual([])
   })
 
-  it('on a second launch with another folder, asks, then tells the page to open it', async () => {
+  it('on a second launch with another folder, opens it in a new window with its own team', async () => {
     const other = join(folders.root, 'other-project')
     mkdirSync(other)
-    const before = sentEvents('menu-command').length
+    const made = main.calls('new BrowserWindow').length
     // Electron's 'second-instance': (event, argv, workingDirectory) of the second launch.
     await main.request('emit-app', {
       event: 'second-instance',
       args: [[process.execPath, 'out/main/index.js', `--workspace=${other}`], folders.root],
     })
-    const opened = await eventually('the page told to open the folder', () => {
-      const sent = sentEvents('menu-command').slice(before)
-      return sent.length > 0 ? sent : undefined
+    const created = await eventually('a second window', () => {
+      const calls = main.calls('new BrowserWindow')
+      return calls.length > made ? calls.at(-1) : undefined
     })
-    expect(opened).toEqual([
-      { type: 'menu-command', command: { kind: 'open-recent', path: other } },
-    ])
-    const asked = main.calls('dialog.showMessageBox').at(-1)
-    expect(asked?.args[0]).toMatchObject({ message: `Open ${other}?`, buttons: ['Open', 'Cancel'] })
+    // A step down and right from the first, kept inside its display (it is at the right edge).
+    expect(created.args[0]).toMatchObject({ ...PLACED_BOUNDS, y: PLACED_BOUNDS.y + 28 })
+    const info = await eventually('the second window’s team in the other folder', async () => {
+      const answer = await invokeIn<{ workspace: string | null }>(1, 'getInfo')
+      return answer.workspace === other ? answer : undefined
+    })
+    expect(info.workspace).toBe(other)
+    // The first window keeps its own team, asked nothing.
+    expect((await invoke<{ workspace: string | null }>('getInfo')).workspace).toBe(
+      folders.workspace,
+    )
+    expect(main.problems).toEqual([])
+  })
+
+  it('one window per workspace: a folder open in one window is brought forward, not opened twice', async () => {
+    await main.request('focus', { window: 1 })
+    const focusedBefore = main.calls('BrowserWindow.focus').length
+    await main.request('emit-app', {
+      event: 'second-instance',
+      args: [[process.execPath, 'out/main/index.js', `--workspace=${folders.workspace}`], '/'],
+    })
+    await eventually('the first window brought forward', () =>
+      main.calls('BrowserWindow.focus').length > focusedBefore ? true : undefined,
+    )
+    expect(main.calls('new BrowserWindow')).toHaveLength(2)
+    // Opening the second window's folder from the first is refused, and names why.
+    const other = join(folders.root, 'other-project')
+    const answer = await main.request<{ ok: boolean; error?: { code: string; message: string } }>(
+      'invoke',
+      { channel: 'command:openWorkspace', params: { path: other }, senderUrl: APP_URL },
+    )
+    expect(answer.ok).toBe(false)
+    expect(answer.error).toMatchObject({
+      code: 'workspace-busy',
+      message: expect.stringContaining('open in another window'),
+    })
+  })
+
+  it('closing the second window stops its team and forgets it; the first goes on', async () => {
+    expect(await main.request('close-window', { window: 1 })).toEqual({ closed: true })
+    const other = join(folders.root, 'other-project')
+    const saved = await eventually('the closed window dropped from the state', () => {
+      const state = JSON.parse(readFileSync(windowStatePath(), 'utf8')) as { windows: unknown[] }
+      return state.windows.length === 1 ? state : undefined
+    })
+    expect(saved.windows).toEqual([expect.objectContaining({ workspace: folders.workspace })])
+    // Its team stopped and released the folder: the first window can open it now, then goes back.
+    await eventually('the other folder free to open', async () => {
+      const answer = await main.request<{ ok: boolean }>('invoke', {
+        channel: 'command:openWorkspace',
+        params: { path: other },
+        senderUrl: APP_URL,
+      })
+      return answer.ok ? true : undefined
+    })
+    await invoke('openWorkspace', { path: folders.workspace })
+    expect(await main.request('windows')).toEqual({ open: 1, made: 2 })
+    expect(main.problems).toEqual([])
   })
 
   it('quits cleanly, leaving the window state for the next launch', async () => {
     await main.request('emit-app', { event: 'before-quit' })
     expect(await main.exited).toBe(0)
-    expect(JSON.parse(readFileSync(windowStatePath(), 'utf8'))).toMatchObject({
-      bounds: PLACED_BOUNDS,
-      maximized: true,
-      workspace: folders.workspace,
+    expect(JSON.parse(readFileSync(windowStatePath(), 'utf8'))).toEqual({
+      version: 2,
+      windows: [
+        { bounds: PLACED_BOUNDS, maximized: true, fullScreen: false, workspace: folders.workspace },
+      ],
     })
     expect(main.problems).toEqual([])
   })

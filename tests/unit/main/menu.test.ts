@@ -14,6 +14,7 @@ function setup(change: Partial<Omit<MenuOptions, 'actions'>> = {}) {
     hasWorkspace: true,
     actions: {
       send: (command) => sent.push(command),
+      newWindow: () => calls.push('new-window'),
       openDocumentation: () => calls.push('documentation'),
       showLogFile: () => calls.push('log'),
       showAbout: () => calls.push('about'),
@@ -119,6 +120,15 @@ describe('the application menu', () => {
       'resume-all',
       'show-shortcuts',
     ])
+  })
+
+  it('opens a new window from File, in main', () => {
+    const { template, sent, calls } = setup()
+    const newWindow = item(top(template, 'File'), 'New Window')
+    expect(newWindow.accelerator).toBe('CmdOrCtrl+Shift+N')
+    click(newWindow)
+    expect(calls).toEqual(['new-window'])
+    expect(sent).toEqual([])
   })
 
   it('runs Help’s own actions in main', () => {

@@ -151,12 +151,17 @@ describe('the badge and quitting', () => {
 
   it('asks before quitting only while agents work', () => {
     const calm = run([open]).state
-    expect(quitQuestion(calm)).toBeNull()
+    expect(quitQuestion([calm])).toBeNull()
     const one = run([open, status('alice', 'idle', 'working')]).state
-    expect(quitQuestion(one)?.message).toBe('alice is still working. Quit anyway?')
+    expect(quitQuestion([one])?.message).toBe('alice is still working. Quit anyway?')
+    expect(quitQuestion([calm, one], 'close')?.message).toBe(
+      'alice is still working. Close the window anyway?',
+    )
     const two = run([open, status('alice', 'idle', 'working'), status('lead', 'idle', 'working')])
-    expect(quitQuestion(two.state)?.message).toBe('2 agents are still working. Quit anyway?')
+    expect(quitQuestion([two.state])?.message).toBe('2 agents are still working. Quit anyway?')
+    // Two windows, one agent at work in each: both count.
+    expect(quitQuestion([one, one])?.message).toBe('2 agents are still working. Quit anyway?')
     const done = run([open, status('alice', 'idle', 'working'), status('alice', 'working', 'idle')])
-    expect(quitQuestion(done.state)).toBeNull()
+    expect(quitQuestion([done.state])).toBeNull()
   })
 })

@@ -3,34 +3,41 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  cascadeBounds,
   createWindowStateStore,
   decideSecondLaunch,
   initialBounds,
   parseWindowState,
   placeOnDisplays,
+  windowsAtStart,
   type Timers,
+  type WindowPlace,
   type WindowState,
 } from '../../../src/main/window-state'
 
 const primary = { x: 0, y: 0, width: 1920, height: 1040 }
 const right = { x: 1920, y: 0, width: 2560, height: 1400 }
 
-const state = (change: Partial<WindowState> = {}): WindowState => ({
-  version: 1,
+const place = (change: Partial<WindowPlace> = {}): WindowPlace => ({
   bounds: { x: 2100, y: 100, width: 1400, height: 900 },
   maximized: false,
   fullScreen: false,
   workspace: '/home/dana/stats',
   ...change,
 })
+/** A saved state of one window with these changes, or of the windows given. */
+const state = (change: Partial<WindowPlace> = {}, ...more: WindowPlace[]): WindowState => ({
+  version: 2,
+  windows: [place(change), ...more],
+})
 
 describe('placing a saved window on today’s displays', () => {
   it('keeps a window where it was when its display is still there', () => {
-    expect(placeOnDisplays(state().bounds, [primary, right], primary)).toEqual(state().bounds)
+    expect(placeOnDisplays(place().bounds, [primary, right], primary)).toEqual(place().bounds)
   })
 
   it('brings a window whose monitor is gone back on the primary display, centred', () => {
-    expect(placeOnDisplays(state().bounds, [primary], primary)).toEqual({
+    expect(placeOnDisplays(place().bounds, [primary], primary)).toEqual({
       x: 260,
       y: 70,
       width: 1400,
@@ -69,10 +76,21 @@ describe('placing a saved window on today’s displays', () => {
 
 describe('reading the saved state', () => {
   it('accepts what the store writes, refuses anything else', () => {
-    expect(parseWindowState(JSON.stringify(state()))).toEqual(state())
+    const two = state({}, place({ workspace: null }))
+    expect(parseWindowState(JSON.stringify(two))).toEqual(two)
     expect(parseWindowState('{"version":2}')).toBeNull()
+    expect(parseWindowState('{"version":3,"windows":[]}')).toBeNull()
     expect(parseWindowState('{ torn')).toBeNull()
-    expect(parseWindowState(JSON.stringify({ ...state(), bounds: { x: 0 } }))).toBeNull()
+    expect(parseWindowState(JSON.stringify(state({ bounds: { x: 0 } as never })))).toBeNull()
+    const many = { version: 2, windows: Array.from({ length: 21 }, () => place()) }
+    expect(parseWindowState(JSON.stringify(many))).toBeNull()
+  })
+
+  it('reads version 1 (one window) as a list of one', () => {
+    expect(parseWindowState(JSON.stringify({ version: 1, ...place() }))).toEqual(state())
+    expect(
+      parseWindowState(JSON.stringify({ version: 1, ...place(), maximized: 'yes' })),
+    ).toBeNull()
   })
 })
 
@@ -114,7 +132,7 @@ describe('the window state store', () => {
     expect(clock.count()).toBe(1)
     expect(store.load()).toBeNull()
     clock.runAll()
-    expect(store.load()?.bounds.x).toBe(49)
+    expect(store.load()?.windows[0]?.bounds.x).toBe(49)
     // Nothing but the file itself: the temp file was renamed over it.
     expect(readdirSync(join(folder, 'userData'))).toEqual(['window-state.json'])
   })
@@ -149,21 +167,76 @@ describe('the window state store', () => {
   })
 })
 
-describe('a second launch', () => {
-  it('without a folder, or with the open one, brings the window forward', () => {
-    expect(decideSecondLaunch(undefined, '/a')).toEqual({ kind: 'focus' })
-    expect(decideSecondLaunch('/a', '/a')).toEqual({ kind: 'focus' })
+describe('the windows at start', () => {
+  const exists = (path: string) => path !== '/gone'
+
+  it('with no saved state, one window on its first-run screen', () => {
+    expect(windowsAtStart(undefined, null, exists)).toEqual([{ place: null, workspace: undefined }])
   })
 
-  it('with a folder and none open, opens it in the window', () => {
-    expect(decideSecondLaunch('/a', null)).toEqual({ kind: 'open', path: '/a' })
+  it('reopens every saved window with its folder, a deleted folder as a first-run screen', () => {
+    const saved = state({}, place({ workspace: '/gone' }), place({ workspace: null }))
+    expect(windowsAtStart(undefined, saved, exists)).toEqual([
+      { place: saved.windows[0], workspace: '/home/dana/stats' },
+      { place: saved.windows[1], workspace: undefined },
+      { place: saved.windows[2], workspace: undefined },
+    ])
   })
 
-  it('with another folder open, asks before switching', () => {
-    expect(decideSecondLaunch('/b', '/a')).toEqual({
-      kind: 'ask-to-switch',
-      path: '/b',
-      current: '/a',
+  it('opens a folder listed twice once: one window per workspace', () => {
+    const saved = state({}, place())
+    expect(windowsAtStart(undefined, saved, exists).map((start) => start.workspace)).toEqual([
+      '/home/dana/stats',
+      undefined,
+    ])
+  })
+
+  it('a launch naming a folder opens that one alone, where the last window was', () => {
+    const saved = state({}, place({ workspace: '/b' }))
+    expect(windowsAtStart('/web', saved, exists)).toEqual([
+      { place: saved.windows[0], workspace: '/web' },
+    ])
+  })
+
+  it('a new window opens a step from the last one, inside the display', () => {
+    const last = { x: 100, y: 100, width: 1000, height: 700 }
+    expect(cascadeBounds(last, [primary], primary)).toEqual({
+      x: 128,
+      y: 128,
+      width: 1000,
+      height: 700,
     })
+    const corner = { x: 920, y: 340, width: 1000, height: 700 }
+    expect(cascadeBounds(corner, [primary], primary)).toEqual(
+      expect.objectContaining({ x: 920, y: 340 }),
+    )
+    expect(cascadeBounds(null, [primary], primary)).toEqual(initialBounds(null, [primary], primary))
+  })
+})
+
+describe('a second launch', () => {
+  const windows = [
+    { id: 7, workspace: '/a' },
+    { id: 3, workspace: null },
+  ]
+
+  it('without a folder brings the most recently used window forward', () => {
+    expect(decideSecondLaunch(undefined, windows)).toEqual({ kind: 'focus', window: 7 })
+    expect(decideSecondLaunch(undefined, [])).toEqual({ kind: 'new-window', path: undefined })
+  })
+
+  it('with a folder open in a window, brings that window forward', () => {
+    expect(decideSecondLaunch('/a', windows)).toEqual({ kind: 'focus', window: 7 })
+    expect(decideSecondLaunch('/a', [...windows].reverse())).toEqual({ kind: 'focus', window: 7 })
+  })
+
+  it('with a new folder, opens it in the last window if that one has none, else a new one', () => {
+    expect(decideSecondLaunch('/b', windows)).toEqual({ kind: 'new-window', path: '/b' })
+    expect(decideSecondLaunch('/b', [...windows].reverse())).toEqual({
+      kind: 'open-here',
+      window: 3,
+      path: '/b',
+    })
+    expect(decideSecondLaunch('/b', [])).toEqual({ kind: 'new-window', path: '/b' })
   })
 })

@@ -4,7 +4,9 @@
 // channel. The test drives it with messages: 'ready' fires app's ready, 'invoke' calls an
 // ipcMain handler as a page would, 'emit-app' emits an app event, 'navigate', 'window-open',
 // 'page-ready', 'page-gone', 'blur', 'menu-click', 'context-menu', 'popup-click',
-// 'notification-click' and 'protocol-request' do what a page, the person or Chromium would;
+// 'notification-click', 'focus', 'close-window' and 'protocol-request' do what a page, the
+// person or Chromium would (on the window numbered `window` in the order they were made, the
+// first by default);
 // 'fault' raises an error nothing catches.
 // Windows and screen live in windows.mjs, menus, notifications, shell and clipboard in
 // desktop-apis.mjs, the shared recording in recording.mjs.
@@ -262,6 +264,13 @@ function refuseLater(api, message) {
 
 // --- what the test asks for ---------------------------------------------------------------------
 
+/** The window a request names (`window`: its place in the order windows were made). */
+function windowOf(message) {
+  const window = windows[message.window ?? 0]
+  if (window === undefined) throw new Error(`there is no window ${message.window ?? 0}`)
+  return window
+}
+
 const commands = {
   ready() {
     lifecycle.ready = true
@@ -269,10 +278,11 @@ const commands = {
     resolveReady()
     return {}
   },
-  async invoke({ channel, params, senderUrl }) {
+  async invoke(message) {
+    const { channel, params, senderUrl } = message
     const handler = ipcHandlers.get(channel)
     if (handler === undefined) throw new Error(`No handler registered for '${channel}'`)
-    const sender = windows[0]?.webContents
+    const sender = windowOf(message).webContents
     return handler({ senderFrame: { url: senderUrl }, sender }, structuredClone(params))
   },
   'emit-app'({ event, args = [] }) {
@@ -280,13 +290,13 @@ const commands = {
     appEmitter.emit(event, fake, ...args)
     return { defaultPrevented: fake.defaultPrevented }
   },
-  navigate({ url }) {
+  navigate(message) {
     const fake = fakeEvent('webContents.will-navigate')
-    windows[0].webContents.emit('will-navigate', fake, url)
+    windowOf(message).webContents.emit('will-navigate', fake, message.url)
     return { defaultPrevented: fake.defaultPrevented }
   },
-  'window-open'({ url }) {
-    return windows[0].webContents.windowOpenHandler()({ url })
+  'window-open'(message) {
+    return windowOf(message).webContents.windowOpenHandler()({ url: message.url })
   },
   permission({ permission }) {
     return new Promise((resolve) => {
@@ -294,35 +304,55 @@ const commands = {
     }).then((granted) => ({ granted, checked: sessionHandlers.permissionCheck() }))
   },
   /** The page paints its first frame. */
-  'page-ready'() {
-    windows[0].emit('ready-to-show', fakeEvent('BrowserWindow.ready-to-show'))
-    return { visible: windows[0].isVisible(), focused: windows[0].isFocused() }
+  'page-ready'(message) {
+    const window = windowOf(message)
+    window.emit('ready-to-show', fakeEvent('BrowserWindow.ready-to-show'))
+    return { visible: window.isVisible(), focused: window.isFocused() }
   },
   /** The person switches to another application. */
-  blur() {
-    windows[0].blur()
+  blur(message) {
+    windowOf(message).blur()
     return {}
   },
-  'menu-click'({ path }) {
-    return clickApplicationMenu(path, windows[0])
+  /** The person clicks on a window. */
+  focus(message) {
+    windowOf(message).focus()
+    return {}
+  },
+  /** The person clicks a window's close button. */
+  'close-window'(message) {
+    const window = windowOf(message)
+    window.close()
+    return { closed: window.isDestroyed() }
+  },
+  /** How many windows are open, and the URL each loaded. */
+  windows() {
+    return { open: windows.filter((window) => !window.destroyed).length, made: windows.length }
+  },
+  'menu-click'(message) {
+    return clickApplicationMenu(message.path, windowOf(message))
   },
   /** A right-click in the page: Chromium's params, and what the page tells main's script. */
-  'context-menu'({ params, pageAnswer }) {
-    pageAnswers.push(pageAnswer)
-    windows[0].webContents.emit('context-menu', fakeEvent('webContents.context-menu'), params)
+  'context-menu'(message) {
+    pageAnswers.push(message.pageAnswer)
+    windowOf(message).webContents.emit(
+      'context-menu',
+      fakeEvent('webContents.context-menu'),
+      message.params,
+    )
     return {}
   },
-  'popup-click'({ path }) {
-    return clickPopupMenu(path, windows[0])
+  'popup-click'(message) {
+    return clickPopupMenu(message.path, windowOf(message))
   },
   'notification-click'() {
     return clickLastNotification()
   },
   /** The page's renderer process ends (a crash, the OOM killer). */
-  'page-gone'({ reason, exitCode }) {
-    windows[0].webContents.emit('render-process-gone', fakeEvent('webContents.gone'), {
-      reason,
-      exitCode,
+  'page-gone'(message) {
+    windowOf(message).webContents.emit('render-process-gone', fakeEvent('webContents.gone'), {
+      reason: message.reason,
+      exitCode: message.exitCode,
     })
     return {}
   },

@@ -107,11 +107,35 @@ class BrowserWindow extends EventEmitter {
     }
     this.focus()
   }
+  /** Focuses this window; the one focused before loses focus, as on a desktop. */
   focus() {
     record('BrowserWindow.focus')
     if (this.focused) return
+    for (const other of windows)
+      if (other !== this && other.focused && !other.destroyed) {
+        other.focused = false
+        other.emit('blur')
+      }
     this.focused = true
     this.emit('focus')
+  }
+  /**
+   * Electron's close: 'close' may be prevented (main asks first); otherwise the window and its
+   * page are destroyed, 'closed' follows, and with the last window gone the app hears
+   * 'window-all-closed'.
+   */
+  close() {
+    record('BrowserWindow.close')
+    if (this.destroyed) return
+    const event = fakeEvent('BrowserWindow.close')
+    this.emit('close', event)
+    if (event.defaultPrevented) return
+    this.destroyed = true
+    this.focused = false
+    this.webContents.destroy()
+    this.emit('closed')
+    if (windows.every((window) => window.destroyed))
+      appEmitter.emit('window-all-closed', fakeEvent('app.window-all-closed'))
   }
   blur() {
     record('BrowserWindow.blur')
