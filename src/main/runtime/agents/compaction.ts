@@ -108,7 +108,7 @@ export class Compactor {
   /**
    * Makes room for the next call: compacts when its prompt would pass the threshold, or, after
    * the endpoint refused a prompt as too long (`level` > 0), compacts at that level whatever the
-   * count says, and harder until the prompt fits the threshold or nothing is left to compact.
+   * count says; then harder until the prompt fits the threshold or no level is left.
    */
   async makeRoom(
     client: ModelClient,
@@ -129,7 +129,8 @@ export class Compactor {
         level: current,
         trigger,
       })
-      if (after === null) return
+      // Nothing to cut at this level, or no gain: a harder level may still find some.
+      if (after === null) continue
       tokens = after
       if (tokens <= limit) return
     }
@@ -216,6 +217,8 @@ export class Compactor {
       { ...request, messages: toConversation([...records, preview]) },
       0,
     )
+    // A summary longer than what it replaces (a tiny window, a wordy summarizer) is no help.
+    if (after >= at.tokens) return null
     this.dependencies.record({ ...compaction, tokens_after: after })
     return after
   }
