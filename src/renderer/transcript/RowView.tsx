@@ -79,14 +79,14 @@ function CompactionMarker({ row }: { readonly row: Extract<Row, { kind: 'compact
       <summary>
         <span className="compaction-title">Compacted here</span>
         <span className="compaction-figures">
-          {formatCount(row.tokensBefore)} → {formatCount(row.tokensAfter)} tokens of a{' '}
-          {formatCount(row.window)} window
+          {formatCount(row.tokensBefore)} → {formatCount(row.tokensAfter)} tokens · window{' '}
+          {formatCount(row.window)}
         </span>
       </summary>
       <div className="compaction-body">
         <p className="compaction-note">
-          From here on the model saw this summary of the {row.throughSeq} records above, after its
-          identity block, in place of them.
+          From here on the model saw its identity block and this summary in place of the records up
+          to #{row.throughSeq}.
         </p>
         <div className="compaction-summary" data-copy-message={row.summary}>
           {row.summary}

@@ -165,7 +165,6 @@ export class Compactor {
     const summarized = view.slice(0, cut)
     const throughSeq = summarized[summarized.length - 1]?.seq ?? 0
     const request = next()
-    const model = modelOf(client, request)
     const input = summaryInput(
       lastCompaction(records),
       summarized,

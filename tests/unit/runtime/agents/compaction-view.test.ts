@@ -86,10 +86,10 @@ describe('the context window', () => {
     expect(knownContextWindow('claude-opus-4-1-20250805')).toBe(200_000)
     expect(knownContextWindow('claude-haiku-4-5')).toBe(200_000)
     expect(knownContextWindow('llama-3-70b')).toBeUndefined()
-    let setting: number | undefined
-    const windows = new ContextWindows(() => setting)
+    const setting: { tokens?: number } = {}
+    const windows = new ContextWindows(() => setting.tokens)
     expect(windows.of('llama-3-70b')).toBe(DEFAULT_CONTEXT_WINDOW)
-    setting = 32_000
+    setting.tokens = 32_000
     expect(windows.of('llama-3-70b')).toBe(32_000)
     expect(windows.learn('llama-3-70b', 8_192)).toBe(true)
     expect(windows.learn('llama-3-70b', 8_192)).toBe(false)
