@@ -116,10 +116,10 @@ export class Compactor {
     level: number,
     signal: AbortSignal,
   ): Promise<void> {
-    const model = modelOf(client, next())
-    const window = this.windowOf(model)
+    const request = next()
+    const window = this.windowOf(modelOf(client, request))
     const limit = Math.floor(window * this.policy.threshold)
-    let tokens = await measure(client, next(), limit)
+    let tokens = await measure(client, request, limit)
     if (level === 0 && tokens <= limit) return
     const trigger = level === 0 ? 'threshold' : 'prompt-too-long'
     for (let current = level; current < LEVELS; current++) {
