@@ -91,6 +91,9 @@ function CompactionMarker({ row }: { readonly row: Extract<Row, { kind: 'compact
         <div className="compaction-summary" data-copy-message={row.summary}>
           {row.summary}
         </div>
+        <pre className="compaction-identity" aria-label="Identity block">
+          {row.identity}
+        </pre>
       </div>
     </details>
   )

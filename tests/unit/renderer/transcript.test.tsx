@@ -244,6 +244,9 @@ describe('the transcript', () => {
     expect(marker).toHaveAttribute('open')
     expect(summary).toBeVisible()
     expect(marker).toHaveTextContent('in place of the records up to #5')
+    expect(within(marker).getByLabelText('Identity block')).toHaveTextContent(
+      "<identity>You are 'lead'</identity>",
+    )
   })
 
   it('takes a compaction record streamed in as the agent works', async () => {
