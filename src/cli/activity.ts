@@ -21,6 +21,8 @@ function describe(event: TeamEvent): string | null {
   switch (event.type) {
     case 'transcript-appended': {
       const record = event.record
+      if (record.kind === 'compaction')
+        return `[${event.agent}] compacted its conversation: ${record.tokens_before} → ${record.tokens_after} tokens (window ${record.window})`
       if (record.kind !== 'assistant') return null
       const parts: string[] = []
       for (const block of record.content) {

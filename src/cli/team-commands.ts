@@ -87,6 +87,7 @@ export const chat: Command = async (context) => {
       apiKey: config.apiKey,
       model: config.model,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
     },
     context.positionals[0] ?? '',
   )
@@ -174,6 +175,12 @@ export const transcript: Command = async (context) => {
         break
       case 'status':
         await writeLine(context.output.stdout, `#${record.seq} [${record.status}] ${record.reason}`)
+        break
+      case 'compaction':
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} [compacted through #${record.through_seq}: ${record.tokens_before} → ${record.tokens_after} tokens] ${record.summary}`,
+        )
         break
     }
   }

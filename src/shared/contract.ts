@@ -56,6 +56,8 @@ export const settingsViewSchema = z.object({
   secretStorage: z.enum(['os', 'plain-file']),
   secretStorageNote: z.string().nullable(),
   leadWakesOnMessages: z.boolean(),
+  /** The model's context window in tokens, for models the app's table does not know. */
+  contextWindow: z.number().int().nullable(),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
@@ -177,6 +179,7 @@ export const commands = {
         model: z.string().min(1).max(200).optional(),
         useOfflineModel: z.boolean().optional(),
         leadWakesOnMessages: z.boolean().optional(),
+        contextWindow: z.number().int().min(1000).max(100_000_000).nullable().optional(),
       })
       .strict(),
     result: settingsViewSchema,

@@ -88,9 +88,33 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
     /** read_inbox consumes mail: the batch's end, as for an inbox record. */
     inbox_end: positionSchema.optional(),
     inbox_ids: z.array(z.string()).optional(),
+    /** The result was too large for the context window: `content` is its first part and a note. */
+    cut: z.object({ shown: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
   }),
   /** A lifecycle mark: an activation ended, the round cap was hit, an error stopped a turn. */
   z.object({ ...base, kind: z.literal('status'), status: z.string(), reason: z.string() }),
+  /**
+   * The conversation was compacted: the records up to `through_seq` were summarized, and from
+   * here the model sees `identity`, `summary`, then the records after `through_seq` verbatim.
+   * Written in one append once the summary is complete; the records summarized stay as they are.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('compaction'),
+    through_seq: z.number().int().min(0),
+    /** Who the agent is, its task, open protocol requests and unanswered mail, as shown. */
+    identity: z.string(),
+    summary: z.string(),
+    /** What set it off: the threshold before a call, or the endpoint's "prompt is too long". */
+    trigger: z.string(),
+    /** The prompt's tokens before and after, and the window they were held to. */
+    tokens_before: z.number().int().min(0),
+    tokens_after: z.number().int().min(0),
+    window: z.number().int().min(1),
+    /** The summarizing model call's own model and tokens. */
+    model: z.string(),
+    usage: usageSchema,
+  }),
 ])
 export type TranscriptRecord = z.infer<typeof transcriptRecordSchema>
 export type TranscriptRecordKind = TranscriptRecord['kind']

@@ -2,12 +2,18 @@ import { onTestFinished } from 'vitest'
 import type { TeamEvent } from '../../src/shared/events'
 import type { TranscriptRecord } from '../../src/shared/transcript'
 import { TeamHost, type HostOptions } from '../../src/main/runtime/host'
+import type { ModelEndpoint } from '../../src/main/runtime/model/client'
 import {
   OfflineModelServer,
   type OfflineServerOptions,
 } from '../../src/main/runtime/offline-model/offline-server'
 import type { Script } from '../../src/main/runtime/offline-model/script'
 import { tempWorkspace } from './workspace'
+
+/** Host options; the endpoint's fields are added to the offline server's (its URL, key, model). */
+export type TestHostOptions = Partial<Omit<HostOptions, 'endpoint'>> & {
+  endpoint?: Partial<ModelEndpoint>
+}
 
 export interface HostUnderTest {
   readonly host: TeamHost
@@ -20,7 +26,7 @@ export interface HostUnderTest {
     kind: K,
   ): Extract<TranscriptRecord, { kind: K }>[]
   /** Closes the host and opens a new one on the same workspace and server (a restart). */
-  restart(options?: Partial<HostOptions>): Promise<HostUnderTest>
+  restart(options?: TestHostOptions): Promise<HostUnderTest>
 }
 
 /**
@@ -29,7 +35,7 @@ export interface HostUnderTest {
  */
 export async function startHost(
   script: Script,
-  options: Partial<HostOptions> & {
+  options: TestHostOptions & {
     server?: Partial<OfflineServerOptions>
     workspace?: string
   } = {},
@@ -43,12 +49,19 @@ export async function startHost(
 async function openOn(
   server: OfflineModelServer,
   workspace: string,
-  options: Partial<HostOptions>,
+  options: TestHostOptions,
 ): Promise<HostUnderTest> {
+  const { endpoint, ...rest } = options
   const host = await TeamHost.open({
+    ...rest,
     workspace,
-    endpoint: { apiKey: 'test-key', baseURL: server.url, model: 'offline-test', maxRetries: 0 },
-    ...options,
+    endpoint: {
+      apiKey: 'test-key',
+      baseURL: server.url,
+      model: 'offline-test',
+      maxRetries: 0,
+      ...endpoint,
+    },
   })
   onTestFinished(() => host.close())
   const events: TeamEvent[] = []

@@ -402,7 +402,13 @@ export class AppService {
       this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
       return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
     }
-    return { apiKey: key, model: view.model, ...(view.baseURL ? { baseURL: view.baseURL } : {}) }
+    const { contextWindow } = this.settings.read()
+    return {
+      apiKey: key,
+      model: view.model,
+      ...(view.baseURL ? { baseURL: view.baseURL } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
+    }
   }
 
   /** Points the team at the right model before work starts; refuses when there is none. */

@@ -50,6 +50,7 @@ export class AppSettings {
       secretStorage: this.secrets.kind,
       secretStorageNote: this.secrets.note,
       leadWakesOnMessages: settings.leadWakesOnMessages !== false,
+      contextWindow: settings.contextWindow ?? null,
     }
   }
 
@@ -59,6 +60,7 @@ export class AppSettings {
     model?: string
     useOfflineModel?: boolean
     leadWakesOnMessages?: boolean
+    contextWindow?: number | null
   }): Promise<SettingsView> {
     if (change.apiKey !== undefined) {
       await this.secrets.save(
@@ -74,6 +76,8 @@ export class AppSettings {
     if (change.useOfflineModel !== undefined) settings.useOfflineModel = change.useOfflineModel
     if (change.leadWakesOnMessages !== undefined)
       settings.leadWakesOnMessages = change.leadWakesOnMessages
+    if (change.contextWindow === null) delete settings.contextWindow
+    else if (change.contextWindow !== undefined) settings.contextWindow = change.contextWindow
     mkdirSync(this.directory, { recursive: true })
     // Read after the secret store saved: a plain-file store keeps the key in this same file.
     // Every field, ours or not (the CLI's apiKey among them), is written back as it was read.

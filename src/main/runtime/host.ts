@@ -5,6 +5,7 @@ import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { Agent, type PauseCause } from './agents/agent'
+import type { CompactionPolicy } from './agents/compaction'
 import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
@@ -35,6 +36,8 @@ export interface HostOptions {
   readonly turnPolicy?: TurnPolicy
   /** Budgets that apply where config.json sets none (default: none). */
   readonly budgets?: { agent?: Budget; team?: Budget }
+  /** When agents compact their conversations (default: at 75 % of the window). */
+  readonly compaction?: CompactionPolicy
 }
 
 export interface AgentSummary {
@@ -419,6 +422,13 @@ export class TeamHost {
       onAuthFailure: (message) => this.reportAuthFailure(message),
       // Other programs' appends are reported by the watcher only when there is one.
       mailSignalled: this.options.watch !== false,
+      identity: () => ({
+        role: isLead ? 'lead' : (this.team.roster.find(name)?.role ?? 'teammate'),
+        team: this.team.roster.snapshot.team_name,
+      }),
+      openRequests: () => this.openRequests(name),
+      contextWindow: () => this.model.endpoint.contextWindow,
+      compaction: this.options.compaction,
     })
     this.agents.set(name, agent)
     return agent
@@ -432,6 +442,19 @@ export class TeamHost {
       }
     const reason = this.budgets.problem(name, [...this.agents.values()])
     return reason === null ? null : { cause: 'budget', reason }
+  }
+
+  /** The pending protocol requests `name` asked or must answer, one line each. */
+  private openRequests(name: string): string[] {
+    return this.protocols
+      .requests()
+      .filter(
+        (request) => request.status === 'pending' && (request.from === name || request.to === name),
+      )
+      .map(
+        (request) =>
+          `${request.kind} request ${request.id} from ${request.from} to ${request.to}, pending${request.plan ? `; plan: ${request.plan.slice(0, 500)}` : ''}`,
+      )
   }
 
   /** One alert for the whole team, however many agents hit the refused key. */

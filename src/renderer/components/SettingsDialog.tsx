@@ -35,6 +35,13 @@ export function SettingsDialog() {
   return <SettingsForm settings={settings} onDone={closeDialog} />
 }
 
+/** The field's tokens: null when empty, undefined when it is not a whole number. */
+function windowTokens(text: string): number | null | undefined {
+  const digits = text.replace(/[\s,_]/g, '')
+  if (digits === '') return null
+  return /^\d+$/.test(digits) ? Number(digits) : undefined
+}
+
 function SettingsForm({
   settings,
   onDone,
@@ -49,10 +56,13 @@ function SettingsForm({
   const [model, setModel] = useState(settings.model)
   const [offline, setOffline] = useState(settings.useOfflineModel)
   const [wakes, setWakes] = useState(settings.leadWakesOnMessages)
+  const [contextWindow, setContextWindow] = useState(settings.contextWindow?.toString() ?? '')
+  const [windowError, setWindowError] = useState<string | null>(null)
   const ids = {
     key: useId(),
     url: useId(),
     model: useId(),
+    window: useId(),
     offline: useId(),
     wakes: useId(),
     note: useId(),
@@ -67,6 +77,8 @@ function SettingsForm({
     if (model.trim() && model.trim() !== settings.model) result.model = model.trim()
     if (offline !== settings.useOfflineModel) result.useOfflineModel = offline
     if (wakes !== settings.leadWakesOnMessages) result.leadWakesOnMessages = wakes
+    const tokens = windowTokens(contextWindow)
+    if (tokens !== undefined && tokens !== settings.contextWindow) result.contextWindow = tokens
     return result
   }
 
@@ -86,7 +98,12 @@ function SettingsForm({
         noValidate
         onSubmit={(event) => {
           event.preventDefault()
-          void save(change())
+          // Checked here: NaN would cross a JSON transport as null, which clears the setting.
+          const invalid = windowTokens(contextWindow) === undefined
+          setWindowError(
+            invalid ? 'The context window is a whole number of tokens, or empty.' : null,
+          )
+          if (!invalid) void save(change())
         }}
       >
         <fieldset className="fieldset">
@@ -148,6 +165,25 @@ function SettingsForm({
               value={model}
               onChange={(event) => setModel(event.target.value)}
             />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.window}>Context window (tokens)</label>
+            <input
+              id={ids.window}
+              inputMode="numeric"
+              spellCheck={false}
+              value={contextWindow}
+              placeholder="200,000 for Claude models"
+              aria-invalid={windowError !== null}
+              onChange={(event) => setContextWindow(event.target.value)}
+            />
+            <InlineError
+              error={windowError === null ? null : { code: 'error', message: windowError }}
+            />
+            <p className="field-hint">
+              For other models: agents compact their conversation before it fills 75 % of this. An
+              endpoint that says a prompt is too long corrects it by itself.
+            </p>
           </div>
         </fieldset>
         <fieldset className="fieldset">

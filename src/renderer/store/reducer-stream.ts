@@ -156,6 +156,7 @@ function retireLiveParts(state: TeamData, agent: string, record: TranscriptRecor
     case 'user':
     case 'inbox':
     case 'status':
+    case 'compaction':
       return state
     default:
       return assertNever(record, 'transcript record')

@@ -2,7 +2,7 @@ import { memo } from 'react'
 import { assertNever } from '../../shared/errors'
 import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
-import { formatSeconds, isoFromSeconds } from '../components/format'
+import { formatCount, formatSeconds, isoFromSeconds } from '../components/format'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -62,10 +62,42 @@ export const RowView = memo(function RowView({
           <span className="status-line-reason">{row.reason}</span>
         </div>
       )
+    case 'compaction':
+      return <CompactionMarker row={row} />
     default:
       return assertNever(row, 'row')
   }
 })
+
+/**
+ * Where the conversation was compacted: the rows above stay for the person, the model saw the
+ * summary (behind the disclosure) in their place from here on.
+ */
+function CompactionMarker({ row }: { readonly row: Extract<Row, { kind: 'compaction' }> }) {
+  return (
+    <details className="compaction-marker" data-testid="compaction-marker">
+      <summary>
+        <span className="compaction-title">Compacted here</span>
+        <span className="compaction-figures">
+          {formatCount(row.tokensBefore)} → {formatCount(row.tokensAfter)} tokens · window{' '}
+          {formatCount(row.window)}
+        </span>
+      </summary>
+      <div className="compaction-body">
+        <p className="compaction-note">
+          From here on the model saw its identity block and this summary in place of the records up
+          to #{row.throughSeq}.
+        </p>
+        <div className="compaction-summary" data-copy-message={row.summary}>
+          {row.summary}
+        </div>
+        <pre className="compaction-identity" aria-label="Identity block">
+          {row.identity}
+        </pre>
+      </div>
+    </details>
+  )
+}
 
 function InjectedCard({ message }: { readonly message: InjectedMessage }) {
   return (

@@ -42,6 +42,17 @@ export type Row =
       readonly status: string
       readonly reason: string
     }
+  | {
+      /** "Compacted here": what the model saw from this point on in place of the rows above. */
+      readonly kind: 'compaction'
+      readonly key: string
+      readonly summary: string
+      readonly identity: string
+      readonly tokensBefore: number
+      readonly tokensAfter: number
+      readonly window: number
+      readonly throughSeq: number
+    }
 
 /** Rows for the loaded records: each tool call pairs with its result, found by tool-use id. */
 export function recordRows(records: readonly TranscriptRecord[]): Row[] {
@@ -106,6 +117,18 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           key: `s${record.seq}`,
           status: record.status,
           reason: record.reason,
+        })
+        break
+      case 'compaction':
+        rows.push({
+          kind: 'compaction',
+          key: `c${record.seq}`,
+          summary: record.summary,
+          identity: record.identity,
+          tokensBefore: record.tokens_before,
+          tokensAfter: record.tokens_after,
+          window: record.window,
+          throughSeq: record.through_seq,
         })
         break
       default:

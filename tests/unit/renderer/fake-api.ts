@@ -62,6 +62,7 @@ export function settingsView(change: Partial<SettingsView> = {}): SettingsView {
     secretStorage: 'os',
     secretStorageNote: null,
     leadWakesOnMessages: true,
+    contextWindow: null,
     ...change,
   }
 }

@@ -79,4 +79,33 @@ describe('the settings', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('baseURL: Invalid URL')
     expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument()
   })
+
+  it('saves a context window for other models, and checks it first', async () => {
+    const api = fakeApi({ settings: settingsView({ contextWindow: 32_000 }) })
+    await openSettings(api)
+    const field = screen.getByLabelText('Context window (tokens)')
+    expect(field).toHaveValue('32000')
+    fireEvent.change(field, { target: { value: 'a lot' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('a whole number of tokens')
+    expect(api.saveSettings).not.toHaveBeenCalled()
+
+    fireEvent.change(field, { target: { value: '128,000' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    })
+    expect(api.saveSettings).toHaveBeenLastCalledWith({ contextWindow: 128_000 })
+  })
+
+  it('clears the context window when the field is emptied', async () => {
+    const api = fakeApi({ settings: settingsView({ contextWindow: 32_000 }) })
+    await openSettings(api)
+    fireEvent.change(screen.getByLabelText('Context window (tokens)'), { target: { value: '' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    })
+    expect(api.saveSettings).toHaveBeenCalledWith({ contextWindow: null })
+  })
 })

@@ -211,4 +211,73 @@ describe('the transcript', () => {
     expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 100 })
     expect(api.getTranscript).toHaveBeenCalledTimes(1)
   })
+  it('marks where the conversation was compacted, with the token figures and the summary behind a disclosure', async () => {
+    const compacted: TranscriptRecord[] = [
+      ...records.slice(0, 5),
+      {
+        ...base,
+        seq: 6,
+        kind: 'compaction',
+        through_seq: 5,
+        identity: "<identity>You are 'lead'</identity>",
+        summary: 'You ran the tests; read_file found no missing.txt.',
+        trigger: 'threshold',
+        tokens_before: 152_300,
+        tokens_after: 41_000,
+        window: 200_000,
+        model: 'm',
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+      { ...base, seq: 7, kind: 'user', from: 'user', text: 'And now?' },
+    ]
+    await renderApp(fakeApi({ transcripts: { lead: compacted } }))
+    const transcript = screen.getByTestId('transcript')
+    await within(transcript).findByText('And now?')
+    // The full history stays: the rows before the marker are all there.
+    expect(within(transcript).getByText('Build it')).toBeInTheDocument()
+    const marker = within(transcript).getByTestId('compaction-marker')
+    expect(marker).toHaveTextContent('Compacted here')
+    expect(marker).toHaveTextContent('152k → 41k tokens · window 200k')
+    const summary = within(marker).getByText('You ran the tests; read_file found no missing.txt.')
+    expect(summary).not.toBeVisible()
+    fireEvent.click(within(marker).getByText('Compacted here'))
+    expect(marker).toHaveAttribute('open')
+    expect(summary).toBeVisible()
+    expect(marker).toHaveTextContent('in place of the records up to #5')
+    expect(within(marker).getByLabelText('Identity block')).toHaveTextContent(
+      "<identity>You are 'lead'</identity>",
+    )
+  })
+
+  it('takes a compaction record streamed in as the agent works', async () => {
+    const api = fakeApi({ transcripts: { lead: records.slice(0, 1) } })
+    await renderApp(api)
+    const transcript = screen.getByTestId('transcript')
+    await within(transcript).findByText('Build it')
+    act(() =>
+      api.emit([
+        {
+          type: 'transcript-appended',
+          agent: 'lead',
+          record: {
+            ...base,
+            seq: 2,
+            kind: 'compaction',
+            through_seq: 1,
+            identity: '<identity/>',
+            summary: 'Asked to build it.',
+            trigger: 'prompt-too-long',
+            tokens_before: 9000,
+            tokens_after: 800,
+            window: 8000,
+            model: 'm',
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+      ]),
+    )
+    expect(within(transcript).getByTestId('compaction-marker')).toHaveTextContent(
+      '9.0k → 800 tokens · window 8.0k',
+    )
+  })
 })

@@ -111,6 +111,18 @@ describe('the encrypted key store (the app)', () => {
     })
   })
 
+  it('saves and clears the context window setting beside the others', async () => {
+    writeFileSync(settingsFile(), JSON.stringify({ theirs: true }))
+    const settings = new AppSettings(directory, await open(), {})
+    expect((await settings.save({ contextWindow: 64_000 })).contextWindow).toBe(64_000)
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toEqual({
+      theirs: true,
+      contextWindow: 64_000,
+    })
+    expect((await settings.save({ contextWindow: null })).contextWindow).toBeNull()
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toEqual({ theirs: true })
+  })
+
   it('reports no key, with a warning, when the file cannot be decrypted (a new keyring)', async () => {
     writeFileSync(encryptedFile(), 'garbage')
     expect((await open()).load()).toBeNull()

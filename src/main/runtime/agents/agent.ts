@@ -13,11 +13,13 @@ import type {
 import type { Clock } from '../clock'
 import type { InboxConsumer } from '../mailbox/consumer'
 import type { Mailbox } from '../mailbox/mailbox'
-import type { ModelClient } from '../model/client'
+import type { ModelClient, ModelTurn } from '../model/client'
+import { ContextWindows } from '../model/context-window'
 import type { TeamPaths } from '../team-paths'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { Tool } from '../tools/types'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
+import { Compactor, DEFAULT_COMPACTION_POLICY, type CompactionPolicy } from './compaction'
 import { CUT_OFF, cutOffCall, LoopDetector, MUTATING_TOOLS } from './guards'
 import { InboxIntake } from './intake'
 import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
@@ -60,6 +62,13 @@ export interface AgentOptions {
    * model call polls.
    */
   readonly mailSignalled?: boolean
+  /** The agent's role and team, for the identity block a compaction shows (default: none known). */
+  readonly identity?: () => { role: string; team: string }
+  /** Open protocol requests this agent is part of, one line each, for the identity block. */
+  readonly openRequests?: () => readonly string[]
+  /** The `contextWindow` setting, for models the built-in table does not know. */
+  readonly contextWindow?: () => number | undefined
+  readonly compaction?: CompactionPolicy
 }
 
 /** How one activation ended: the typed step the agent and the host act on. */
@@ -84,6 +93,7 @@ export class Agent {
   private readonly intake: InboxIntake
   private readonly toolsByName: Map<string, Tool>
   private readonly turns: ModelTurnRunner
+  private readonly compactor: Compactor
   private readonly loops = new LoopDetector()
   private running: Promise<void> | null = null
   private wakeRequested = false
@@ -125,9 +135,11 @@ export class Agent {
       stalled: (reason) => options.setStatus('stalled', reason),
       reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
     })
+    this.compactor = this.newCompactor()
     this.toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
     for (const record of this.store.all) {
-      if (record.kind !== 'assistant') continue
+      // A summarizing call is a model call too, and its tokens are the agent's.
+      if (record.kind !== 'assistant' && record.kind !== 'compaction') continue
       this.addUsage(record.usage)
       this.rounds++
     }
@@ -280,11 +292,7 @@ export class Agent {
         if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
         const pause = this.options.pauseReason?.() ?? null
         if (pause !== null) return { kind: 'paused', ...pause }
-        const turn = await this.turns.run(
-          this.options.model(),
-          this.turnRequest(),
-          controller.signal,
-        )
+        const turn = await this.modelTurn(controller.signal)
         rounds++
         this.rounds++
         this.record({ kind: 'assistant', ...turn })
@@ -326,6 +334,38 @@ export class Agent {
     } finally {
       this.controller = null
     }
+  }
+
+  /** One model turn; the compactor makes room for it first (and again after "too long"). */
+  private modelTurn(signal: AbortSignal): Promise<ModelTurn> {
+    const client = this.options.model()
+    return this.compactor.turn(
+      client,
+      () => this.turnRequest(),
+      (request) => this.turns.run(client, request, signal),
+      signal,
+    )
+  }
+
+  private newCompactor(): Compactor {
+    const options = this.options
+    return new Compactor({
+      records: () => this.store.all,
+      record: (record) => this.record(record),
+      windows: new ContextWindows(() => options.contextWindow?.()),
+      identity: () => ({
+        name: options.name,
+        ...(options.identity?.() ?? { role: options.kind, team: 'default' }),
+      }),
+      openRequests: () => options.openRequests?.() ?? [],
+      summarize: (client, request, signal) => this.turns.run(client, request, signal),
+      onUsage: (usage) => {
+        this.rounds++
+        this.addUsage(usage)
+        options.emit({ type: 'usage-reported', agent: this.name, usage, total: this.usageTotal })
+      },
+      policy: options.compaction ?? DEFAULT_COMPACTION_POLICY,
+    })
   }
 
   private turnRequest(): Parameters<ModelTurnRunner['run']>[1] {
@@ -378,7 +418,11 @@ export class Agent {
                 content: `Unknown tool "${call.name}". Available tools: ${[...this.toolsByName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
                 isError: true,
               }
-      content = outcome.content
+      const sent = this.compactor.cutToolResult(
+        outcome.content,
+        this.options.modelId?.() ?? this.options.model().endpoint.model,
+      )
+      content = sent.content
       isError = outcome.isError
       this.record({
         kind: 'tool-result',
@@ -386,6 +430,7 @@ export class Agent {
         name: call.name,
         content,
         is_error: isError,
+        ...(sent.cut ? { cut: sent.cut } : {}),
       })
     }
     this.options.emit({

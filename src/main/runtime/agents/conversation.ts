@@ -32,23 +32,55 @@ function userBlock(record: UserSideRecord): TextBlockParam | ToolResultBlockPara
 }
 
 type UserSideRecord = Extract<TranscriptRecord, { kind: 'user' | 'inbox' | 'tool-result' }>
+export type CompactionRecord = Extract<TranscriptRecord, { kind: 'compaction' }>
+
+/** The transcript's last compaction, which decides what the model sees; undefined if none. */
+export function lastCompaction(records: readonly TranscriptRecord[]): CompactionRecord | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index]
+    if (record?.kind === 'compaction') return record
+  }
+  return undefined
+}
+
+/**
+ * The records the model sees verbatim: all of them, or after a compaction those after the
+ * range it summarized (compaction records themselves are never sent).
+ */
+export function verbatimRecords(records: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const compaction = lastCompaction(records)
+  const through = compaction?.through_seq ?? 0
+  return records.filter((record) => record.seq > through && record.kind !== 'compaction')
+}
+
+/** How a compaction's summary reads to the model. */
+export function formatSummary(compaction: CompactionRecord): string {
+  return `<summary of the earlier conversation>\n${compaction.summary}\n</summary>`
+}
 
 /**
  * The Messages API conversation derived from a transcript. Consecutive user-side records merge
  * into one user message (tool results first, as the API requires), so that the roles always
- * alternate whatever arrived between two model calls.
+ * alternate whatever arrived between two model calls. After a compaction the conversation
+ * opens with its identity block and summary, then the records after the summarized range.
  */
 export function toConversation(records: readonly TranscriptRecord[]): MessageParam[] {
+  const compaction = lastCompaction(records)
   const conversation: MessageParam[] = []
   let results: ToolResultBlockParam[] = []
-  let texts: TextBlockParam[] = []
+  let texts: TextBlockParam[] = compaction
+    ? [
+        { type: 'text', text: compaction.identity },
+        { type: 'text', text: formatSummary(compaction) },
+      ]
+    : []
   const flushUser = (): void => {
     if (results.length === 0 && texts.length === 0) return
     conversation.push({ role: 'user', content: [...results, ...texts] })
     results = []
     texts = []
   }
-  for (const record of records) {
+  for (const record of compaction ? verbatimRecords(records) : records) {
     switch (record.kind) {
       case 'user':
       case 'inbox':
@@ -64,6 +96,7 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
         break
       }
       case 'status':
+      case 'compaction':
         break
     }
   }
@@ -92,7 +125,7 @@ export function unansweredToolCalls(records: readonly TranscriptRecord[]): ToolU
 export function awaitsModel(records: readonly TranscriptRecord[]): boolean {
   for (let index = records.length - 1; index >= 0; index--) {
     const record = records[index]
-    if (!record || record.kind === 'status') continue
+    if (!record || record.kind === 'status' || record.kind === 'compaction') continue
     return record.kind !== 'assistant'
   }
   return false

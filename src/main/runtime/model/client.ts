@@ -27,6 +27,11 @@ export interface ModelEndpoint {
    * also after a stream that broke off, which the SDK does not retry).
    */
   readonly maxRetries?: number
+  /**
+   * The context window in tokens for models the built-in table does not know (the settings'
+   * `contextWindow`); the endpoint's own "prompt is too long" corrects it.
+   */
+  readonly contextWindow?: number
   /** Default: one shared proxy-aware transport, reading the proxy variables of this process. */
   readonly transport?: Transport
 }

@@ -12,6 +12,8 @@ const settingsSchema = z.looseObject({
   model: z.string().optional(),
   useOfflineModel: z.boolean().optional(),
   leadWakesOnMessages: z.boolean().optional(),
+  /** The context window of the configured model, in tokens, where the built-in table has none. */
+  contextWindow: z.number().int().min(1000).optional(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -19,6 +21,7 @@ export interface ModelConfig {
   readonly apiKey?: string
   readonly baseURL?: string
   readonly model: string
+  readonly contextWindow?: number
   /** Where each value came from, for the settings view and error messages. */
   readonly sources: {
     apiKey: 'environment' | 'settings' | 'none'
@@ -74,6 +77,7 @@ export function loadModelConfig(
     ...(apiKey ? { apiKey } : {}),
     ...(baseURL ? { baseURL } : {}),
     model,
+    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
     sources: {
       apiKey: env.ANTHROPIC_API_KEY ? 'environment' : settings.apiKey ? 'settings' : 'none',
       baseURL: env.ANTHROPIC_BASE_URL ? 'environment' : settings.baseURL ? 'settings' : 'default',

@@ -162,3 +162,19 @@ describe('readSettings', () => {
     expect(() => readSettings(join(dir, 'settings.json'))).toThrow(/is a folder, not a file/)
   })
 })
+
+describe('the contextWindow setting', () => {
+  it('is read for models the built-in table does not know', () => {
+    const path = settingsFile({ ...fullSettings, contextWindow: 32_000 })
+    expect(loadModelConfig({}, path).contextWindow).toBe(32_000)
+    expect(loadModelConfig({}, settingsFile(fullSettings)).contextWindow).toBeUndefined()
+  })
+
+  it('refuses a value that is not a whole number of tokens, naming the field', () => {
+    for (const contextWindow of ['big', 12.5, 0]) {
+      const path = settingsFile({ contextWindow })
+      expect(() => readSettings(path)).toThrow(TeamError)
+      expect(() => readSettings(path)).toThrow(/contextWindow: /)
+    }
+  })
+})
