@@ -140,6 +140,9 @@ export class AppService {
         this.requireHost().stop(this.knownAgent(name))
         return {}
       },
+      setAgentModel: async ({ name, model, thinking }) => ({
+        summary: this.requireHost().setModel(this.knownAgent(name), { model, thinking }),
+      }),
       sendMessage: async ({ to, content, type }) => {
         await this.prepareModel()
         return { id: this.requireHost().send({ to, content, type }).id }
@@ -302,6 +305,7 @@ export class AppService {
         running: false,
         usage: { input_tokens: 0, output_tokens: 0 },
         model: null,
+        thinking: null,
         pending: 0,
         rounds: 0,
         budget: none,
@@ -311,6 +315,7 @@ export class AppService {
         teamName: '',
         lead: idle,
         members: [],
+        defaultModel: null,
         rosterProblem: this.rosterProblem,
         requests: [],
         teamBudget: none,
@@ -319,10 +324,7 @@ export class AppService {
       }
     }
     const roster = host.roster()
-    const view = async (
-      agent: (typeof roster)['lead'],
-      model: string | null,
-    ): Promise<AgentView> => ({
+    const view = async (agent: (typeof roster)['lead']): Promise<AgentView> => ({
       name: agent.name,
       role: agent.role,
       status: agent.status,
@@ -331,19 +333,16 @@ export class AppService {
       rounds: agent.rounds,
       budget: host.budgetOf(agent.name),
       statusReason: this.reasons.get(agent.name) ?? null,
-      model,
+      ...host.modelChoice(agent.name),
       pending: await this.pendingCount(agent.name),
     })
-    const members = await Promise.all(
-      roster.members.map((member) =>
-        view(member, (host.team.roster.find(member.name)?.model as string | undefined) ?? null),
-      ),
-    )
+    const members = await Promise.all(roster.members.map((member) => view(member)))
     return {
       workspace,
       teamName: roster.team_name,
-      lead: await view(roster.lead, null),
+      lead: await view(roster.lead),
       members,
+      defaultModel: host.defaultModel,
       rosterProblem: this.rosterProblem,
       requests: host.protocolRequests().map(({ id, kind, from, to, status, plan, reason }) => ({
         id,

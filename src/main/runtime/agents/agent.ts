@@ -39,6 +39,8 @@ export interface AgentOptions {
   /** The model client to use for the next turn (settings may change between turns). */
   readonly model: () => ModelClient
   readonly modelId?: () => string | undefined
+  /** Its extended-thinking budget for the next turn; off when undefined. */
+  readonly thinkingBudget?: () => number | undefined
   readonly system: () => string
   readonly roundCap: number
   readonly turnPolicy?: TurnPolicy
@@ -335,6 +337,7 @@ export class Agent {
       messages: toConversation(this.store.all),
       tools: this.apiTools(),
       model: this.options.modelId?.(),
+      thinkingBudget: this.options.thinkingBudget?.(),
       observer: {
         onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
         onToolStart: (block) =>
