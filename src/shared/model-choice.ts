@@ -23,7 +23,7 @@ export const MAX_THINKING_BUDGET = 128_000
 export const THINKING_RULE = `a thinking budget is a whole number of tokens from ${MIN_THINKING_BUDGET.toLocaleString('en-US')} to ${MAX_THINKING_BUDGET.toLocaleString('en-US')}`
 
 export const modelIdSchema = z
-  .string()
+  .string({ message: `is not a model id (${MODEL_ID_RULE})` })
   .regex(MODEL_ID_PATTERN, { message: `is not a model id (${MODEL_ID_RULE})` })
 
 export const thinkingBudgetSchema = z
@@ -58,9 +58,11 @@ export interface ModelChoiceChange {
 /** Why `model` is not a model id, or null. */
 export function modelIdProblem(model: string): string | null {
   if (model.length === 0) return 'the model id is empty'
-  if (model.length > 200) return `"${truncate(model)}" is longer than 200 characters`
-  if (!/^[A-Za-z0-9]/.test(model)) return `"${truncate(model)}" must start with a letter or digit`
-  return MODEL_ID_PATTERN.test(model) ? null : `"${truncate(model)}" ${MODEL_ID_RULE_SHORT}`
+  // Quoted as JSON: a hostile id may hold a newline or a quote.
+  const shown = JSON.stringify(truncate(model))
+  if (model.length > 200) return `${shown} is longer than 200 characters`
+  if (!/^[A-Za-z0-9]/.test(model)) return `${shown} must start with a letter or digit`
+  return MODEL_ID_PATTERN.test(model) ? null : `${shown} ${MODEL_ID_RULE_SHORT}`
 }
 
 /** Why `budget` is not a thinking budget, or null. */

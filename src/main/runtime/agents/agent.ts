@@ -22,6 +22,7 @@ import { CUT_OFF, cutOffCall, LoopDetector, MUTATING_TOOLS } from './guards'
 import { InboxIntake } from './intake'
 import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
 import { describeEnd } from './activation-end'
+import { thinkingForTurn } from './thinking-turn'
 import { TranscriptStore } from './transcript-store'
 
 export type AgentKind = 'lead' | 'teammate'
@@ -337,7 +338,7 @@ export class Agent {
       messages: toConversation(this.store.all),
       tools: this.apiTools(),
       model: this.options.modelId?.(),
-      thinkingBudget: this.options.thinkingBudget?.(),
+      thinkingBudget: thinkingForTurn(this.store.all, this.options.thinkingBudget?.()),
       observer: {
         onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
         onToolStart: (block) =>

@@ -7,7 +7,6 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
 import { withCacheBreakpoints } from './caching'
-import { thinkingForCall } from './thinking-turn'
 import { TokenCounter, type CountRequest } from './token-count'
 import { createTransport, TransportSettingError, type Transport } from './transport'
 
@@ -55,10 +54,7 @@ export interface TurnRequest {
   readonly messages: MessageParam[]
   readonly tools: readonly ApiTool[]
   readonly model?: string
-  /**
-   * Extended thinking with this budget of tokens; off when absent. Inside a tool-use loop the
-   * loop's own setting wins (`thinkingForCall`).
-   */
+  /** Extended thinking with this budget of tokens; off when absent. */
   readonly thinkingBudget?: number
   readonly signal?: AbortSignal
   readonly observer?: StreamObserver
@@ -95,7 +91,7 @@ export class ModelClient {
       {
         model: request.model ?? this.endpoint.model,
         ...withCacheBreakpoints(request),
-        ...thinkingParams(thinkingForCall(request.messages, request.thinkingBudget), maxTokens),
+        ...thinkingParams(request.thinkingBudget, maxTokens),
       },
       { headers: { 'x-agent-name': request.agent }, signal: request.signal },
     )
