@@ -4,7 +4,6 @@ import type { MailMessage } from '../../shared/messages'
 import {
   applyModelChoice,
   assertModelChoice,
-  modelChoiceOf,
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
@@ -21,6 +20,7 @@ import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
+import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
@@ -254,25 +254,13 @@ export class TeamHost {
     this.assertOpen()
     assertKnownAgent(name, this.team.roster)
     assertModelChoice(change)
-    this.team.updateRoster((draft) => {
-      if (name === LEAD) {
-        const lead: Record<string, unknown> = { ...draft.lead }
-        applyModelChoice(lead, change)
-        if (Object.keys(lead).length === 0) delete draft.lead
-        else draft.lead = lead
-        return
-      }
-      const member = draft.members.find((candidate) => candidate.name === name)
-      if (member) applyModelChoice(member, change)
-    })
-    const choice = this.modelChoice(name)
-    return `${name} now runs on ${choice.model ?? `${this.defaultModel} (the team's model)`}, thinking ${choice.thinking === null ? 'off' : `on (${choice.thinking} tokens)`}.`
+    this.team.updateRoster((draft) => writeModelChoice(draft, name, change))
+    return describeModelChange(name, this.modelChoice(name), this.defaultModel)
   }
 
   /** An agent's own model (null: the team's) and thinking budget (null: off), from config.json. */
   modelChoice(name: string): ModelChoice {
-    const roster = this.team.roster
-    return modelChoiceOf(name === LEAD ? roster.snapshot.lead : roster.find(name))
+    return readModelChoice(this.team.roster, name)
   }
 
   /** The model of every agent without one of its own: the endpoint's. */

@@ -15,6 +15,7 @@ function estimateSize(row: Row | undefined): number {
     case 'tool':
       return 46
     case 'status':
+    case 'thinking':
       return 34
     case 'inbox':
       return 92
