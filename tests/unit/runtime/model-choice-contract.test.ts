@@ -76,7 +76,10 @@ describe('the contract: spawn with a model, setAgentModel', () => {
     expect(snapshot.members[0]).toMatchObject({ name: 'alice', model: null, thinking: null })
     expect(snapshot.lead).toMatchObject({ model: null, thinking: null })
     await service.execute('sendMessage', { to: 'alice', content: 'Again.' })
-    await waitFor(() => requestsOf('alice').length === 2, () => 'the second request of alice')
+    await waitFor(
+      () => requestsOf('alice').length === 2,
+      () => 'the second request of alice',
+    )
     expect(requestsOf('alice')[1]?.body.model).toBe('claude-team')
     expect(requestsOf('alice')[1]?.body.thinking).toBeUndefined()
 
