@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
 import { agentScript, messagesOf, refused, requestsOf } from '../../../helpers/agents'
+import { cli } from '../../../helpers/cli'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 
 /** A tool-using turn that thinks (a signed thinking block, then a redacted one) before its call. */
@@ -49,6 +50,13 @@ describe('thinking blocks across tool use', () => {
     const sentBack = messagesOf(second)[1]
     expect(sentBack?.role).toBe('assistant')
     expect(sentBack?.content).toEqual(blocks)
+
+    // `agent-teams transcript` shows them too, the redacted one without its data.
+    const printed = await cli(['transcript', 'alice', '--workspace', team.workspace])
+    expect(printed.lines).toContain(
+      '#2 alice (thinking): The file may not exist yet; I should look before writing.',
+    )
+    expect(printed.lines).toContain('#2 alice (thinking, redacted)')
 
     // The transcript on disk holds them as they came, and a restart sends them back unchanged.
     const onDisk = transcriptLines(team, 'alice').find((line) => line['kind'] === 'assistant')
