@@ -191,7 +191,10 @@ export class TeamHost {
       ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
       : request.prompt
     this.agent(request.name).addUserTurn(request.by ?? LEAD, task)
-    return `Spawned '${request.name}' (role: ${request.role})${request.planFirst ? ', plan first' : ''}`
+    const choice = this.modelChoice(request.name)
+    const model = choice.model === null ? '' : `, model: ${choice.model}`
+    const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
+    return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
   }
 
   send(request: {

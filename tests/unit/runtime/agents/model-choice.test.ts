@@ -32,13 +32,16 @@ function memberOnDisk(workspace: string, name: string): Record<string, unknown> 
 describe('the model chosen per agent', () => {
   it('a spawn with a model and thinking lands in config.json and in every request of that agent', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({
+    const summary = team.host.spawn({
       name: 'alice',
       role: 'coder',
       prompt: 'Go.',
       model: 'claude-opus-4-1',
       thinking: 2048,
     })
+    expect(summary).toBe(
+      "Spawned 'alice' (role: coder, model: claude-opus-4-1, thinking: 2048 tokens)",
+    )
     team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Go.' })
     await team.host.whenIdle()
 
@@ -150,6 +153,35 @@ describe('the model chosen per agent', () => {
     expect(config.lead).toEqual({ model: 'claude-lead', thinking: 1024 })
     const roster = team.events.filter((event) => event.type === 'roster-changed').at(-1)
     expect(roster).toMatchObject({ lead: { model: 'claude-lead', thinking: 1024 } })
+  })
+
+  it('a re-spawn keeps the model and thinking unless it gives them; null goes back to the default', async () => {
+    const team = await startHost(agentScript(() => text('Done.')))
+    team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'One.',
+      model: 'claude-a',
+      thinking: 1024,
+    })
+    await team.host.whenIdle()
+    team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Two.' })
+    await team.host.whenIdle()
+    expect(team.host.modelChoice('alice')).toEqual({ model: 'claude-a', thinking: 1024 })
+    team.host.spawn({
+      name: 'alice',
+      role: 'tester',
+      prompt: 'Three.',
+      model: null,
+      thinking: null,
+    })
+    await team.host.whenIdle()
+    expect(team.host.modelChoice('alice')).toEqual({ model: null, thinking: null })
+    expect(requestsOf(team, 'alice').map((request) => request.body.model)).toEqual([
+      'claude-a',
+      'claude-a',
+      'offline-test',
+    ])
   })
 
   it('refuses hostile model ids and thinking budgets with the rule, and writes nothing', async () => {
