@@ -54,7 +54,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       name: trimmedName,
       role: role.trim(),
       prompt: prompt.trim(),
-      ...choiceParams(modelChoice.choice, existing !== undefined),
+      ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
     })
     if (outcome.ok) closeDialog()
@@ -178,16 +178,17 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
 }
 
 /**
- * The model fields of a spawn: a new teammate leaves out what is at its default; a re-spawn
- * sends both, since an empty field then means "back to the team's model", not "as it was".
+ * The model fields of a spawn. From the roster's Re-spawn the fields start as the member's
+ * choice, so both are sent: an emptied field means "back to the team's model". Otherwise what
+ * is at its default is left out, and a re-spawn by name keeps the member's choice.
  */
 function choiceParams(
   choice: ModelChoice,
-  respawn: boolean,
+  explicit: boolean,
 ): { model?: string | null; thinking?: number | null } {
   return {
-    ...(respawn || choice.model !== null ? { model: choice.model } : {}),
-    ...(respawn || choice.thinking !== null ? { thinking: choice.thinking } : {}),
+    ...(explicit || choice.model !== null ? { model: choice.model } : {}),
+    ...(explicit || choice.thinking !== null ? { thinking: choice.thinking } : {}),
   }
 }
 

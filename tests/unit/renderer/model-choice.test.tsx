@@ -172,6 +172,35 @@ describe('the model per agent in the window', () => {
   })
 })
 
+describe('re-spawn from the roster', () => {
+  it('starts from the member’s model and thinking, and sends what the fields say', async () => {
+    const api = fakeApi({
+      snapshot: snapshot({
+        members: [agentView('dana', { status: 'shutdown', model: 'claude-a', thinking: 2048 })],
+      }),
+    })
+    await renderApp(api)
+    fireEvent.click(
+      within(screen.getByTestId('roster-item-dana')).getByRole('button', { name: 'Re-spawn' }),
+    )
+    const dialog = await screen.findByRole('dialog', { name: 'Re-spawn dana' })
+    expect(screen.getByLabelText('Model')).toHaveValue('claude-a')
+    expect(screen.getByLabelText('Thinking budget (tokens)')).toHaveValue('2048')
+    type('First prompt', 'Again')
+    type('Model', '')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Re-spawn dana' }))
+    })
+    expect(api.spawn).toHaveBeenCalledWith({
+      name: 'dana',
+      role: 'coder',
+      prompt: 'Again',
+      model: null,
+      thinking: 2048,
+    })
+  })
+})
+
 describe('the reducer: model and thinking from roster-changed', () => {
   it('follows config.json: a member’s fields, the lead’s object, and a removed model', () => {
     const opened = reduce(initialTeamData, {
