@@ -1,4 +1,5 @@
 import type { MailMessage } from '../shared/messages'
+import { modelChoiceOf } from '../shared/model-choice'
 import { formatSecondsUtc } from '../shared/time'
 import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
 import { Roster } from '../main/runtime/roster/roster'
@@ -6,6 +7,7 @@ import { TeamPaths } from '../main/runtime/team-paths'
 import { serve } from '../server/serve-command'
 import type { ParsedOptions } from './main'
 import { budget } from './budget-command'
+import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
@@ -211,8 +213,14 @@ const roster: Command = async (context) => {
   }
   const lines = [`Team: ${file.team_name}`]
   if (file.members.length === 0) lines.push('  No teammates.')
-  for (const member of file.members)
-    lines.push(`  ${member.name} (${member.role}): ${member.status}`)
+  for (const member of file.members) {
+    // A member on the team's model without thinking reads as before.
+    const choice = modelChoiceOf(member)
+    const own = choice.model !== null || choice.thinking !== null
+    lines.push(
+      `  ${member.name} (${member.role}): ${member.status}${own ? ` · ${describeChoice(choice)}` : ''}`,
+    )
+  }
   await writeLine(context.output.stdout, lines.join('\n'))
   return 0
 }
@@ -234,4 +242,6 @@ export const commands: Readonly<Record<string, Command>> = {
   plan,
   requests,
   budget,
+  spawn,
+  model,
 }

@@ -32,6 +32,13 @@ Commands:
                          open the printed address, which carries the launch's secret token
 
 A running team (the app, serve or chat, in another terminal):
+  spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+                         spawn a teammate (or re-spawn an idle one) with its first prompt;
+                         --model: its own model (default: the team's), --thinking: extended
+                         thinking with a budget of N tokens (at least 1024; off by default)
+  model <name>           show an agent's model and thinking (the lead's too)
+  model <name> [--model ID|default] [--thinking N|off]
+                         change them; the agent uses them from its next turn
   stop <name>            stop an agent mid-stream or mid-tool (its bash process group too)
   resume <name>          go on after a stop, a pause, an error or a stall
   shutdown <name>        ask a teammate to shut down (the s10 shutdown protocol)
@@ -73,6 +80,10 @@ const options = {
   reset: { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   clear: { type: 'boolean', default: false },
+  role: { type: 'string' },
+  model: { type: 'string' },
+  thinking: { type: 'string' },
+  'plan-first': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -94,6 +105,14 @@ export type ParsedOptions = {
   yes: boolean
   /** budget --clear: lift both limits. */
   clear: boolean
+  /** spawn --role. */
+  role?: string
+  /** spawn and model: a model id, or "default". */
+  model?: string
+  /** spawn and model: a thinking budget in tokens, or "off". */
+  thinking?: string
+  /** spawn --plan-first. */
+  planFirst: boolean
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */
@@ -129,6 +148,7 @@ export async function main(argv: readonly string[], output: Output = process): P
     positionals,
     options: {
       ...parsed.values,
+      planFirst: parsed.values['plan-first'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

@@ -160,6 +160,13 @@ export const transcript: Command = async (context) => {
         for (const block of record.content) {
           if (block.type === 'text')
             await writeLine(context.output.stdout, `#${record.seq} ${name}: ${String(block.text)}`)
+          else if (block.type === 'thinking')
+            await writeLine(
+              context.output.stdout,
+              `#${record.seq} ${name} (thinking): ${String(block['thinking'])}`,
+            )
+          else if (block.type === 'redacted_thinking')
+            await writeLine(context.output.stdout, `#${record.seq} ${name} (thinking, redacted)`)
           else if (block.type === 'tool_use')
             await writeLine(
               context.output.stdout,

@@ -4,6 +4,7 @@ import { assertNever } from '../shared/errors'
 import { checkReplies } from './checked-api'
 import { Banners } from './components/Banners'
 import { BudgetDialog } from './components/BudgetDialog'
+import { ModelDialog } from './components/ModelDialog'
 import { Dialog } from './components/Dialog'
 import { FirstRun, BrandMark } from './components/FirstRun'
 import { Header } from './components/Header'
@@ -120,6 +121,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       )
     case 'budget':
       return <BudgetDialog name={dialog.name} />
+    case 'model':
+      return <ModelDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

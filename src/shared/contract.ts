@@ -5,6 +5,7 @@ import { transcriptRecordSchema, usageSchema } from './transcript'
 import { MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
 import { desktopEventSchema } from './desktop'
+import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -37,7 +38,10 @@ export const agentViewSchema = z.object({
   statusReason: z.string().nullable(),
   running: z.boolean(),
   usage: usageSchema,
+  /** Its own model (config.json); null: the team's, `TeamSnapshot.defaultModel`. */
   model: z.string().nullable(),
+  /** Its extended-thinking budget in tokens; null: thinking off. */
+  thinking: z.number().int().nullable(),
   /** Messages waiting in its inbox. */
   pending: z.number().int().min(0),
   /** Model calls made over its whole life (what a round budget counts). */
@@ -89,6 +93,8 @@ export const teamSnapshotSchema = z.object({
   teamName: z.string(),
   lead: agentViewSchema,
   members: z.array(agentViewSchema),
+  /** The model of every agent without one of its own (the settings', or the offline model's). */
+  defaultModel: z.string().nullable(),
   rosterProblem: rosterProblemSchema.nullable(),
   /** Shutdown and plan requests, pending and settled (the s10 protocols). */
   requests: z.array(protocolRequestViewSchema),
@@ -126,7 +132,10 @@ export const commands = {
         name,
         role: z.string().min(1).max(200),
         prompt: z.string().min(1).max(200_000),
-        model: z.string().max(200).optional(),
+        /** Its own model; null or absent: the team's (a re-spawn keeps its model when absent). */
+        model: modelIdSchema.nullable().optional(),
+        /** Extended thinking with this budget; null: off; absent: as it was (off when new). */
+        thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
       })
@@ -134,6 +143,17 @@ export const commands = {
     result: z.object({ summary: z.string() }),
   },
   stopAgent: { params: z.object({ name }).strict(), result: empty },
+  /** An agent's model (null: the team's) and thinking budget (null: off), from its next turn. */
+  setAgentModel: {
+    params: z
+      .object({
+        name,
+        model: modelIdSchema.nullable(),
+        thinking: thinkingBudgetSchema.nullable(),
+      })
+      .strict(),
+    result: z.object({ summary: z.string() }),
+  },
   sendMessage: {
     params: z
       .object({

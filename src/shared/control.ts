@@ -1,14 +1,15 @@
 import { z } from 'zod'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
+import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
-/** The longest control line read; a real command is under 200 bytes. */
+/** The longest control line read; a real command is under 200 bytes, a spawn's prompt aside. */
 export const MAX_CONTROL_LINE_BYTES = 64 * 1024
 
 const agentName = z.string().refine(isValidName, { message: `not an agent name (${NAME_RULE})` })
@@ -38,6 +39,25 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     feedback: z.string().optional(),
     ...stamps,
   }),
+  /** The person spawns a teammate from the CLI (the dialog's fields). */
+  z.object({
+    command: z.literal('spawn'),
+    name: agentName,
+    role: z.string().min(1).max(200),
+    prompt: z.string().min(1),
+    model: modelIdSchema.nullable().optional(),
+    thinking: thinkingBudgetSchema.nullable().optional(),
+    plan_first: z.boolean().optional(),
+    ...stamps,
+  }),
+  /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
+  z.object({
+    command: z.literal('model'),
+    name: agentName,
+    model: modelIdSchema.nullable().optional(),
+    thinking: thinkingBudgetSchema.nullable().optional(),
+    ...stamps,
+  }),
 ])
 type ControlLine = z.infer<typeof controlCommandSchema>
 export type ControlCommand =
@@ -54,6 +74,21 @@ export type ControlCommand =
       readonly request_id: string
       readonly approve: boolean
       readonly feedback: string
+    }
+  | {
+      readonly command: 'spawn'
+      readonly name: string
+      readonly role: string
+      readonly prompt: string
+      readonly model?: string | null
+      readonly thinking?: number | null
+      readonly planFirst: boolean
+    }
+  | {
+      readonly command: 'model'
+      readonly name: string
+      readonly model?: string | null
+      readonly thinking?: number | null
     }
 
 export type ControlVerdict =
@@ -97,7 +132,29 @@ function withoutStamps(line: ControlLine): ControlCommand {
         approve: line.approve,
         feedback: line.feedback ?? '',
       }
+    case 'spawn':
+      return {
+        command: 'spawn',
+        name: line.name,
+        role: line.role,
+        prompt: line.prompt,
+        ...choiceOf(line),
+        planFirst: line.plan_first === true,
+      }
+    case 'model':
+      return { command: 'model', name: line.name, ...choiceOf(line) }
     default:
       return { command: line.command, name: line.name }
+  }
+}
+
+/** The model fields a line gives, leaving out the ones it does not (they stay as they are). */
+function choiceOf(line: { model?: string | null; thinking?: number | null }): {
+  model?: string | null
+  thinking?: number | null
+} {
+  return {
+    ...(line.model !== undefined ? { model: line.model } : {}),
+    ...(line.thinking !== undefined ? { thinking: line.thinking } : {}),
   }
 }

@@ -40,6 +40,10 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     type: z.literal('roster-changed'),
     team_name: z.string(),
     members: z.array(memberSchema),
+    /** The lead's own model and thinking (config.json's `lead`); absent: none of its own. */
+    lead: z
+      .looseObject({ model: z.string().optional(), thinking: z.number().nullable().optional() })
+      .optional(),
   }),
   z.object({
     type: z.literal('roster-invalid'),

@@ -9,6 +9,7 @@ export const commandNames = [
   'chat',
   'spawn',
   'stopAgent',
+  'setAgentModel',
   'sendMessage',
   'broadcast',
   'getTranscript',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
 
 /** The version of config.json this build writes (a field of our own; s09's files have none). */
@@ -20,7 +21,10 @@ export const MEMBER_STATUSES = [
 export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
 
-/** s09's member shape; extra fields (model, created_at, anything another tool adds) are kept. */
+/**
+ * s09's member shape; extra fields (created_at, anything another tool adds) are kept. `model`
+ * and `thinking` are the member's own model and thinking budget, checked when present.
+ */
 export const memberSchema = z.looseObject({
   name: z
     .string()
@@ -33,6 +37,7 @@ export const memberSchema = z.looseObject({
     }),
   role: z.string(),
   status: memberStatusSchema,
+  ...modelChoiceFields,
 })
 export type Member = z.infer<typeof memberSchema>
 
@@ -40,6 +45,8 @@ export const rosterSchema = z
   .looseObject({
     team_name: z.string(),
     members: z.array(memberSchema),
+    /** The lead's own model and thinking (the lead is not a member, as in s09). */
+    lead: leadChoiceSchema.optional(),
   })
   .superRefine((roster, context) => {
     const seen = new Set<string>()

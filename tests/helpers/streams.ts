@@ -35,6 +35,7 @@ export function commandContext(
       reset: false,
       yes: false,
       clear: false,
+      planFirst: false,
       ...options,
     },
   }

@@ -143,6 +143,9 @@ export class AppService {
         this.requireHost().stop(this.knownAgent(name))
         return {}
       },
+      setAgentModel: async ({ name, model, thinking }) => ({
+        summary: this.requireHost().setModel(this.knownAgent(name), { model, thinking }),
+      }),
       sendMessage: async ({ to, content, type }) => {
         await this.prepareModel()
         return { id: this.requireHost().send({ to, content, type }).id }
@@ -313,6 +316,7 @@ export class AppService {
         running: false,
         usage: { input_tokens: 0, output_tokens: 0 },
         model: null,
+        thinking: null,
         pending: 0,
         rounds: 0,
         budget: none,
@@ -322,6 +326,7 @@ export class AppService {
         teamName: '',
         lead: idle,
         members: [],
+        defaultModel: null,
         rosterProblem: this.rosterProblem,
         requests: [],
         teamBudget: none,
@@ -330,10 +335,7 @@ export class AppService {
       }
     }
     const roster = host.roster()
-    const view = async (
-      agent: (typeof roster)['lead'],
-      model: string | null,
-    ): Promise<AgentView> => ({
+    const view = async (agent: (typeof roster)['lead']): Promise<AgentView> => ({
       name: agent.name,
       role: agent.role,
       status: agent.status,
@@ -342,19 +344,16 @@ export class AppService {
       rounds: agent.rounds,
       budget: host.budgetOf(agent.name),
       statusReason: this.reasons.get(agent.name) ?? null,
-      model,
+      ...host.modelChoice(agent.name),
       pending: await this.pendingCount(agent.name),
     })
-    const members = await Promise.all(
-      roster.members.map((member) =>
-        view(member, (host.team.roster.find(member.name)?.model as string | undefined) ?? null),
-      ),
-    )
+    const members = await Promise.all(roster.members.map((member) => view(member)))
     return {
       workspace,
       teamName: roster.team_name,
-      lead: await view(roster.lead, null),
+      lead: await view(roster.lead),
       members,
+      defaultModel: host.defaultModel,
       rosterProblem: this.rosterProblem,
       requests: host.protocolRequests().map(({ id, kind, from, to, status, plan, reason }) => ({
         id,

@@ -1,6 +1,12 @@
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
+import {
+  applyModelChoice,
+  assertModelChoice,
+  type ModelChoice,
+  type ModelChoiceChange,
+} from '../../shared/model-choice'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
@@ -15,6 +21,7 @@ import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
+import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
@@ -133,16 +140,18 @@ export class TeamHost {
     this.agent(LEAD).addUserTurn(USER, text)
   }
 
-  spawn(request: {
-    name: string
-    role: string
-    prompt: string
-    model?: string
-    planFirst?: boolean
-    by?: string
-  }): string {
+  spawn(
+    request: {
+      name: string
+      role: string
+      prompt: string
+      planFirst?: boolean
+      by?: string
+    } & ModelChoiceChange,
+  ): string {
     this.assertOpen()
     assertSpawnableName(request.name)
+    assertModelChoice(request)
     const member = this.team.roster.find(request.name)
     // The roster's status decides: an agent that reported idle may still be finishing its
     // last step, and a new turn then simply keeps it going.
@@ -161,10 +170,17 @@ export class TeamHost {
         status: 'working' as const,
         plan_first: request.planFirst === true,
         plan_approved: null,
-        ...(request.model ? { model: request.model } : {}),
       }
-      if (existing) Object.assign(existing, fields, { updated_at: now })
-      else draft.members.push({ name: request.name, ...fields, created_at: now })
+      // A re-spawn keeps its model and thinking unless the request says otherwise.
+      const choice = { model: request.model, thinking: request.thinking }
+      if (existing) {
+        Object.assign(existing, fields, { updated_at: now })
+        applyModelChoice(existing, choice)
+      } else {
+        const member = { name: request.name, ...fields, created_at: now }
+        applyModelChoice(member, choice)
+        draft.members.push(member)
+      }
     })
     if (previous !== undefined)
       this.team.publish({
@@ -178,7 +194,10 @@ export class TeamHost {
       ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
       : request.prompt
     this.agent(request.name).addUserTurn(request.by ?? LEAD, task)
-    return `Spawned '${request.name}' (role: ${request.role})${request.planFirst ? ', plan first' : ''}`
+    const choice = this.modelChoice(request.name)
+    const model = choice.model === null ? '' : `, model: ${choice.model}`
+    const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
+    return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
   }
 
   send(request: {
@@ -231,6 +250,28 @@ export class TeamHost {
 
   protocolRequests(): ProtocolRequest[] {
     return this.protocols.requests()
+  }
+
+  /**
+   * Changes an agent's model or thinking (the lead's too); the agent uses it from its next model
+   * call, thinking from its next turn (the API wants one thinking setting per tool-use loop).
+   */
+  setModel(name: string, change: ModelChoiceChange): string {
+    this.assertOpen()
+    assertKnownAgent(name, this.team.roster)
+    assertModelChoice(change)
+    this.team.updateRoster((draft) => writeModelChoice(draft, name, change))
+    return describeModelChange(name, this.modelChoice(name), this.defaultModel)
+  }
+
+  /** An agent's own model (null: the team's) and thinking budget (null: off), from config.json. */
+  modelChoice(name: string): ModelChoice {
+    return readModelChoice(this.team.roster, name)
+  }
+
+  /** The model of every agent without one of its own: the endpoint's. */
+  get defaultModel(): string {
+    return this.model.endpoint.model
   }
 
   /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */
@@ -339,6 +380,8 @@ export class TeamHost {
         this.requestShutdown(command.name, USER, command.request_id)
       else if (command.command === 'plan')
         this.reviewPlan(command.request_id, command.approve, command.feedback)
+      else if (command.command === 'spawn') this.spawn({ ...command, by: USER })
+      else if (command.command === 'model') this.setModel(command.name, command)
       else this.resume(command.name)
     } catch (error) {
       // A command naming an agent that is not running: nothing to do, but say so in the UI.
@@ -397,8 +440,8 @@ export class TeamHost {
           : [...messaging.teammate, ...protocol.teammate]),
       ],
       model: () => this.model,
-      modelId: () =>
-        isLead ? undefined : (this.team.roster.find(name)?.model as string | undefined),
+      modelId: () => this.modelChoice(name).model ?? undefined,
+      thinkingBudget: () => this.modelChoice(name).thinking ?? undefined,
       system: () => {
         const member = this.team.roster.find(name)
         return isLead
@@ -472,7 +515,10 @@ export class TeamHost {
         if (members.length === 0) return 'No teammates.'
         return [
           `Team: ${this.team.roster.snapshot.team_name}`,
-          ...members.map((member) => `  ${member.name} (${member.role}): ${member.status}`),
+          ...members.map((member) => {
+            const model = this.modelChoice(member.name).model
+            return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}`
+          }),
         ].join('\n')
       },
       send: (request) => this.team.send(request),

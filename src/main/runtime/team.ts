@@ -167,11 +167,7 @@ export class Team {
     }
     try {
       if (this.roster.reload()) {
-        this.emit({
-          type: 'roster-changed',
-          team_name: this.roster.snapshot.team_name,
-          members: [...this.roster.members],
-        })
+        this.emit(this.rosterChanged())
       }
     } catch (error) {
       if (!(error instanceof TeamError)) throw error
@@ -193,11 +189,17 @@ export class Team {
   /** Applies a change to the roster, writes it, and reports it. */
   updateRoster(change: Parameters<Roster['update']>[0]): void {
     this.roster.update(change)
-    this.emit({
+    this.emit(this.rosterChanged())
+  }
+
+  private rosterChanged(): TeamEvent {
+    const { team_name, lead } = this.roster.snapshot
+    return {
       type: 'roster-changed',
-      team_name: this.roster.snapshot.team_name,
+      team_name,
       members: [...this.roster.members],
-    })
+      ...(lead === undefined ? {} : { lead }),
+    }
   }
 
   /** The lead is not on the roster (as in s09): its status lives here, for this run. */
@@ -229,11 +231,7 @@ export class Team {
         this.statusWrite = null
         this.flushStatuses()
       })
-    this.emit({
-      type: 'roster-changed',
-      team_name: this.roster.snapshot.team_name,
-      members: [...this.roster.members],
-    })
+    this.emit(this.rosterChanged())
     this.emit({ type: 'agent-status-changed', name, previous, status, reason })
   }
 

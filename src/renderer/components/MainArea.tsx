@@ -4,6 +4,7 @@ import type { MainView } from '../store/ui'
 import { ActivityPanes } from './ActivityPanes'
 import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
+import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
@@ -60,6 +61,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
             status={agent.status}
             reason={agent.statusReason}
           />
+          <AgentModelButton agent={agent} />
           <AgentControls agent={agent} />
         </div>
       ) : (

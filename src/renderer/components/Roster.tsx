@@ -8,6 +8,7 @@ import type { AgentState, ProtocolRequest } from '../store/state'
 import { canRespawn } from '../store/ui'
 import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
 import { describeTokens, formatSpend, formatTokens, initial } from './format'
+import { describeModel } from './ModelFields'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { TeamControls } from './TeamControls'
@@ -105,6 +106,7 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
             <span className="roster-name">{name}</span>
             <span className="roster-role">{agent.role}</span>
           </span>
+          <RosterModel agent={agent} />
           <span className="roster-line">
             <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
             <span className="roster-tokens" title={describeTokens(agent.usage)}>
@@ -127,6 +129,22 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
       <ProtocolChips agent={agent} />
       <RosterActions agent={agent} />
     </li>
+  )
+}
+
+/** Its model (its own, or the team's, shown muted) and whether it thinks. */
+function RosterModel({ agent }: { readonly agent: AgentState }) {
+  const defaultModel = useAppStore((state) => state.defaultModel)
+  const text = describeModel(agent, defaultModel)
+  const chosen = agent.model !== null
+  return (
+    <span
+      className={chosen ? 'roster-model' : 'roster-model roster-model-default'}
+      data-testid={`roster-model-${agent.name}`}
+      title={chosen ? `Model: ${text}` : `Model: ${text} (the team's model)`}
+    >
+      {text}
+    </span>
   )
 }
 
@@ -304,6 +322,14 @@ function RosterActions({ agent }: { readonly agent: AgentState }) {
           {shutdownPending ? 'Ask again' : 'Shut down'}
         </button>
       ) : null}
+      <button
+        type="button"
+        className="link-button"
+        title={`Change the model and thinking of ${name} (from its next turn)`}
+        onClick={() => openDialog({ kind: 'model', name })}
+      >
+        Model…
+      </button>
       {!isLead && canRespawn(agent.status) ? (
         <button
           type="button"
@@ -311,7 +337,7 @@ function RosterActions({ agent }: { readonly agent: AgentState }) {
           onClick={() =>
             openDialog({
               kind: 'spawn',
-              prefill: { name, role: agent.role, model: agent.model },
+              prefill: { name, role: agent.role, model: agent.model, thinking: agent.thinking },
             })
           }
         >

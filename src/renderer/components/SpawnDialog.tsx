@@ -3,9 +3,11 @@ import { NAME_RULE, RESERVED_NAMES, nameProblem } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { SpawnPrefill } from '../store/ui'
 import { Dialog, InlineError } from './Dialog'
+import { fieldsFromChoice, ModelFields, readModelFields } from './ModelFields'
 import { statusLook } from './status'
 import { useCommand } from './useCommand'
 import { own } from '../../shared/own'
+import type { ModelChoice } from '../../shared/model-choice'
 
 /** Why `name` cannot be spawned, or null: the shared name rule, then the reserved identities. */
 export function spawnNameProblem(name: string): string | null {
@@ -20,11 +22,11 @@ export function spawnNameProblem(name: string): string | null {
 export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null }) {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const spawn = useAppStore((state) => state.spawn)
-  const defaultModel = useAppStore((state) => state.settings?.model ?? null)
+  const defaultModel = useAppStore((state) => state.defaultModel ?? state.settings?.model ?? null)
   const [name, setName] = useState(prefill?.name ?? '')
   const [role, setRole] = useState(prefill?.role ?? '')
   const [prompt, setPrompt] = useState('')
-  const [model, setModel] = useState(prefill?.model ?? '')
+  const [modelFields, setModelFields] = useState(() => fieldsFromChoice(prefill))
   const [planFirst, setPlanFirst] = useState(false)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
@@ -33,7 +35,6 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
     name: useId(),
     role: useId(),
     prompt: useId(),
-    model: useId(),
     rule: useId(),
     planFirst: useId(),
   }
@@ -43,15 +44,17 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const showProblem = problem !== null && (trimmedName.length > 0 || submitted)
   const roleMissing = role.trim().length === 0
   const promptMissing = prompt.trim().length === 0
+  const modelChoice = readModelFields(modelFields)
 
   async function submit(): Promise<void> {
     setSubmitted(true)
     if (problem !== null || roleMissing || promptMissing || command.pending) return
+    if (!modelChoice.ok) return
     const outcome = await command.run({
       name: trimmedName,
       role: role.trim(),
       prompt: prompt.trim(),
-      ...(model.trim() ? { model: model.trim() } : {}),
+      ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
     })
     if (outcome.ok) closeDialog()
@@ -136,16 +139,12 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             <p className="field-error">Tell it what to do first.</p>
           ) : null}
         </div>
-        <div className="field">
-          <label htmlFor={ids.model}>Model</label>
-          <input
-            id={ids.model}
-            value={model}
-            spellCheck={false}
-            placeholder={defaultModel ? `optional — default: ${defaultModel}` : 'optional'}
-            onChange={(event) => setModel(event.target.value)}
-          />
-        </div>
+        <ModelFields
+          value={modelFields}
+          onChange={setModelFields}
+          defaultModel={defaultModel}
+          showProblems={submitted}
+        />
         <label className="toggle" htmlFor={ids.planFirst}>
           <input
             id={ids.planFirst}
@@ -176,6 +175,21 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       </form>
     </Dialog>
   )
+}
+
+/**
+ * The model fields of a spawn. From the roster's Re-spawn the fields start as the member's
+ * choice, so both are sent: an emptied field means "back to the team's model". Otherwise what
+ * is at its default is left out, and a re-spawn by name keeps the member's choice.
+ */
+function choiceParams(
+  choice: ModelChoice,
+  explicit: boolean,
+): { model?: string | null; thinking?: number | null } {
+  return {
+    ...(explicit || choice.model !== null ? { model: choice.model } : {}),
+    ...(explicit || choice.thinking !== null ? { thinking: choice.thinking } : {}),
+  }
 }
 
 function capitalize(text: string | null): string {

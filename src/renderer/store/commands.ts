@@ -12,6 +12,8 @@ export interface Commands {
   chat(text: string): Promise<void>
   spawn(params: Params<'spawn'>): Promise<Result<'spawn'>>
   stopAgent(name: string): Promise<void>
+  /** An agent's model (null: the team's) and thinking (null: off), from its next turn. */
+  setAgentModel(params: Params<'setAgentModel'>): Promise<Result<'setAgentModel'>>
   /** Goes on after a pause, an error or a stall (a stalled stream is retried at once). */
   resumeAgent(name: string): Promise<void>
   /** The s10 shutdown handshake: pending until the teammate answers. */
@@ -51,6 +53,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     async stopAgent(name) {
       await api.stopAgent({ name })
     },
+    setAgentModel: (params) => api.setAgentModel(params),
     async resumeAgent(name) {
       await api.resumeAgent({ name })
     },

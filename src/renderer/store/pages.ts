@@ -260,10 +260,17 @@ export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): Team
   if (
     agents === state.agents &&
     teamBudget === state.teamBudget &&
-    snapshot.offline === state.offline
+    snapshot.offline === state.offline &&
+    snapshot.defaultModel === state.defaultModel
   )
     return state
-  return { ...state, agents, teamBudget, offline: snapshot.offline }
+  return {
+    ...state,
+    agents,
+    teamBudget,
+    offline: snapshot.offline,
+    defaultModel: snapshot.defaultModel,
+  }
 }
 
 function sameBudget(a: Budget, b: Budget): boolean {

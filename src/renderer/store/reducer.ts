@@ -1,5 +1,6 @@
 import type { HostEvent, TeamSnapshot } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
+import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
@@ -136,6 +137,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     rosterProblem: snapshot.rosterProblem,
     alert: snapshot.alert,
     offline: snapshot.offline,
+    defaultModel: snapshot.defaultModel,
     teamBudget: snapshot.teamBudget,
     protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
     sentReviews: {},
@@ -169,10 +171,10 @@ function failureAfter(
 function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamData {
   const agents: Record<string, AgentState> = {}
   const lead = own(state.agents, LEAD)
-  if (lead !== undefined) agents[LEAD] = lead
+  if (lead !== undefined) agents[LEAD] = withChoice(lead, modelChoiceOf(event.lead))
   for (const member of event.members) {
     const existing = own(state.agents, member.name)
-    const model = typeof member['model'] === 'string' ? member['model'] : null
+    const { model, thinking } = modelChoiceOf(member)
     agents[member.name] =
       existing === undefined
         ? {
@@ -183,6 +185,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             running: member.status === 'working',
             usage: emptyUsage,
             model,
+            thinking,
             pending: 0,
             rounds: 0,
             budget: noBudget,
@@ -193,7 +196,8 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             role: member.role,
             status: member.status,
             running: member.status === 'working',
-            model: model ?? existing.model,
+            model,
+            thinking,
           }
   }
   return {
@@ -203,6 +207,13 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
     order: [...(lead === undefined ? [] : [LEAD]), ...event.members.map((member) => member.name)],
     rosterProblem: null,
   }
+}
+
+/** The agent with its model and thinking as config.json holds them (the same object if so). */
+function withChoice(agent: AgentState, choice: ModelChoice): AgentState {
+  return agent.model === choice.model && agent.thinking === choice.thinking
+    ? agent
+    : { ...agent, ...choice }
 }
 
 function messageSent(state: TeamData, event: EventOf<'message-sent'>): TeamData {

@@ -28,7 +28,10 @@ export interface AgentState {
   readonly statusReason: string | null
   readonly running: boolean
   readonly usage: Usage
+  /** Its own model; null: the team's (`TeamData.defaultModel`). */
   readonly model: string | null
+  /** Its extended-thinking budget in tokens; null: thinking off. */
+  readonly thinking: number | null
   /** Messages waiting in its inbox (the unread count). */
   readonly pending: number
   /** Model calls made over its whole life (what a round budget counts). */
@@ -130,6 +133,8 @@ export interface TeamData {
   readonly alert: TeamAlert | null
   /** Whether the team runs on the built-in offline model (a demo, or chosen in Settings). */
   readonly offline: boolean
+  /** The model of every agent without one of its own. */
+  readonly defaultModel: string | null
   readonly teamBudget: Budget
   /** Protocol handshakes by request id, in the order they were made. */
   readonly protocols: Readonly<Record<string, ProtocolRequest>>
@@ -156,6 +161,7 @@ export const initialTeamData: TeamData = {
   rosterProblem: null,
   alert: null,
   offline: false,
+  defaultModel: null,
   teamBudget: noBudget,
   protocols: {},
   sentReviews: {},
@@ -175,6 +181,7 @@ export function agentFromView(view: AgentView): AgentState {
     running: view.running,
     usage: view.usage,
     model: view.model,
+    thinking: view.thinking,
     pending: view.pending,
     rounds: view.rounds,
     budget: view.budget,

@@ -9,6 +9,7 @@ export interface SpawnPrefill {
   readonly name: string
   readonly role: string
   readonly model: string | null
+  readonly thinking: number | null
 }
 
 export type DialogState =
@@ -18,6 +19,8 @@ export type DialogState =
   | { readonly kind: 'open-workspace' }
   /** An agent's budget, or the team's (name null). */
   | { readonly kind: 'budget'; readonly name: string | null }
+  /** An agent's model and thinking (the lead's too). */
+  | { readonly kind: 'model'; readonly name: string }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

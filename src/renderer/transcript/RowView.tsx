@@ -55,6 +55,8 @@ export const RowView = memo(function RowView({
       )
     case 'tool':
       return <ToolCard call={row.call} />
+    case 'thinking':
+      return <ThinkingRow text={row.text} redacted={row.redacted} />
     case 'status':
       return (
         <div className={row.status === 'error' ? 'status-line status-line-error' : 'status-line'}>
@@ -94,6 +96,30 @@ function CompactionMarker({ row }: { readonly row: Extract<Row, { kind: 'compact
         <pre className="compaction-identity" aria-label="Identity block">
           {row.identity}
         </pre>
+      </div>
+    </details>
+  )
+}
+
+/**
+ * The model's thinking, collapsed: a disclosure that opens on a click. Redacted thinking (the
+ * provider encrypted it) has nothing to open and says so.
+ */
+function ThinkingRow({ text, redacted }: { readonly text: string; readonly redacted: boolean }) {
+  if (redacted)
+    return (
+      <div className="thinking thinking-redacted" title="The provider encrypted this thinking">
+        <span className="thinking-label">Thinking</span>
+        <span className="thinking-note">redacted</span>
+      </div>
+    )
+  return (
+    <details className="thinking">
+      <summary>
+        <span className="thinking-label">Thinking</span>
+      </summary>
+      <div className="thinking-text" data-copy-message={text}>
+        {text}
       </div>
     </details>
   )

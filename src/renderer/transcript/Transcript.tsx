@@ -16,6 +16,7 @@ function estimateSize(row: Row | undefined): number {
       return 46
     case 'status':
     case 'compaction':
+    case 'thinking':
       return 34
     case 'inbox':
       return 92

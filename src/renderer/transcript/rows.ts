@@ -36,6 +36,13 @@ export type Row =
     }
   | { readonly kind: 'text'; readonly key: string; readonly text: string; readonly live: boolean }
   | { readonly kind: 'tool'; readonly key: string; readonly call: ToolCall }
+  /** A thinking block, shown collapsed; a redacted one has no text to show. */
+  | {
+      readonly kind: 'thinking'
+      readonly key: string
+      readonly text: string
+      readonly redacted: boolean
+    }
   | {
       readonly kind: 'status'
       readonly key: string
@@ -90,6 +97,20 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
                 text: block['text'],
                 live: false,
               })
+          } else if (block.type === 'thinking' && typeof block['thinking'] === 'string') {
+            rows.push({
+              kind: 'thinking',
+              key: `a${record.seq}-${index}`,
+              text: block['thinking'],
+              redacted: false,
+            })
+          } else if (block.type === 'redacted_thinking') {
+            rows.push({
+              kind: 'thinking',
+              key: `a${record.seq}-${index}`,
+              text: '',
+              redacted: true,
+            })
           } else if (block.type === 'tool_use' && typeof block['id'] === 'string') {
             const id = block['id']
             const result = own(results, id)

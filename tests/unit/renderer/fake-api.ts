@@ -30,6 +30,7 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
     model: null,
+    thinking: null,
     pending: 0,
     rounds: 0,
     budget: { tokens: null, rounds: null },
@@ -43,6 +44,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     teamName: 'stats',
     lead: agentView('lead'),
     members: [],
+    defaultModel: 'claude-test',
     rosterProblem: null,
     requests: [],
     teamBudget: { tokens: null, rounds: null },
@@ -128,6 +130,9 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       summary: `Spawned '${name}' (role: ${role})`,
     })),
     stopAgent: vi.fn(async () => ({})),
+    setAgentModel: vi.fn(async ({ name }: { name: string }) => ({
+      summary: `${name} now runs on another model.`,
+    })),
     sendMessage: vi.fn(async () => ({ id: 'sent-1' })),
     broadcast: vi.fn(async () => ({ count: 2 })),
     getTranscript: vi.fn(

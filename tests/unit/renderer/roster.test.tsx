@@ -136,14 +136,14 @@ describe('the roster', () => {
         .map((button) => button.textContent)
         .slice(1)
 
-    expect(actions('lead')).toEqual(['Message', 'Stop'])
-    expect(actions('alice')).toEqual(['Message', 'Shut down', 'Re-spawn'])
-    expect(actions('bob')).toEqual(['Message', 'Resume', 'Shut down', 'Re-spawn'])
-    expect(actions('carol')).toEqual(['Message', 'Re-spawn'])
-    expect(actions('dave')).toEqual(['Message', 'Resume', 'Stop', 'Shut down'])
-    expect(actions('erin')).toEqual(['Message', 'Retry', 'Stop', 'Shut down'])
+    expect(actions('lead')).toEqual(['Message', 'Stop', 'Model…'])
+    expect(actions('alice')).toEqual(['Message', 'Shut down', 'Model…', 'Re-spawn'])
+    expect(actions('bob')).toEqual(['Message', 'Resume', 'Shut down', 'Model…', 'Re-spawn'])
+    expect(actions('carol')).toEqual(['Message', 'Model…', 'Re-spawn'])
+    expect(actions('dave')).toEqual(['Message', 'Resume', 'Stop', 'Shut down', 'Model…'])
+    expect(actions('erin')).toEqual(['Message', 'Retry', 'Stop', 'Shut down', 'Model…'])
     // A budget pause lifts only with a raised budget: that is what it offers, not Resume.
-    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down'])
+    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down', 'Model…'])
   })
 
   it('Resume and Retry call resumeAgent for that agent', async () => {

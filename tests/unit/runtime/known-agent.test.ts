@@ -45,6 +45,7 @@ describe('every agent name goes through the name rule and the roster', () => {
     const commands = [
       ['setBudget', (name: string) => ({ name, tokens: 50_000, rounds: 20 })],
       ['stopAgent', (name: string) => ({ name })],
+      ['setAgentModel', (name: string) => ({ name, model: 'claude-x', thinking: null })],
       ['resumeAgent', (name: string) => ({ name })],
       ['requestShutdown', (name: string) => ({ name })],
       ['getTranscript', (name: string) => ({ name })],

@@ -140,7 +140,7 @@ describe('a config.json that does not fit the schema', () => {
 
   it('points at the right member even when an earlier member has a nested extra field', () => {
     const text = members(
-      '{"model": {"id": "x"}, "name": "alice", "role": "coder", "status": "idle"}',
+      '{"origin": {"id": "x"}, "name": "alice", "role": "coder", "status": "idle"}',
       '{"name": "bob", "role": "tester", "status": "sleeping"}',
     )
     const error = openError(withConfig(text))

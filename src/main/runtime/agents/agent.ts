@@ -24,6 +24,7 @@ import { CUT_OFF, cutOffCall, LoopDetector, MUTATING_TOOLS } from './guards'
 import { InboxIntake } from './intake'
 import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
 import { describeEnd } from './activation-end'
+import { thinkingForTurn } from './thinking-turn'
 import { TranscriptStore } from './transcript-store'
 
 export type AgentKind = 'lead' | 'teammate'
@@ -41,6 +42,8 @@ export interface AgentOptions {
   /** The model client to use for the next turn (settings may change between turns). */
   readonly model: () => ModelClient
   readonly modelId?: () => string | undefined
+  /** Its extended-thinking budget for the next turn; off when undefined. */
+  readonly thinkingBudget?: () => number | undefined
   readonly system: () => string
   readonly roundCap: number
   readonly turnPolicy?: TurnPolicy
@@ -375,6 +378,7 @@ export class Agent {
       messages: toConversation(this.store.all),
       tools: this.apiTools(),
       model: this.options.modelId?.(),
+      thinkingBudget: thinkingForTurn(this.store.all, this.options.thinkingBudget?.()),
       observer: {
         onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
         onToolStart: (block) =>

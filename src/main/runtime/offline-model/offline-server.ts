@@ -274,7 +274,7 @@ export class OfflineModelServer {
       turn,
       () => `toolu_offline_${++this.#toolCount}`,
       this.#cache.account(modelOf(body), parts),
-      thinking ? this.#thinking.block(turn.thinking) : null,
+      thinking ? this.#thinking.blocks(turn) : [],
     )
     this.#messageCount += 1
     const header = {

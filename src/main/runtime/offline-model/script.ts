@@ -16,6 +16,8 @@ export interface Turn {
   stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens'
   /** The thinking shown when the request asks for thinking (a default thought otherwise). */
   thinking?: string
+  /** With thinking asked for: a `redacted_thinking` block follows the thinking block. */
+  redactedThinking?: boolean
   /** Default: estimated, about one token per four characters. */
   usage?: { input_tokens?: number; output_tokens?: number }
 }

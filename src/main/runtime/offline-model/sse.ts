@@ -13,6 +13,7 @@ export type ResolvedBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
 
 /** The prompt's tokens as the API splits them: uncached, written to the cache, read from it. */
 export interface PromptUsage {
@@ -40,28 +41,30 @@ export interface ServerSentEvent {
 
 /**
  * Fills in a turn's defaults. `nextToolId` is called once per tool_use block without an id;
- * `prompt` is the accounting used when the turn gives no input token count; `thinking`, when
- * the request asked for it, opens the reply.
+ * `prompt` is the accounting used when the turn gives no input token count; `thinking` (the
+ * thinking blocks, when the request asked for it) opens the reply.
  */
 export function resolveTurn(
   turn: Turn,
   nextToolId: () => string,
   prompt: PromptUsage,
-  thinking: ResolvedBlock | null = null,
+  thinking: readonly ResolvedBlock[] = [],
 ): ResolvedTurn {
   const content = turn.content.map((block): ResolvedBlock =>
     block.type === 'text'
       ? { type: 'text', text: block.text }
       : { type: 'tool_use', id: block.id ?? nextToolId(), name: block.name, input: block.input },
   )
-  if (thinking !== null) content.unshift(thinking)
+  content.unshift(...thinking)
   const hasToolUse = content.some((block) => block.type === 'tool_use')
   const outputText = content.map((block) =>
     block.type === 'text'
       ? block.text
       : block.type === 'thinking'
         ? block.thinking
-        : JSON.stringify(block.input),
+        : block.type === 'redacted_thinking'
+          ? block.data
+          : JSON.stringify(block.input),
   )
   const scripted = turn.usage?.input_tokens
   return {
@@ -120,6 +123,8 @@ function blockEvents(
 function emptyBlock(block: ResolvedBlock): Record<string, unknown> {
   if (block.type === 'text') return { type: 'text', text: '' }
   if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' }
+  // Redacted thinking comes whole in its start event, with no deltas, as the API sends it.
+  if (block.type === 'redacted_thinking') return { ...block }
   return { type: 'tool_use', id: block.id, name: block.name, input: {} }
 }
 
@@ -129,6 +134,7 @@ function blockDeltas(block: ResolvedBlock, chunkCharacters: number): Record<stri
       type: 'text_delta',
       text,
     }))
+  if (block.type === 'redacted_thinking') return []
   if (block.type === 'thinking')
     return [
       ...splitIntoChunks(block.thinking, chunkCharacters).map((thinking) => ({

@@ -3,11 +3,12 @@
  * thinking block with a signature first in its reply. The signature is an HMAC of the thinking
  * text under a key of this server, so a block sent back with its text or signature altered is
  * refused; and while the conversation's last assistant turn ended in tool use, that turn must
- * be sent back with the thinking blocks it came with, unchanged, as the API requires.
+ * be sent back with the thinking blocks it came with, unchanged, as the API requires. A
+ * `redacted_thinking` block's `data` is signed the same way, so it too must come back as it was.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { RequestRefusal } from './requests'
-import type { ModelRequest } from './script'
+import type { ModelRequest, Turn } from './script'
 import type { ResolvedBlock } from './sse'
 
 type Block = Record<string, unknown> & { type: string }
@@ -45,9 +46,18 @@ export class ThinkingSigner {
     return true
   }
 
-  /** A signed thinking block for a reply. */
-  block(thought: string = DEFAULT_THOUGHT): ResolvedBlock {
-    return { type: 'thinking', thinking: thought, signature: this.#sign(thought) }
+  /** The signed thinking blocks that open a reply to a request that asked for thinking. */
+  blocks(turn: Pick<Turn, 'thinking' | 'redactedThinking'>): ResolvedBlock[] {
+    const thought = turn.thinking ?? DEFAULT_THOUGHT
+    const blocks: ResolvedBlock[] = [
+      { type: 'thinking', thinking: thought, signature: this.#sign(thought) },
+    ]
+    if (turn.redactedThinking === true) {
+      // Opaque to the client, as the API's encrypted thinking is.
+      const payload = randomBytes(24).toString('base64')
+      blocks.push({ type: 'redacted_thinking', data: `${payload}.${this.#sign(payload)}` })
+    }
+    return blocks
   }
 
   /**
@@ -57,6 +67,10 @@ export class ThinkingSigner {
   check(request: ModelRequest, thinkingOn: boolean): void {
     request.messages.forEach((message, index) => {
       blocksOf(message).forEach((block, blockIndex) => {
+        if (block.type === 'redacted_thinking' && !this.#verifyRedacted(block.data))
+          refuse(
+            `messages.${index}.content.${blockIndex}: Invalid \`data\` in \`redacted_thinking\` block`,
+          )
         if (block.type !== 'thinking') return
         if (typeof block.thinking !== 'string' || !this.#verify(block.thinking, block.signature))
           refuse(
@@ -85,6 +99,12 @@ export class ThinkingSigner {
 
   #sign(thought: string): string {
     return createHmac('sha256', this.#key).update(thought).digest('base64')
+  }
+
+  #verifyRedacted(data: unknown): boolean {
+    if (typeof data !== 'string') return false
+    const dot = data.indexOf('.')
+    return dot > 0 && this.#verify(data.slice(0, dot), data.slice(dot + 1))
   }
 
   #verify(thought: string, signature: unknown): boolean {

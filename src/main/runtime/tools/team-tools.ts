@@ -1,10 +1,15 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES, type MailMessage } from '../../../shared/messages'
+import {
+  MAX_THINKING_BUDGET,
+  MIN_THINKING_BUDGET,
+  type ModelChoiceChange,
+} from '../../../shared/model-choice'
 import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
-  spawn(request: { name: string; role: string; prompt: string }): string
+  spawn(request: { name: string; role: string; prompt: string } & ModelChoiceChange): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
@@ -19,18 +24,35 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
     {
       name: 'spawn_teammate',
       description:
-        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory.',
+        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given).',
       input_schema: {
         type: 'object',
         properties: {
           name: { type: 'string' },
           role: { type: 'string' },
           prompt: { type: 'string' },
+          model: {
+            type: 'string',
+            description: "Optional: the teammate's model id; default: the team's model.",
+          },
+          thinking: {
+            type: 'integer',
+            minimum: MIN_THINKING_BUDGET,
+            maximum: MAX_THINKING_BUDGET,
+            description: 'Optional: extended thinking with this budget of tokens; off by default.',
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
     },
-    z.object({ name: z.string(), role: z.string(), prompt: z.string() }),
+    // The model id and budget are checked by the host's rules, whose errors name them.
+    z.object({
+      name: z.string(),
+      role: z.string(),
+      prompt: z.string(),
+      model: z.string().optional(),
+      thinking: z.number().optional(),
+    }),
     async (input) => team.spawn(input),
   )
   const listTeammates = defineTool(
