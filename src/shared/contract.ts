@@ -5,6 +5,9 @@ import { transcriptRecordSchema, usageSchema } from './transcript'
 import { MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
 import { desktopEventSchema } from './desktop'
+import { budgetSchema, usdLimitSchema } from './budget'
+import { modelUsageSchema } from './cost'
+import { priceOverridesSchema } from './prices'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -37,12 +40,14 @@ export const agentViewSchema = z.object({
   statusReason: z.string().nullable(),
   running: z.boolean(),
   usage: usageSchema,
+  /** The same usage per model: what its cost is priced from (with the settings' prices). */
+  usageByModel: modelUsageSchema,
   model: z.string().nullable(),
   /** Messages waiting in its inbox. */
   pending: z.number().int().min(0),
   /** Model calls made over its whole life (what a round budget counts). */
   rounds: z.number().int().min(0),
-  budget: z.object({ tokens: z.number().int().nullable(), rounds: z.number().int().nullable() }),
+  budget: budgetSchema,
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -56,6 +61,8 @@ export const settingsViewSchema = z.object({
   secretStorage: z.enum(['os', 'plain-file']),
   secretStorageNote: z.string().nullable(),
   leadWakesOnMessages: z.boolean(),
+  /** The person's prices per model id or family prefix; Claude's list prices cover the rest. */
+  prices: priceOverridesSchema,
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
@@ -77,11 +84,6 @@ export const protocolRequestViewSchema = z.object({
 })
 export type ProtocolRequestView = z.infer<typeof protocolRequestViewSchema>
 
-const budgetViewSchema = z.object({
-  tokens: z.number().int().nullable(),
-  rounds: z.number().int().nullable(),
-})
-
 export const teamSnapshotSchema = z.object({
   workspace: z.string(),
   teamName: z.string(),
@@ -90,7 +92,7 @@ export const teamSnapshotSchema = z.object({
   rosterProblem: rosterProblemSchema.nullable(),
   /** Shutdown and plan requests, pending and settled (the s10 protocols). */
   requests: z.array(protocolRequestViewSchema),
-  teamBudget: budgetViewSchema,
+  teamBudget: budgetSchema,
   /** Whether this team runs on the built-in offline model. */
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
@@ -177,6 +179,8 @@ export const commands = {
         model: z.string().min(1).max(200).optional(),
         useOfflineModel: z.boolean().optional(),
         leadWakesOnMessages: z.boolean().optional(),
+        /** Replaces every price the person set ({} goes back to the list prices). */
+        prices: priceOverridesSchema.optional(),
       })
       .strict(),
     result: settingsViewSchema,
@@ -217,6 +221,8 @@ export const commands = {
         name: name.nullable(),
         tokens: z.number().int().min(1).nullable(),
         rounds: z.number().int().min(1).nullable(),
+        /** Dollars; absent: the dollar limit stays as it is. */
+        usd: usdLimitSchema.optional(),
       })
       .strict(),
     result: empty,

@@ -13,6 +13,7 @@ import {
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import { LEAD } from '../../shared/names'
+import { NO_BUDGET } from '../../shared/budget'
 import { AppSettings } from './app-settings'
 import type { Clock } from './clock'
 import { TeamHost } from './host'
@@ -162,6 +163,7 @@ export class AppService {
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
+        this.host?.setPrices(view.prices)
         // Saved either way; the team gets the new endpoint once there is one to use.
         if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
         this.emit({ type: 'settings-changed', settings: view })
@@ -194,11 +196,10 @@ export class AppService {
         this.requireHost().resume(name)
         return {}
       },
-      setBudget: async ({ name, tokens, rounds }) => {
-        this.requireHost().setBudget(name === null ? null : this.knownAgent(name), {
-          tokens,
-          rounds,
-        })
+      setBudget: async ({ name, tokens, rounds, usd }) => {
+        const host = this.requireHost()
+        const who = name === null ? null : this.knownAgent(name)
+        host.setBudget(who, { tokens, rounds, usd: usd === undefined ? host.budgetOf(who).usd : usd })
         return {}
       },
       stopAll: async () => ({ count: stopAll(this.requireHost()) }),
@@ -252,6 +253,7 @@ export class AppService {
         workspace,
         endpoint: await this.endpoint(),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
+        prices: this.settings.view().prices,
       })
     } catch (error) {
       if (!(error instanceof TeamError) || error.code !== 'roster-invalid') {
@@ -292,7 +294,7 @@ export class AppService {
   private async snapshot(): Promise<TeamSnapshot> {
     const host = this.host
     const workspace = this.workspace ?? ''
-    const none = { tokens: null, rounds: null }
+    const none = NO_BUDGET
     if (!host) {
       const idle: AgentView = {
         name: LEAD,
@@ -301,6 +303,7 @@ export class AppService {
         statusReason: null,
         running: false,
         usage: { input_tokens: 0, output_tokens: 0 },
+        usageByModel: [],
         model: null,
         pending: 0,
         rounds: 0,
@@ -328,6 +331,7 @@ export class AppService {
       status: agent.status,
       running: agent.running,
       usage: agent.usage,
+      usageByModel: agent.usageByModel,
       rounds: agent.rounds,
       budget: host.budgetOf(agent.name),
       statusReason: this.reasons.get(agent.name) ?? null,

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SettingsView } from '../../shared/contract'
+import { TeamError } from '../../shared/errors'
+import { priceOverridesSchema, type PriceOverrides } from '../../shared/prices'
 import { writeFileAtomicSync } from './fs/durable'
 import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
@@ -50,6 +52,7 @@ export class AppSettings {
       secretStorage: this.secrets.kind,
       secretStorageNote: this.secrets.note,
       leadWakesOnMessages: settings.leadWakesOnMessages !== false,
+      prices: settings.prices ?? {},
     }
   }
 
@@ -59,6 +62,7 @@ export class AppSettings {
     model?: string
     useOfflineModel?: boolean
     leadWakesOnMessages?: boolean
+    prices?: PriceOverrides
   }): Promise<SettingsView> {
     if (change.apiKey !== undefined) {
       await this.secrets.save(
@@ -74,6 +78,17 @@ export class AppSettings {
     if (change.useOfflineModel !== undefined) settings.useOfflineModel = change.useOfflineModel
     if (change.leadWakesOnMessages !== undefined)
       settings.leadWakesOnMessages = change.leadWakesOnMessages
+    if (change.prices !== undefined) {
+      // Checked here too: the CLI and tests call this without the contract's parse.
+      const prices = priceOverridesSchema.safeParse(change.prices)
+      if (!prices.success)
+        throw new TeamError(
+          'invalid-argument',
+          `The prices are invalid: ${prices.error.issues.map((issue) => `${issue.path.join('.') || 'prices'}: ${issue.message}`).join('; ')}`,
+        )
+      if (Object.keys(prices.data).length === 0) delete settings.prices
+      else settings.prices = prices.data
+    }
     mkdirSync(this.directory, { recursive: true })
     // Read after the secret store saved: a plain-file store keeps the key in this same file.
     // Every field, ours or not (the CLI's apiKey among them), is written back as it was read.

@@ -9,6 +9,8 @@ import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import { Budgets } from './budgets'
+import type { ModelUsage } from '../../shared/cost'
+import type { PriceOverrides } from '../../shared/prices'
 import { assertKnownAgent } from './known-agent'
 import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
@@ -35,6 +37,8 @@ export interface HostOptions {
   readonly turnPolicy?: TurnPolicy
   /** Budgets that apply where config.json sets none (default: none). */
   readonly budgets?: { agent?: Budget; team?: Budget }
+  /** The person's prices per model (settings); Claude's list prices apply to the rest. */
+  readonly prices?: PriceOverrides
 }
 
 export interface AgentSummary {
@@ -43,6 +47,8 @@ export interface AgentSummary {
   readonly status: MemberStatus
   readonly running: boolean
   readonly usage: Usage
+  /** The same usage per model, for its cost. */
+  readonly usageByModel: ModelUsage
   readonly rounds: number
 }
 
@@ -61,6 +67,7 @@ export class TeamHost {
   private readonly protocols: Protocols
   private readonly budgets: Budgets
   private authProblem: string | null = null
+  private prices: PriceOverrides
   private closed = false
 
   private constructor(
@@ -75,10 +82,12 @@ export class TeamHost {
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
     })
-    this.budgets = new Budgets(team.roster, {
-      agent: options.budgets?.agent ?? NO_BUDGET,
-      team: options.budgets?.team ?? NO_BUDGET,
-    })
+    this.prices = options.prices ?? {}
+    this.budgets = new Budgets(
+      team.roster,
+      { agent: options.budgets?.agent ?? NO_BUDGET, team: options.budgets?.team ?? NO_BUDGET },
+      () => this.prices,
+    )
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
@@ -235,6 +244,16 @@ export class TeamHost {
     this.assertOpen()
     if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
+    this.resumeBudgetPauses()
+  }
+
+  /** New prices (settings changed): a dollar budget may now be enforceable, or not used up. */
+  setPrices(prices: PriceOverrides): void {
+    this.prices = prices
+    if (!this.closed) this.resumeBudgetPauses()
+  }
+
+  private resumeBudgetPauses(): void {
     for (const agent of this.agents.values()) {
       const end = agent.lastActivation
       if (end.kind === 'paused' && end.cause === 'budget') agent.resume()
@@ -254,6 +273,7 @@ export class TeamHost {
         status,
         running: agent?.isRunning ?? false,
         usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+        usageByModel: agent?.usageByModel ?? [],
         rounds: agent?.roundsUsed ?? 0,
       }
     }
@@ -330,7 +350,11 @@ export class TeamHost {
     if (this.closed) return
     try {
       if (command.command === 'budget')
-        this.setBudget(command.name, { tokens: command.tokens, rounds: command.rounds })
+        this.setBudget(command.name, {
+          tokens: command.tokens,
+          rounds: command.rounds,
+          usd: command.usd === undefined ? this.budgetOf(command.name).usd : command.usd,
+        })
       else if (command.command === 'stop') this.stop(command.name)
       else if (command.command === 'shutdown')
         this.requestShutdown(command.name, USER, command.request_id)
@@ -430,7 +454,14 @@ export class TeamHost {
         cause: 'auth',
         reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
       }
-    const reason = this.budgets.problem(name, [...this.agents.values()])
+    const next = (name === LEAD ? undefined : this.team.roster.find(name)?.model) as
+      | string
+      | undefined
+    const reason = this.budgets.problem(
+      name,
+      [...this.agents.values()],
+      next ?? this.model.endpoint.model,
+    )
     return reason === null ? null : { cause: 'budget', reason }
   }
 

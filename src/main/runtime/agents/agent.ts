@@ -2,6 +2,7 @@ import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
 import { NO_USAGE, addUsage } from '../../../shared/usage'
+import { addModelUsage, type ModelUsage } from '../../../shared/cost'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
@@ -92,6 +93,8 @@ export class Agent {
   private shutdownReason: string | null = null
   private controller: AbortController | null = null
   private usageTotal: Usage = NO_USAGE
+  /** The same usage per model: what its cost is priced from. */
+  private usageByModelTotal: ModelUsage = []
   private rounds = 0
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
@@ -128,7 +131,7 @@ export class Agent {
     this.toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
     for (const record of this.store.all) {
       if (record.kind !== 'assistant') continue
-      this.addUsage(record.usage)
+      this.addUsage(record.usage, record.model)
       this.rounds++
     }
   }
@@ -141,6 +144,9 @@ export class Agent {
   }
   get usage(): Usage {
     return this.usageTotal
+  }
+  get usageByModel(): ModelUsage {
+    return this.usageByModelTotal
   }
   /** Model calls made, over the agent's whole life. */
   get roundsUsed(): number {
@@ -288,10 +294,11 @@ export class Agent {
         rounds++
         this.rounds++
         this.record({ kind: 'assistant', ...turn })
-        this.addUsage(turn.usage)
+        this.addUsage(turn.usage, turn.model)
         this.options.emit({
           type: 'usage-reported',
           agent: this.name,
+          model: turn.model,
           usage: turn.usage,
           total: this.usageTotal,
         })
@@ -441,7 +448,8 @@ export class Agent {
     return stamped
   }
 
-  private addUsage(usage: Usage): void {
+  private addUsage(usage: Usage, model: string): void {
     this.usageTotal = addUsage(this.usageTotal, usage)
+    this.usageByModelTotal = addModelUsage(this.usageByModelTotal, model, usage)
   }
 }

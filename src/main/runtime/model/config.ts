@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
+import { priceOverridesSchema } from '../../../shared/prices'
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 
@@ -12,6 +13,8 @@ const settingsSchema = z.looseObject({
   model: z.string().optional(),
   useOfflineModel: z.boolean().optional(),
   leadWakesOnMessages: z.boolean().optional(),
+  /** USD per million tokens, per model id or family prefix (src/shared/prices.ts). */
+  prices: priceOverridesSchema.optional(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
