@@ -8,6 +8,8 @@ import type {
 } from '../../shared/contract'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
+import { NO_BUDGET, type Budget } from '../../shared/budget'
+import type { ModelUsage } from '../../shared/cost'
 
 /** An inbox position, as the contract carries it. */
 export type Position = InboxEntryView['position']
@@ -28,6 +30,8 @@ export interface AgentState {
   readonly statusReason: string | null
   readonly running: boolean
   readonly usage: Usage
+  /** The same usage per model: what its cost is priced from. */
+  readonly usageByModel: ModelUsage
   readonly model: string | null
   /** Messages waiting in its inbox (the unread count). */
   readonly pending: number
@@ -37,13 +41,10 @@ export interface AgentState {
   readonly failure: AgentFailure | null
 }
 
-/** A token and a round limit; null lifts a limit. */
-export interface Budget {
-  readonly tokens: number | null
-  readonly rounds: number | null
-}
+/** A token, a round and a dollar limit; null lifts a limit. */
+export type { Budget }
 
-export const noBudget: Budget = { tokens: null, rounds: null }
+export const noBudget: Budget = NO_BUDGET
 
 /** A tool call seen on the stream: its input streams in, then it runs, then it finishes. */
 export interface LiveTool {
@@ -174,6 +175,7 @@ export function agentFromView(view: AgentView): AgentState {
     statusReason: view.statusReason,
     running: view.running,
     usage: view.usage,
+    usageByModel: view.usageByModel,
     model: view.model,
     pending: view.pending,
     rounds: view.rounds,
