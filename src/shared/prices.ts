@@ -80,5 +80,7 @@ function longestCovering(
 
 /** The price of `model`: the person's own first, then Claude's list price; null when unknown. */
 export function priceFor(model: string, overrides: PriceOverrides = {}): Price | null {
-  return (longestCovering(overrides, model) ?? longestCovering(DEFAULT_PRICES, model))?.price ?? null
+  return (
+    (longestCovering(overrides, model) ?? longestCovering(DEFAULT_PRICES, model))?.price ?? null
+  )
 }

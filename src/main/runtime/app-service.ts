@@ -199,7 +199,11 @@ export class AppService {
       setBudget: async ({ name, tokens, rounds, usd }) => {
         const host = this.requireHost()
         const who = name === null ? null : this.knownAgent(name)
-        host.setBudget(who, { tokens, rounds, usd: usd === undefined ? host.budgetOf(who).usd : usd })
+        host.setBudget(who, {
+          tokens,
+          rounds,
+          usd: usd === undefined ? host.budgetOf(who).usd : usd,
+        })
         return {}
       },
       stopAll: async () => ({ count: stopAll(this.requireHost()) }),

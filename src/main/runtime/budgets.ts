@@ -127,7 +127,6 @@ export class Budgets {
 
 export { NO_BUDGET }
 
-
 /**
  * The budget config.json's `budgets` value sets for `name` (null: the team's), read without the
  * runtime (the CLI shows it). A name is looked up as an own key only, never an inherited one.

@@ -455,8 +455,7 @@ export class TeamHost {
         reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
       }
     const next = (name === LEAD ? undefined : this.team.roster.find(name)?.model) as
-      | string
-      | undefined
+      string | undefined
     const reason = this.budgets.problem(
       name,
       [...this.agents.values()],

@@ -29,10 +29,11 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     statusReason: null,
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
+    usageByModel: [],
     model: null,
     pending: 0,
     rounds: 0,
-    budget: { tokens: null, rounds: null },
+    budget: { tokens: null, rounds: null, usd: null },
     ...change,
   }
 }
@@ -45,7 +46,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     members: [],
     rosterProblem: null,
     requests: [],
-    teamBudget: { tokens: null, rounds: null },
+    teamBudget: { tokens: null, rounds: null, usd: null },
     offline: false,
     alert: null,
     ...change,
@@ -62,6 +63,7 @@ export function settingsView(change: Partial<SettingsView> = {}): SettingsView {
     secretStorage: 'os',
     secretStorageNote: null,
     leadWakesOnMessages: true,
+    prices: {},
     ...change,
   }
 }
