@@ -25,7 +25,9 @@ function budgetsOnDisk(team: HostUnderTest): unknown {
 async function pausedByRounds(): Promise<HostUnderTest> {
   const replies = [read('tu_1'), read('tu_2'), read('tu_3'), text('Done within budget.')]
   const script = agentScript((agent, call) => (agent === 'alice' ? replies[call - 1] : undefined))
-  const team = await startHost(script, { budgets: { agent: { tokens: null, rounds: 2, usd: null } } })
+  const team = await startHost(script, {
+    budgets: { agent: { tokens: null, rounds: 2, usd: null } },
+  })
   writeFileSync(join(team.workspace, 'notes.txt'), 'notes\n')
   team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
   await waitForStatus(team, 'alice', 'waiting')
@@ -49,7 +51,9 @@ describe('budgets', () => {
     expect(statusOf(team, 'alice')).toBe('idle')
     expect(team.records('alice', 'assistant')).toHaveLength(4)
     expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 5, usd: null })
-    expect(budgetsOnDisk(team)).toEqual({ agents: { alice: { tokens: null, rounds: 5, usd: null } } })
+    expect(budgetsOnDisk(team)).toEqual({
+      agents: { alice: { tokens: null, rounds: 5, usd: null } },
+    })
 
     // After a restart with no default budgets, config.json's budget still applies.
     const again = await team.restart({ budgets: {} })
@@ -87,7 +91,9 @@ describe('budgets', () => {
       if (agent === 'bob') return call === 1 ? withUsage(text('Bob spent 100.'), 100) : undefined
       return undefined
     })
-    const team = await startHost(script, { budgets: { team: { tokens: 250, rounds: null, usd: null } } })
+    const team = await startHost(script, {
+      budgets: { team: { tokens: 250, rounds: null, usd: null } },
+    })
     team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     // Alone, alice is under the team's budget: bob may still work.
