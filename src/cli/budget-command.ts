@@ -1,5 +1,6 @@
 import { TeamError } from '../shared/errors'
-import type { Budget } from '../main/runtime/agents/guards'
+import { MAX_BUDGET_USD, type Budget } from '../shared/budget'
+import { formatUsd } from '../shared/cost'
 import { budgetInFile } from '../main/runtime/budgets'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -14,7 +15,7 @@ function whose(name: string | null): string {
   return name === null ? "the team's" : `${name}'s`
 }
 
-/** "50,000 tokens and 20 model calls", "no token limit and 1 model call", … */
+/** "50,000 tokens, 20 model calls and $5.00", "no token limit, 1 model call and no dollar limit", … */
 export function describeBudget(budget: Budget): string {
   const tokens =
     budget.tokens === null
@@ -24,7 +25,23 @@ export function describeBudget(budget: Budget): string {
     budget.rounds === null
       ? 'no limit on model calls'
       : `${budget.rounds.toLocaleString('en-US')} model call${budget.rounds === 1 ? '' : 's'}`
-  return `${tokens} and ${rounds}`
+  const usd = budget.usd === null ? 'no dollar limit' : formatUsd(budget.usd, true)
+  return `${tokens}, ${rounds} and ${usd}`
+}
+
+/**
+ * A dollar amount as typed: digits with at most six decimals ("5", "0.25"), or "none". No
+ * exponents, signs, separators or currency symbols: what is typed is what is meant.
+ */
+export function parseUsd(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined
+  if (value === 'none') return null
+  const amount = /^\d{1,7}(\.\d{1,6})?$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isFinite(amount) || amount <= 0 || amount > MAX_BUDGET_USD)
+    throw new UsageError(
+      `--usd takes an amount of dollars above 0 and at most ${MAX_BUDGET_USD.toLocaleString('en-US')} (e.g. 5 or 0.25, no "$"), or "none"`,
+    )
+  return amount
 }
 
 function parseLimit(value: string | undefined, option: string): number | null | undefined {
@@ -45,7 +62,8 @@ async function awaitBudget(paths: TeamPaths, name: string | null, wanted: Budget
   const deadline = Date.now() + WRITE_WAIT_MS
   for (;;) {
     const now = budgetOnDisk(paths, name)
-    if (now.tokens === wanted.tokens && now.rounds === wanted.rounds) return
+    if (now.tokens === wanted.tokens && now.rounds === wanted.rounds && now.usd === wanted.usd)
+      return
     if (Date.now() > deadline)
       throw new TeamError(
         'invalid-argument',
@@ -56,8 +74,8 @@ async function awaitBudget(paths: TeamPaths, name: string | null, wanted: Budget
 }
 
 /**
- * `agent-teams budget [<name>]`: with no flags it shows the budget; --tokens/--rounds set one
- * limit each (a limit not given stays as it is); --clear lifts both. A change goes to the
+ * `agent-teams budget [<name>]`: with no flags it shows the budget; --tokens/--rounds/--usd set
+ * one limit each (a limit not given stays as it is); --clear lifts them all. A change goes to the
  * running team through control.jsonl and is reported once config.json holds it.
  */
 export async function budget(context: CommandContext): Promise<number> {
@@ -68,10 +86,12 @@ export async function budget(context: CommandContext): Promise<number> {
   if (name !== null) knownAgent(paths, name)
   const tokens = parseLimit(context.options.tokens, '--tokens')
   const rounds = parseLimit(context.options.rounds, '--rounds')
+  const usd = parseUsd(context.options.usd)
   const current = budgetOnDisk(paths, name)
-  if (context.options.clear && (tokens !== undefined || rounds !== undefined))
-    throw new UsageError('--clear lifts both limits; give it without --tokens or --rounds')
-  if (!context.options.clear && tokens === undefined && rounds === undefined) {
+  const given = tokens !== undefined || rounds !== undefined || usd !== undefined
+  if (context.options.clear && given)
+    throw new UsageError('--clear lifts every limit; give it without --tokens, --rounds or --usd')
+  if (!context.options.clear && !given) {
     const text = `${name === null ? "The team's" : `${name}'s`} budget: ${describeBudget(current)}.`
     await writeLine(
       context.output.stdout,
@@ -80,10 +100,11 @@ export async function budget(context: CommandContext): Promise<number> {
     return 0
   }
   const wanted: Budget = context.options.clear
-    ? { tokens: null, rounds: null }
+    ? { tokens: null, rounds: null, usd: null }
     : {
         tokens: tokens === undefined ? current.tokens : tokens,
         rounds: rounds === undefined ? current.rounds : rounds,
+        usd: usd === undefined ? current.usd : usd,
       }
   sendControl(paths, { command: 'budget', name, ...wanted })
   await awaitBudget(paths, name, wanted)
@@ -92,7 +113,7 @@ export async function budget(context: CommandContext): Promise<number> {
     context.options.json
       ? JSON.stringify({ name, ...wanted })
       : context.options.clear
-        ? `Cleared ${whose(name)} budget: no limit on tokens or model calls.`
+        ? `Cleared ${whose(name)} budget: no limit on tokens, model calls or dollars.`
         : `Set ${whose(name)} budget to ${describeBudget(wanted)}.`,
   )
   return 0

@@ -47,11 +47,11 @@ A running team (the app, serve or chat, in another terminal):
                          reject it, asking for a new plan
   requests               shutdown and plan requests with their state
   budget [<name>]        show an agent's (or, without a name, the team's) budget
-  budget [<name>] [--tokens N|none] [--rounds N|none]
-                         set it (a limit not given stays as it is); agents paused by a
-                         budget go on
+  budget [<name>] [--tokens N|none] [--rounds N|none] [--usd DOLLARS|none]
+                         set it (a limit not given stays as it is; --usd 0.50 is fifty
+                         cents); agents paused by a budget go on
   budget [<name>] --clear
-                         lift both limits
+                         lift every limit
 
 Exit status: 0 done, 1 refused (the message says what to do), 2 a usage mistake, 70 a bug.
 
@@ -77,6 +77,7 @@ const options = {
   feedback: { type: 'string' },
   tokens: { type: 'string' },
   rounds: { type: 'string' },
+  usd: { type: 'string' },
   reset: { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   clear: { type: 'boolean', default: false },
@@ -100,10 +101,11 @@ export type ParsedOptions = {
   feedback?: string
   tokens?: string
   rounds?: string
+  usd?: string
   reset: boolean
   /** roster --reset without asking. */
   yes: boolean
-  /** budget --clear: lift both limits. */
+  /** budget --clear: lift every limit. */
   clear: boolean
   /** spawn --role. */
   role?: string

@@ -6,6 +6,9 @@ import { MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
 import { desktopEventSchema } from './desktop'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
+import { budgetSchema, usdLimitSchema } from './budget'
+import { modelUsageSchema } from './cost'
+import { priceOverridesSchema } from './prices'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -39,6 +42,8 @@ export const agentViewSchema = z.object({
   running: z.boolean(),
   usage: usageSchema,
   /** Its own model (config.json); null: the team's, `TeamSnapshot.defaultModel`. */
+  /** The same usage per model: what its cost is priced from (with the settings' prices). */
+  usageByModel: modelUsageSchema,
   model: z.string().nullable(),
   /** Its extended-thinking budget in tokens; null: thinking off. */
   thinking: z.number().int().nullable(),
@@ -46,7 +51,7 @@ export const agentViewSchema = z.object({
   pending: z.number().int().min(0),
   /** Model calls made over its whole life (what a round budget counts). */
   rounds: z.number().int().min(0),
-  budget: z.object({ tokens: z.number().int().nullable(), rounds: z.number().int().nullable() }),
+  budget: budgetSchema,
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -62,6 +67,8 @@ export const settingsViewSchema = z.object({
   leadWakesOnMessages: z.boolean(),
   /** The model's context window in tokens, for models the app's table does not know. */
   contextWindow: z.number().int().nullable(),
+  /** The person's prices per model id or family prefix; Claude's list prices cover the rest. */
+  prices: priceOverridesSchema,
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
@@ -83,11 +90,6 @@ export const protocolRequestViewSchema = z.object({
 })
 export type ProtocolRequestView = z.infer<typeof protocolRequestViewSchema>
 
-const budgetViewSchema = z.object({
-  tokens: z.number().int().nullable(),
-  rounds: z.number().int().nullable(),
-})
-
 export const teamSnapshotSchema = z.object({
   workspace: z.string(),
   teamName: z.string(),
@@ -98,7 +100,7 @@ export const teamSnapshotSchema = z.object({
   rosterProblem: rosterProblemSchema.nullable(),
   /** Shutdown and plan requests, pending and settled (the s10 protocols). */
   requests: z.array(protocolRequestViewSchema),
-  teamBudget: budgetViewSchema,
+  teamBudget: budgetSchema,
   /** Whether this team runs on the built-in offline model. */
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
@@ -200,6 +202,8 @@ export const commands = {
         useOfflineModel: z.boolean().optional(),
         leadWakesOnMessages: z.boolean().optional(),
         contextWindow: z.number().int().min(1000).max(100_000_000).nullable().optional(),
+        /** Replaces every price the person set ({} goes back to the list prices). */
+        prices: priceOverridesSchema.optional(),
       })
       .strict(),
     result: settingsViewSchema,
@@ -240,6 +244,8 @@ export const commands = {
         name: name.nullable(),
         tokens: z.number().int().min(1).nullable(),
         rounds: z.number().int().min(1).nullable(),
+        /** Dollars; absent: the dollar limit stays as it is. */
+        usd: usdLimitSchema.optional(),
       })
       .strict(),
     result: empty,

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
+import { usdLimitSchema } from './budget'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
@@ -28,6 +29,8 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     name: agentName.nullable(),
     tokens: limit,
     rounds: limit,
+    /** Dollars; absent in lines written before dollar budgets (then left as it is). */
+    usd: usdLimitSchema.optional(),
     ...stamps,
   }),
   /** The person's protocol answers from the CLI: the runtime records them, then notifies. */
@@ -67,6 +70,8 @@ export type ControlCommand =
       readonly name: string | null
       readonly tokens: number | null
       readonly rounds: number | null
+      /** Absent: the dollar limit stays as it is. */
+      readonly usd?: number | null
     }
   | { readonly command: 'shutdown'; readonly name: string; readonly request_id: string }
   | {
@@ -122,7 +127,13 @@ export function parseControlLine(text: string): ControlVerdict {
 function withoutStamps(line: ControlLine): ControlCommand {
   switch (line.command) {
     case 'budget':
-      return { command: 'budget', name: line.name, tokens: line.tokens, rounds: line.rounds }
+      return {
+        command: 'budget',
+        name: line.name,
+        tokens: line.tokens,
+        rounds: line.rounds,
+        ...(line.usd === undefined ? {} : { usd: line.usd }),
+      }
     case 'shutdown':
       return { command: 'shutdown', name: line.name, request_id: line.request_id }
     case 'plan':

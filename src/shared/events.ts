@@ -94,6 +94,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('usage-reported'),
     agent: z.string(),
+    /** The model that answered: cost is priced per model. */
+    model: z.string(),
     usage: usageSchema,
     total: usageSchema,
   }),

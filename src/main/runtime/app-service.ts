@@ -13,6 +13,7 @@ import {
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import { LEAD } from '../../shared/names'
+import { NO_BUDGET } from '../../shared/budget'
 import { AppSettings } from './app-settings'
 import type { Clock } from './clock'
 import { TeamHost } from './host'
@@ -168,6 +169,7 @@ export class AppService {
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
+        this.host?.setPrices(view.prices)
         // Saved either way; the team gets the new endpoint once there is one to use.
         if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
         this.emit({ type: 'settings-changed', settings: view })
@@ -200,10 +202,13 @@ export class AppService {
         this.requireHost().resume(name)
         return {}
       },
-      setBudget: async ({ name, tokens, rounds }) => {
-        this.requireHost().setBudget(name === null ? null : this.knownAgent(name), {
+      setBudget: async ({ name, tokens, rounds, usd }) => {
+        const host = this.requireHost()
+        const who = name === null ? null : this.knownAgent(name)
+        host.setBudget(who, {
           tokens,
           rounds,
+          usd: usd === undefined ? host.budgetOf(who).usd : usd,
         })
         return {}
       },
@@ -258,6 +263,7 @@ export class AppService {
         workspace,
         endpoint: await this.endpoint(),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
+        prices: this.settings.view().prices,
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.
@@ -306,7 +312,7 @@ export class AppService {
   private async snapshot(): Promise<TeamSnapshot> {
     const host = this.host
     const workspace = this.workspace ?? ''
-    const none = { tokens: null, rounds: null }
+    const none = NO_BUDGET
     if (!host) {
       const idle: AgentView = {
         name: LEAD,
@@ -315,6 +321,7 @@ export class AppService {
         statusReason: null,
         running: false,
         usage: { input_tokens: 0, output_tokens: 0 },
+        usageByModel: [],
         model: null,
         thinking: null,
         pending: 0,
@@ -341,6 +348,7 @@ export class AppService {
       status: agent.status,
       running: agent.running,
       usage: agent.usage,
+      usageByModel: agent.usageByModel,
       rounds: agent.rounds,
       budget: host.budgetOf(agent.name),
       statusReason: this.reasons.get(agent.name) ?? null,

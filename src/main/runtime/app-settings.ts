@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SettingsView } from '../../shared/contract'
+import { TeamError } from '../../shared/errors'
+import { priceOverridesSchema, type PriceOverrides } from '../../shared/prices'
 import { writeFileAtomicSync } from './fs/durable'
 import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
@@ -51,6 +53,7 @@ export class AppSettings {
       secretStorageNote: this.secrets.note,
       leadWakesOnMessages: settings.leadWakesOnMessages !== false,
       contextWindow: settings.contextWindow ?? null,
+      prices: settings.prices ?? {},
     }
   }
 
@@ -61,6 +64,7 @@ export class AppSettings {
     useOfflineModel?: boolean
     leadWakesOnMessages?: boolean
     contextWindow?: number | null
+    prices?: PriceOverrides
   }): Promise<SettingsView> {
     if (change.apiKey !== undefined) {
       await this.secrets.save(
@@ -78,6 +82,17 @@ export class AppSettings {
       settings.leadWakesOnMessages = change.leadWakesOnMessages
     if (change.contextWindow === null) delete settings.contextWindow
     else if (change.contextWindow !== undefined) settings.contextWindow = change.contextWindow
+    if (change.prices !== undefined) {
+      // Checked here too: the CLI and tests call this without the contract's parse.
+      const prices = priceOverridesSchema.safeParse(change.prices)
+      if (!prices.success)
+        throw new TeamError(
+          'invalid-argument',
+          `The prices are invalid: ${prices.error.issues.map((issue) => `${issue.path.join('.') || 'prices'}: ${issue.message}`).join('; ')}`,
+        )
+      if (Object.keys(prices.data).length === 0) delete settings.prices
+      else settings.prices = prices.data
+    }
     mkdirSync(this.directory, { recursive: true })
     // Read after the secret store saved: a plain-file store keeps the key in this same file.
     // Every field, ours or not (the CLI's apiKey among them), is written back as it was read.

@@ -1,12 +1,24 @@
 import { z } from 'zod'
 import type { Roster } from './roster/roster'
 import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
+import { usdLimitSchema } from '../../shared/budget'
+import {
+  addCost,
+  addModelUsages,
+  costOfModels,
+  NO_COST,
+  type Cost,
+  type ModelUsage,
+} from '../../shared/cost'
+import { priceFor, type PriceOverrides } from '../../shared/prices'
 import type { Usage } from '../../shared/transcript'
 import { NO_USAGE, addUsage } from '../../shared/usage'
 
+/** A budget as config.json holds it: files written before dollar budgets have no `usd`. */
 const budgetSchema = z.object({
   tokens: z.number().int().min(1).nullable(),
   rounds: z.number().int().min(1).nullable(),
+  usd: usdLimitSchema.default(null),
 })
 const budgetsSchema = z.object({
   team: budgetSchema.optional(),
@@ -14,8 +26,16 @@ const budgetsSchema = z.object({
 })
 export type BudgetsFile = z.infer<typeof budgetsSchema>
 
+/** What the budgets need to know of an agent's spending. */
+export interface AgentSpend {
+  readonly name: string
+  readonly usage: Usage
+  readonly usageByModel: ModelUsage
+  readonly roundsUsed: number
+}
+
 /**
- * Token and round budgets, per agent and for the whole team, kept in config.json's `budgets`
+ * Token, round and dollar budgets, per agent and for the whole team, kept in config.json's `budgets`
  * field so that they survive a restart. Defaults come from the host's options.
  */
 export class Budgets {
@@ -25,6 +45,8 @@ export class Budgets {
   constructor(
     private readonly roster: Roster,
     private readonly defaults: { agent: Budget; team: Budget },
+    /** The person's prices (settings), asked at each check so that a change applies at once. */
+    private readonly prices: () => PriceOverrides = () => ({}),
   ) {}
 
   /** Asked before every model call: parsed again only when the roster's budgets changed. */
@@ -50,26 +72,41 @@ export class Budgets {
     return this.file().team ?? this.defaults.team
   }
 
-  /** Why `name`'s next model call would go past its budget or the team's, or null. */
-  problem(
-    name: string,
-    agents: readonly { name: string; usage: Usage; roundsUsed: number }[],
-  ): string | null {
+  /**
+   * Why `name`'s next model call would go past its budget or the team's, or null. `nextModel`,
+   * the model that call would use, is counted as unpriced when it has no price: a dollar budget
+   * is not enforceable for it even before it spent anything.
+   */
+  problem(name: string, agents: readonly AgentSpend[], nextModel?: string): string | null {
+    const prices = this.prices()
+    const costOfPlanned = (byModel: ModelUsage): Cost => {
+      const spent = costOfModels(byModel, prices)
+      if (nextModel === undefined || priceFor(nextModel, prices) !== null) return spent
+      return addCost(spent, { usd: 0, unpriced: [nextModel] })
+    }
     const own = agents.find((agent) => agent.name === name)
-    const mine = budgetProblem('agent', this.forAgent(name), {
+    const mine = this.forAgent(name)
+    const ownProblem = budgetProblem('agent', mine, {
       usage: own?.usage ?? NO_USAGE,
       rounds: own?.roundsUsed ?? 0,
+      cost: mine.usd === null ? NO_COST : costOfPlanned(own?.usageByModel ?? []),
     })
-    if (mine !== null) return mine
+    if (ownProblem !== null) return ownProblem
     const team = this.forTeam()
-    if (team.tokens === null && team.rounds === null) return null
+    if (team.tokens === null && team.rounds === null && team.usd === null) return null
     let usage = NO_USAGE
+    let byModel: ModelUsage = []
     let rounds = 0
     for (const agent of agents) {
       usage = addUsage(usage, agent.usage)
+      byModel = addModelUsages(byModel, agent.usageByModel)
       rounds += agent.roundsUsed
     }
-    return budgetProblem('team', team, { usage, rounds })
+    return budgetProblem('team', team, {
+      usage,
+      rounds,
+      cost: team.usd === null ? NO_COST : costOfPlanned(byModel),
+    })
   }
 
   /** Sets (or, with nulls, lifts) a budget; `name` null means the team's. */

@@ -16,6 +16,8 @@ import { NO_BUDGET, type Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import { Budgets } from './budgets'
+import type { ModelUsage } from '../../shared/cost'
+import type { PriceOverrides } from '../../shared/prices'
 import { assertKnownAgent } from './known-agent'
 import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import type { InboxPage } from './mailbox/mailbox'
@@ -45,6 +47,8 @@ export interface HostOptions {
   readonly budgets?: { agent?: Budget; team?: Budget }
   /** When agents compact their conversations (default: at 75 % of the window). */
   readonly compaction?: CompactionPolicy
+  /** The person's prices per model (settings); Claude's list prices apply to the rest. */
+  readonly prices?: PriceOverrides
 }
 
 export interface AgentSummary {
@@ -53,6 +57,8 @@ export interface AgentSummary {
   readonly status: MemberStatus
   readonly running: boolean
   readonly usage: Usage
+  /** The same usage per model, for its cost. */
+  readonly usageByModel: ModelUsage
   readonly rounds: number
 }
 
@@ -71,6 +77,7 @@ export class TeamHost {
   private readonly protocols: Protocols
   private readonly budgets: Budgets
   private authProblem: string | null = null
+  private prices: PriceOverrides
   private closed = false
 
   private constructor(
@@ -85,10 +92,12 @@ export class TeamHost {
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
     })
-    this.budgets = new Budgets(team.roster, {
-      agent: options.budgets?.agent ?? NO_BUDGET,
-      team: options.budgets?.team ?? NO_BUDGET,
-    })
+    this.prices = options.prices ?? {}
+    this.budgets = new Budgets(
+      team.roster,
+      { agent: options.budgets?.agent ?? NO_BUDGET, team: options.budgets?.team ?? NO_BUDGET },
+      () => this.prices,
+    )
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
@@ -279,6 +288,16 @@ export class TeamHost {
     this.assertOpen()
     if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
+    this.resumeBudgetPauses()
+  }
+
+  /** New prices (settings changed): a dollar budget may now be enforceable, or not used up. */
+  setPrices(prices: PriceOverrides): void {
+    this.prices = prices
+    if (!this.closed) this.resumeBudgetPauses()
+  }
+
+  private resumeBudgetPauses(): void {
     for (const agent of this.agents.values()) {
       const end = agent.lastActivation
       if (end.kind === 'paused' && end.cause === 'budget') agent.resume()
@@ -298,6 +317,7 @@ export class TeamHost {
         status,
         running: agent?.isRunning ?? false,
         usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+        usageByModel: agent?.usageByModel ?? [],
         rounds: agent?.roundsUsed ?? 0,
       }
     }
@@ -374,7 +394,11 @@ export class TeamHost {
     if (this.closed) return
     try {
       if (command.command === 'budget')
-        this.setBudget(command.name, { tokens: command.tokens, rounds: command.rounds })
+        this.setBudget(command.name, {
+          tokens: command.tokens,
+          rounds: command.rounds,
+          usd: command.usd === undefined ? this.budgetOf(command.name).usd : command.usd,
+        })
       else if (command.command === 'stop') this.stop(command.name)
       else if (command.command === 'shutdown')
         this.requestShutdown(command.name, USER, command.request_id)
@@ -483,7 +507,9 @@ export class TeamHost {
         cause: 'auth',
         reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
       }
-    const reason = this.budgets.problem(name, [...this.agents.values()])
+    // The model its next call goes to, found as the agent finds it (the lead's choice too).
+    const next = this.modelChoice(name).model ?? this.model.endpoint.model
+    const reason = this.budgets.problem(name, [...this.agents.values()], next)
     return reason === null ? null : { cause: 'budget', reason }
   }
 

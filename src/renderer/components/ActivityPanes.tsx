@@ -1,9 +1,10 @@
 import { memo, useCallback, useEffect, useState } from 'react'
 import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
-import type { LiveTool } from '../store/state'
+import type { AgentState, LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
-import { describeTokens, formatTokens } from './format'
+import { describeSpend, formatSpendFull } from './format'
+import { useCost } from './useCost'
 import { PaneTextWriter } from './pane-text'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
@@ -78,7 +79,7 @@ const ActivityPane = memo(function ActivityPane({
       ) : null}
       <pre ref={text} className="pane-text" />
       <footer className="pane-footer">
-        <span title={describeTokens(agent.usage)}>{formatTokens(agent.usage)}</span>
+        <PaneSpend agent={agent} />
         {agent.pending > 0 ? (
           <span className="unread-badge small">{agent.pending} unread</span>
         ) : null}
@@ -86,6 +87,16 @@ const ActivityPane = memo(function ActivityPane({
     </section>
   )
 })
+
+/** The pane's tokens (with the cached share) and cost. */
+function PaneSpend({ agent }: { readonly agent: AgentState }) {
+  const cost = useCost(agent.usageByModel)
+  return (
+    <span title={describeSpend(agent.usage, cost)} data-testid="pane-spend">
+      {formatSpendFull(agent.usage, cost)}
+    </span>
+  )
+}
 
 function currentTool(tools: readonly LiveTool[] | undefined): LiveTool | null {
   if (tools === undefined || tools.length === 0) return null

@@ -2,7 +2,8 @@ import { cachedShare, totalTokens } from '../../shared/usage'
 import { useAppStore } from '../store/context'
 import type { AgentState } from '../store/state'
 import { canResume, resumeLabel, resumeTitle } from './agent-actions'
-import { describeTokens, formatPercent, formatSpend } from './format'
+import { describeSpend, formatCostSpend, formatPercent, formatSpend } from './format'
+import { useCost } from './useCost'
 
 /**
  * The open agent's spend against its budget, and what the person can do about its status:
@@ -17,17 +18,19 @@ export function AgentControls({ agent }: { readonly agent: AgentState }) {
   const name = agent.name
   const tokens = totalTokens(agent.usage)
   const cached = cachedShare(agent.usage)
+  const cost = useCost(agent.usageByModel)
   return (
     <div className="agent-controls">
-      <span className="view-tokens" title={describeTokens(agent.usage)} data-testid="spend">
+      <span className="view-tokens" title={describeSpend(agent.usage, cost)} data-testid="spend">
         {formatSpend(tokens, agent.budget.tokens, 'token')} ·{' '}
         {cached > 0 ? `${formatPercent(cached)} cached · ` : ''}
-        {formatSpend(agent.rounds, agent.budget.rounds, 'round')}
+        {formatSpend(agent.rounds, agent.budget.rounds, 'round')} ·{' '}
+        {formatCostSpend(cost, agent.budget.usd)}
       </span>
       <button
         type="button"
         className="button button-ghost button-small"
-        title={`Token and round budget of ${name}`}
+        title={`Token, round and dollar budget of ${name}`}
         onClick={() => openDialog({ kind: 'budget', name })}
       >
         Set budget…

@@ -1,4 +1,6 @@
-import { useId, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
+import { MAX_BUDGET_USD } from '../../shared/budget'
+import { formatCost, formatUsd } from '../../shared/cost'
 import { LEAD } from '../../shared/names'
 import { totalTokens } from '../../shared/usage'
 import { useAppStore } from '../store/context'
@@ -6,6 +8,9 @@ import type { AppState } from '../store/store'
 import type { Budget } from '../store/state'
 import { Dialog, InlineError } from './Dialog'
 import { formatNumber } from './format'
+import { pricesOf, teamUsageByModel } from '../store/costs'
+import { priceFor } from '../../shared/prices'
+import { useCost } from './useCost'
 import { useCommand } from './useCommand'
 import { own } from '../../shared/own'
 
@@ -37,7 +42,18 @@ export function parseLimit(text: string): { ok: true; value: number | null } | {
   return Number.isSafeInteger(value) && value >= 1 ? { ok: true, value } : { ok: false }
 }
 
-/** Sets an agent's token and round budget, or the team's; an empty field lifts the limit. */
+/** A dollar limit as typed: empty is no limit; "$5", "5" and "0.25" are amounts of dollars. */
+export function parseUsd(text: string): { ok: true; value: number | null } | { ok: false } {
+  const amount = text.replace(/[\s,_]/g, '').replace(/^\$/, '')
+  if (amount === '') return { ok: true, value: null }
+  if (!/^(\d+(\.\d{0,6})?|\.\d{1,6})$/.test(amount)) return { ok: false }
+  const value = Number(amount)
+  return Number.isFinite(value) && value > 0 && value <= MAX_BUDGET_USD
+    ? { ok: true, value }
+    : { ok: false }
+}
+
+/** Sets an agent's token, round and dollar budget, or the team's; an empty field lifts the limit. */
 export function BudgetDialog({ name }: { readonly name: string | null }) {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const setBudget = useAppStore((state) => state.setBudget)
@@ -48,20 +64,47 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
   const spentRounds = useAppStore((state) => spendOf(state, name).rounds)
   const [tokens, setTokens] = useState(budget?.tokens?.toString() ?? '')
   const [rounds, setRounds] = useState(budget?.rounds?.toString() ?? '')
+  const [usd, setUsd] = useState(budget?.usd?.toString() ?? '')
   const [submitted, setSubmitted] = useState(false)
   const command = useCommand(setBudget)
-  const ids = { tokens: useId(), rounds: useId(), tokensHint: useId(), roundsHint: useId() }
+  const ids = {
+    tokens: useId(),
+    rounds: useId(),
+    usd: useId(),
+    tokensHint: useId(),
+    roundsHint: useId(),
+    usdHint: useId(),
+  }
   const parsedTokens = parseLimit(tokens)
   const parsedRounds = parseLimit(rounds)
+  const parsedUsd = parseUsd(usd)
+  const agents = useAppStore((state) => state.agents)
+  const order = useAppStore((state) => state.order)
+  const usage = useMemo(
+    () =>
+      name === null ? teamUsageByModel({ agents, order }) : (own(agents, name)?.usageByModel ?? []),
+    [agents, order, name],
+  )
+  const cost = useCost(usage)
+  // The model of its next call counts too: the runtime pauses on it before it spends anything.
+  const prices = useAppStore(pricesOf)
+  const nextModel = useAppStore((state) =>
+    name === null ? null : (own(state.agents, name)?.model ?? state.settings?.model ?? null),
+  )
+  const unpriced =
+    nextModel !== null && priceFor(nextModel, prices) === null && !cost.unpriced.includes(nextModel)
+      ? [...cost.unpriced, nextModel]
+      : cost.unpriced
   const who = name === null ? 'the team' : name === LEAD ? 'the lead' : name
 
   async function submit(): Promise<void> {
     setSubmitted(true)
-    if (!parsedTokens.ok || !parsedRounds.ok || command.pending) return
+    if (!parsedTokens.ok || !parsedRounds.ok || !parsedUsd.ok || command.pending) return
     const outcome = await command.run({
       name,
       tokens: parsedTokens.value,
       rounds: parsedRounds.value,
+      usd: parsedUsd.value,
     })
     if (outcome.ok) closeDialog()
   }
@@ -128,6 +171,31 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
               ? invalid
               : `Model calls. Used so far: ${formatNumber(spentRounds)}. Empty: no limit.`}
           </p>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.usd}>Dollar budget</label>
+          <input
+            id={ids.usd}
+            inputMode="decimal"
+            autoComplete="off"
+            value={usd}
+            placeholder="no limit"
+            aria-invalid={submitted && !parsedUsd.ok}
+            aria-describedby={ids.usdHint}
+            onChange={(event) => setUsd(event.target.value)}
+          />
+          <p id={ids.usdHint} className={submitted && !parsedUsd.ok ? 'field-error' : 'field-hint'}>
+            {submitted && !parsedUsd.ok
+              ? `Enter an amount of US dollars above 0 and at most ${formatNumber(MAX_BUDGET_USD)} (e.g. 5 or 0.25), or leave it empty for no limit.`
+              : `US dollars, at the prices in Settings. Spent so far: ${formatCost(cost)}${cost.unpriced.length === 0 ? '' : ` (${formatUsd(cost.usd, true)} priced)`}. Empty: no limit.`}
+          </p>
+          {unpriced.length > 0 && usd.trim() !== '' ? (
+            <p className="field-error" role="note" data-testid="usd-unenforceable">
+              No price is known for {unpriced.join(', ')}: a dollar budget cannot be enforced for
+              it, so {name === null ? 'the agents pause' : `${who} pauses`} until you set a price in
+              Settings &gt; Prices or leave this empty.
+            </p>
+          ) : null}
         </div>
         <InlineError error={command.error} />
         <div className="form-actions">

@@ -7,8 +7,10 @@ import { latestPlanOf, latestShutdownOf, pendingPlans } from '../store/protocols
 import type { AgentState, ProtocolRequest } from '../store/state'
 import { canRespawn } from '../store/ui'
 import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
-import { describeTokens, formatSpend, formatTokens, initial } from './format'
 import { describeModel } from './ModelFields'
+import { describeSpend, formatCostSpend, formatSpend, formatSpendCompact, initial } from './format'
+import { useCost } from './useCost'
+import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { TeamControls } from './TeamControls'
@@ -54,7 +56,7 @@ export function Roster() {
   )
 }
 
-/** The team's spend against its budget, when it has one; opens the team budget. */
+/** The team's spend, against its budget when it has one; opens the team budget. */
 function TeamBudgetLine() {
   const budget = useAppStore((state) => state.teamBudget)
   const tokens = useAppStore((state) =>
@@ -66,18 +68,23 @@ function TeamBudgetLine() {
   const rounds = useAppStore((state) =>
     state.order.reduce((sum, name) => sum + (own(state.agents, name)?.rounds ?? 0), 0),
   )
+  // A string, so that the roster renders again only when what it shows changed.
+  const cost = useAppStore((state) => formatCostSpend(teamCost(state), state.teamBudget.usd))
   const openDialog = useAppStore((state) => state.openDialog)
-  if (budget.tokens === null && budget.rounds === null) return null
+  const limited = budget.tokens !== null || budget.rounds !== null || budget.usd !== null
+  if (!limited && tokens === 0) return null
   return (
     <button
       type="button"
       className="team-budget"
-      title="The team's budget: all agents together (click to change it)"
+      data-testid="team-spend"
+      title={`${limited ? "The team's budget" : "The team's spend"}: all agents together (click to set a budget)`}
       onClick={() => openDialog({ kind: 'budget', name: null })}
     >
-      <span className="team-budget-label">Team budget</span>
+      <span className="team-budget-label">{limited ? 'Team budget' : 'Team spend'}</span>
       <span>{formatSpend(tokens, budget.tokens, 'token')}</span>
       <span>{formatSpend(rounds, budget.rounds, 'round')}</span>
+      <span>{cost}</span>
     </button>
   )
 }
@@ -87,6 +94,22 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
   const selected = useAppStore((state) => state.selected === name && state.view !== 'activity')
   const select = useAppStore((state) => state.select)
   if (agent === undefined) return null
+  return <RosterEntry agent={agent} selected={selected} select={select} position={position} />
+}
+
+function RosterEntry({
+  agent,
+  selected,
+  select,
+  position,
+}: {
+  readonly agent: AgentState
+  readonly selected: boolean
+  readonly select: (name: string, view: 'conversation') => void
+  readonly position: number
+}) {
+  const name = agent.name
+  const cost = useCost(agent.usageByModel)
   const classes = ['roster-item', `roster-${agent.status}`, selected ? 'is-selected' : '']
   return (
     <li className={classes.join(' ')} data-testid={`roster-item-${name}`}>
@@ -109,8 +132,8 @@ function RosterItem({ name, position }: { readonly name: string; readonly positi
           <RosterModel agent={agent} />
           <span className="roster-line">
             <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
-            <span className="roster-tokens" title={describeTokens(agent.usage)}>
-              {formatTokens(agent.usage, 'compact')}
+            <span className="roster-tokens" title={describeSpend(agent.usage, cost)}>
+              {formatSpendCompact(agent.usage, cost)}
             </span>
           </span>
         </span>

@@ -4,6 +4,9 @@ import { assertNever } from '../../shared/errors'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from './Dialog'
 import { formatNumber } from './format'
+import { formatUsd } from '../../shared/cost'
+import { PricesField } from './PricesField'
+import { parsePriceRows, rowsFromPrices, samePrices, type PriceRow } from './price-rows'
 import { useCommand } from './useCommand'
 
 function keySourceText(settings: SettingsView): string {
@@ -58,6 +61,8 @@ function SettingsForm({
   const [wakes, setWakes] = useState(settings.leadWakesOnMessages)
   const [contextWindow, setContextWindow] = useState(settings.contextWindow?.toString() ?? '')
   const [windowError, setWindowError] = useState<string | null>(null)
+  const [priceRows, setPriceRows] = useState<PriceRow[]>(() => rowsFromPrices(settings.prices))
+  const [priceError, setPriceError] = useState<string | null>(null)
   const ids = {
     key: useId(),
     url: useId(),
@@ -69,8 +74,13 @@ function SettingsForm({
   }
   const plainFile = settings.secretStorage === 'plain-file'
 
-  function change(): Params<'saveSettings'> {
+  /** The change to save, or null when a price is not valid (its error is then shown). */
+  function change(): Params<'saveSettings'> | null {
+    const prices = parsePriceRows(priceRows)
+    setPriceError(prices.ok ? null : prices.error)
+    if (!prices.ok) return null
     const result: Params<'saveSettings'> = {}
+    if (!samePrices(prices.prices, settings.prices)) result.prices = prices.prices
     if (apiKey.trim()) result.apiKey = apiKey.trim()
     const url = baseURL.trim()
     if (url !== (settings.baseURL ?? '')) result.baseURL = url === '' ? null : url
@@ -103,7 +113,8 @@ function SettingsForm({
           setWindowError(
             invalid ? 'The context window is a whole number of tokens, or empty.' : null,
           )
-          if (!invalid) void save(change())
+          const params = change()
+          if (!invalid && params !== null) void save(params)
         }}
       >
         <fieldset className="fieldset">
@@ -217,6 +228,12 @@ function SettingsForm({
             </span>
           </label>
         </fieldset>
+        <PricesField
+          rows={priceRows}
+          onChange={setPriceRows}
+          newModel={model.trim() || settings.model}
+          error={priceError}
+        />
         <TeamBudgetField />
         <InlineError error={command.error} />
         <div className="form-actions">
@@ -241,13 +258,14 @@ function TeamBudgetField() {
   const limits = [
     budget.tokens === null ? null : `${formatNumber(budget.tokens)} tokens`,
     budget.rounds === null ? null : `${formatNumber(budget.rounds)} model calls`,
+    budget.usd === null ? null : formatUsd(budget.usd),
   ].filter((limit) => limit !== null)
   return (
     <fieldset className="fieldset">
       <legend>Team budget</legend>
       <p className="field-hint">
         {limits.length === 0
-          ? 'No limit: the team may use any number of tokens and model calls.'
+          ? 'No limit: the team may use any number of tokens, model calls and dollars.'
           : `At most ${limits.join(' and ')} for all agents together; when reached, they pause.`}
       </p>
       <div>

@@ -1,4 +1,5 @@
 import { isoFromSeconds as isoFromSecondsOrNull } from '../../shared/time'
+import { formatCost, formatUsd, type Cost } from '../../shared/cost'
 import type { Usage } from '../../shared/transcript'
 import { cachedShare, promptTokens, totalTokens } from '../../shared/usage'
 
@@ -40,10 +41,52 @@ export function formatTokens(usage: Usage, form: 'full' | 'compact' = 'full'): s
   return share > 0 && form === 'full' ? `${tokens} · ${formatPercent(share)} cached` : tokens
 }
 
+/**
+ * A cost for the roster's narrow line: "$0.04"; "—" when no price is known (never "$0");
+ * "$0.04+" when some models have no price, so the figure is a lower bound.
+ */
+export function formatCostCompact(cost: Cost): string {
+  if (cost.unpriced.length === 0) return formatUsd(cost.usd)
+  return cost.usd === 0 ? '—' : `${formatUsd(cost.usd)}+`
+}
+
+/** "12.3k · $0.04" for the roster; tokens alone before any were used. */
+export function formatSpendCompact(usage: Usage, cost: Cost): string {
+  const tokens = totalTokens(usage)
+  if (tokens === 0) return '0 tokens'
+  return `${formatCount(tokens)} · ${formatCostCompact(cost)}`
+}
+
+/** "12.3k tokens · 81 % cached · $0.04" (or "· unknown price"), for headers and panes. */
+export function formatSpendFull(usage: Usage, cost: Cost): string {
+  return totalTokens(usage) === 0
+    ? formatTokens(usage)
+    : `${formatTokens(usage)} · ${formatCost(cost)}`
+}
+
+/** The cost in words, for a tooltip: the amount, and which models have no price. */
+export function describeCost(cost: Cost): string {
+  const amount = `Cost: ${formatUsd(cost.usd, true)}`
+  if (cost.unpriced.length === 0) return amount
+  const missing = `no price is known for ${cost.unpriced.join(', ')} (set one in Settings > Prices)`
+  return cost.usd === 0 ? `Cost: unknown, ${missing}` : `${amount} and more: ${missing}`
+}
+
+/** The tokens' split and the cost, one per line, for a tooltip. */
+export function describeSpend(usage: Usage, cost: Cost): string {
+  return `${describeTokens(usage)}\n${describeCost(cost)}`
+}
+
 /** 0.814 → "81 %"; a share above zero never shows as "0 %". */
 export function formatPercent(share: number): string {
   const percent = Math.round(share * 100)
   return `${share > 0 && percent === 0 ? '<1' : percent} %`
+}
+
+/** "$0.12 / $5.00" against a dollar limit, "$0.12" without one; unknown parts said. */
+export function formatCostSpend(cost: Cost, limit: number | null): string {
+  const spent = formatCost(cost)
+  return limit === null ? spent : `${spent} / ${formatUsd(limit)}`
 }
 
 /** "1.2k / 50k tokens" against a limit, "1.2k tokens" (or "1 round") without one. */

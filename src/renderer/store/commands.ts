@@ -70,7 +70,11 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     async setBudget(params) {
       await api.setBudget(params)
       set((state) =>
-        budgetChanged(state, params.name, { tokens: params.tokens, rounds: params.rounds }),
+        budgetChanged(state, params.name, {
+          tokens: params.tokens,
+          rounds: params.rounds,
+          usd: params.usd,
+        }),
       )
     },
     sendMessage: (params) => api.sendMessage(params),

@@ -274,5 +274,5 @@ export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): Team
 }
 
 function sameBudget(a: Budget, b: Budget): boolean {
-  return a.tokens === b.tokens && a.rounds === b.rounds
+  return a.tokens === b.tokens && a.rounds === b.rounds && a.usd === b.usd
 }

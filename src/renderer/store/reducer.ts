@@ -2,6 +2,7 @@ import type { HostEvent, TeamSnapshot } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
 import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
+import { addModelUsage } from '../../shared/cost'
 import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
 import { changeProtocol } from './protocols'
@@ -81,6 +82,7 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return updateAgent(state, event.agent, (agent) => ({
         ...agent,
         usage: event.total,
+        usageByModel: addModelUsage(agent.usageByModel, event.model, event.usage),
         rounds: agent.rounds + 1,
       }))
     case 'agent-error':
@@ -184,6 +186,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             statusReason: null,
             running: member.status === 'working',
             usage: emptyUsage,
+            usageByModel: [],
             model,
             thinking,
             pending: 0,

@@ -8,6 +8,8 @@ import type {
 } from '../../shared/contract'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
+import { NO_BUDGET, type Budget } from '../../shared/budget'
+import type { ModelUsage } from '../../shared/cost'
 
 /** An inbox position, as the contract carries it. */
 export type Position = InboxEntryView['position']
@@ -29,6 +31,8 @@ export interface AgentState {
   readonly running: boolean
   readonly usage: Usage
   /** Its own model; null: the team's (`TeamData.defaultModel`). */
+  /** The same usage per model: what its cost is priced from. */
+  readonly usageByModel: ModelUsage
   readonly model: string | null
   /** Its extended-thinking budget in tokens; null: thinking off. */
   readonly thinking: number | null
@@ -40,13 +44,10 @@ export interface AgentState {
   readonly failure: AgentFailure | null
 }
 
-/** A token and a round limit; null lifts a limit. */
-export interface Budget {
-  readonly tokens: number | null
-  readonly rounds: number | null
-}
+/** A token, a round and a dollar limit; null lifts a limit. */
+export type { Budget }
 
-export const noBudget: Budget = { tokens: null, rounds: null }
+export const noBudget: Budget = NO_BUDGET
 
 /** A tool call seen on the stream: its input streams in, then it runs, then it finishes. */
 export interface LiveTool {
@@ -180,6 +181,7 @@ export function agentFromView(view: AgentView): AgentState {
     statusReason: view.statusReason,
     running: view.running,
     usage: view.usage,
+    usageByModel: view.usageByModel,
     model: view.model,
     thinking: view.thinking,
     pending: view.pending,

@@ -6,14 +6,19 @@ import { formatCount, formatSeconds, isoFromSeconds } from '../components/format
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
+import type { TurnSpend } from './turn-spend'
+import { TurnSpendView } from './TurnSpendView'
 
 /** One row of a conversation: the same rendering for the lead's chat and every transcript. */
 export const RowView = memo(function RowView({
   row,
   agent,
+  spend,
 }: {
   readonly row: Row
   readonly agent: string
+  /** For a user row: what answering it cost (the calls it led to). */
+  readonly spend?: TurnSpend | undefined
 }) {
   switch (row.kind) {
     case 'user':
@@ -26,6 +31,7 @@ export const RowView = memo(function RowView({
             <time className="turn-time" dateTime={isoFromSeconds(row.atSeconds)}>
               {formatSeconds(row.atSeconds)}
             </time>
+            {spend === undefined ? null : <TurnSpendView spend={spend} />}
           </div>
           <div className="turn-text" data-copy-message={row.text}>
             {row.text}

@@ -4,6 +4,7 @@ import type { TranscriptRecord } from '../../shared/transcript'
 import { useAppStore } from '../store/context'
 import { RowView } from './RowView'
 import { recordRows, withLiveRows, type Row } from './rows'
+import { turnSpends } from './turn-spend'
 import { own } from '../../shared/own'
 
 const noRecords: readonly TranscriptRecord[] = []
@@ -80,6 +81,7 @@ export function Transcript({
 
   const records = transcript?.records ?? noRecords
   const recorded = useMemo(() => recordRows(records), [records])
+  const spends = useMemo(() => turnSpends(records), [records])
   const hasOlder = (records[0]?.seq ?? 1) > 1
   const rows = useMemo(() => withLiveRows(recorded, live), [recorded, live])
 
@@ -150,7 +152,7 @@ export function Transcript({
                     ref={virtualizer.measureElement}
                     className="transcript-row"
                   >
-                    <RowView row={row} agent={name} />
+                    <RowView row={row} agent={name} spend={own(spends, row.key)} />
                   </div>
                 )
               })}

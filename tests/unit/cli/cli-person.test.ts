@@ -81,34 +81,75 @@ describe('the CLI says what happened, and refuses what it cannot do', () => {
 
     const before = config()
     expect(await shown(['alice'])).toBe(
-      "alice's budget: no token limit and no limit on model calls.\n",
+      "alice's budget: no token limit, no limit on model calls and no dollar limit.\n",
     )
     expect(config()).toBe(before)
 
     const set = await cli(['budget', 'alice', '--tokens', '50000', '--rounds', '20', ...workspace])
     expect(set.stderr).toBe('')
-    expect(set.stdout).toBe("Set alice's budget to 50,000 tokens and 20 model calls.\n")
-    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 20 })
+    expect(set.stdout).toBe(
+      "Set alice's budget to 50,000 tokens, 20 model calls and no dollar limit.\n",
+    )
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 20, usd: null })
     // Shown again, without flags: unchanged.
-    expect(await shown(['alice'])).toBe("alice's budget: 50,000 tokens and 20 model calls.\n")
-    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 20 })
+    expect(await shown(['alice'])).toBe(
+      "alice's budget: 50,000 tokens, 20 model calls and no dollar limit.\n",
+    )
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 20, usd: null })
 
     const one = await cli(['budget', 'alice', '--rounds', '1', ...workspace])
-    expect(one.stdout).toBe("Set alice's budget to 50,000 tokens and 1 model call.\n")
+    expect(one.stdout).toBe(
+      "Set alice's budget to 50,000 tokens, 1 model call and no dollar limit.\n",
+    )
+    const dollars = await cli(['budget', 'alice', '--usd', '2.5', ...workspace])
+    expect(dollars.stderr).toBe('')
+    expect(dollars.stdout).toBe("Set alice's budget to 50,000 tokens, 1 model call and $2.50.\n")
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 1, usd: 2.5 })
+    // A change to another limit keeps the dollar limit.
+    await cli(['budget', 'alice', '--rounds', '2', ...workspace])
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 2, usd: 2.5 })
+    for (const hostile of [
+      '0',
+      '-1',
+      '1e3',
+      '$5',
+      '5,00',
+      'NaN',
+      'Infinity',
+      '0x10',
+      '2000000',
+      '0.1234567',
+      ' 5',
+      '',
+    ]) {
+      const refused = await cli(['budget', 'alice', `--usd=${hostile}`, ...workspace])
+      expect(refused.code, hostile).toBe(2)
+      expect(refused.stderr).toMatch(
+        /--usd takes an amount of dollars above 0 and at most 1,000,000/,
+      )
+    }
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 2, usd: 2.5 })
+    const noDollars = await cli(['budget', 'alice', '--usd', 'none', ...workspace])
+    expect(noDollars.code).toBe(0)
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: 50_000, rounds: 2, usd: null })
     const both = await cli(['budget', 'alice', '--clear', '--tokens', '5', ...workspace])
     expect(both.code).toBe(2)
-    expect(both.stderr).toMatch(/--clear lifts both limits/)
+    expect(both.stderr).toMatch(/--clear lifts every limit/)
+    const withUsd = await cli(['budget', 'alice', '--clear', '--usd', '5', ...workspace])
+    expect(withUsd.code).toBe(2)
     const cleared = await cli(['budget', 'alice', '--clear', ...workspace])
     expect(cleared.code).toBe(0)
-    expect(cleared.stdout).toBe("Cleared alice's budget: no limit on tokens or model calls.\n")
-    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: null })
+    expect(cleared.stdout).toBe(
+      "Cleared alice's budget: no limit on tokens, model calls or dollars.\n",
+    )
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: null, usd: null })
 
     const teamBudget = await cli(['budget', '--tokens', '1000000', ...workspace])
     expect(teamBudget.stdout).toBe(
-      "Set the team's budget to 1,000,000 tokens and no limit on model calls.\n",
+      "Set the team's budget to 1,000,000 tokens, no limit on model calls and no dollar limit.\n",
     )
     expect(await shown([])).toBe(
-      "The team's budget: 1,000,000 tokens and no limit on model calls.\n",
+      "The team's budget: 1,000,000 tokens, no limit on model calls and no dollar limit.\n",
     )
   })
 

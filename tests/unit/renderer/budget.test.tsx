@@ -14,14 +14,14 @@ const team = snapshot({
     agentView('alice', {
       usage: { input_tokens: 1000, output_tokens: 200 },
       rounds: 3,
-      budget: { tokens: 50_000, rounds: 20 },
+      budget: { tokens: 50_000, rounds: 20, usd: null },
     }),
     agentView('bob', { status: 'error', statusReason: 'HTTP 529: overloaded' }),
     agentView('fay', {
       status: 'waiting',
       statusReason: paused,
       usage: { input_tokens: 5000, output_tokens: 200 },
-      budget: { tokens: 5000, rounds: null },
+      budget: { tokens: 5000, rounds: null, usd: null },
     }),
   ],
 })
@@ -81,7 +81,12 @@ describe('budgets', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save budget' }))
     })
-    expect(api.setBudget).toHaveBeenCalledWith({ name: 'alice', tokens: 80_000, rounds: null })
+    expect(api.setBudget).toHaveBeenCalledWith({
+      name: 'alice',
+      tokens: 80_000,
+      rounds: null,
+      usd: null,
+    })
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     expect(screen.getByTestId('spend')).toHaveTextContent('1.2k / 80k tokens · 3 rounds')
   })
@@ -104,7 +109,12 @@ describe('budgets', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save budget' }))
     })
-    expect(api.setBudget).toHaveBeenCalledWith({ name: 'alice', tokens: 50_000, rounds: 7 })
+    expect(api.setBudget).toHaveBeenCalledWith({
+      name: 'alice',
+      tokens: 50_000,
+      rounds: 7,
+      usd: null,
+    })
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Open a workspace first.')
   })
 
@@ -126,7 +136,12 @@ describe('budgets', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save budget' }))
     })
-    expect(api.setBudget).toHaveBeenCalledWith({ name: 'fay', tokens: null, rounds: null })
+    expect(api.setBudget).toHaveBeenCalledWith({
+      name: 'fay',
+      tokens: null,
+      rounds: null,
+      usd: null,
+    })
   })
 
   it('the team budget is set from Settings, with name null', async () => {
@@ -144,7 +159,12 @@ describe('budgets', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save budget' }))
     })
-    expect(api.setBudget).toHaveBeenCalledWith({ name: null, tokens: 200_000, rounds: 100 })
+    expect(api.setBudget).toHaveBeenCalledWith({
+      name: null,
+      tokens: 200_000,
+      rounds: 100,
+      usd: null,
+    })
     const line = screen.getByRole('button', { name: /^Team budget/ })
     expect(line).toHaveTextContent('6.4k / 200k tokens')
     expect(line).toHaveTextContent('3 / 100 rounds')

@@ -29,11 +29,12 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     statusReason: null,
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
+    usageByModel: [],
     model: null,
     thinking: null,
     pending: 0,
     rounds: 0,
-    budget: { tokens: null, rounds: null },
+    budget: { tokens: null, rounds: null, usd: null },
     ...change,
   }
 }
@@ -47,7 +48,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     defaultModel: 'claude-test',
     rosterProblem: null,
     requests: [],
-    teamBudget: { tokens: null, rounds: null },
+    teamBudget: { tokens: null, rounds: null, usd: null },
     offline: false,
     alert: null,
     ...change,
@@ -65,6 +66,7 @@ export function settingsView(change: Partial<SettingsView> = {}): SettingsView {
     secretStorageNote: null,
     leadWakesOnMessages: true,
     contextWindow: null,
+    prices: {},
     ...change,
   }
 }

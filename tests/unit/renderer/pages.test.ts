@@ -165,13 +165,16 @@ describe('a refreshed snapshot', () => {
 
   it('takes budgets, rounds and the offline flag, which no event reports', () => {
     const fresh = snapshot({
-      members: [agentView('bob', { rounds: 7, budget: { tokens: 5000, rounds: null } })],
-      teamBudget: { tokens: null, rounds: 40 },
+      members: [agentView('bob', { rounds: 7, budget: { tokens: 5000, rounds: null, usd: null } })],
+      teamBudget: { tokens: null, rounds: 40, usd: null },
       offline: true,
     })
     const next = snapshotRefreshed(opened, fresh)
-    expect(next.agents['bob']).toMatchObject({ rounds: 7, budget: { tokens: 5000, rounds: null } })
-    expect(next.teamBudget).toEqual({ tokens: null, rounds: 40 })
+    expect(next.agents['bob']).toMatchObject({
+      rounds: 7,
+      budget: { tokens: 5000, rounds: null, usd: null },
+    })
+    expect(next.teamBudget).toEqual({ tokens: null, rounds: 40, usd: null })
     expect(next.offline).toBe(true)
   })
 

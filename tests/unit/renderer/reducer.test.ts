@@ -117,6 +117,7 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
   'usage-reported': {
     type: 'usage-reported',
     agent: 'bob',
+    model: 'claude-haiku-4-5',
     usage: { input_tokens: 5, output_tokens: 2 },
     total: { input_tokens: 50, output_tokens: 20 },
   },
@@ -521,17 +522,22 @@ describe('reduceEvents', () => {
       snapshot: snapshot({
         alert: { code: 'auth', message: 'HTTP 401: invalid x-api-key' },
         requests: [planRequest()],
-        teamBudget: { tokens: 100_000, rounds: null },
+        teamBudget: { tokens: 100_000, rounds: null, usd: null },
         offline: true,
-        members: [agentView('alice', { rounds: 3, budget: { tokens: 9000, rounds: 10 } })],
+        members: [
+          agentView('alice', { rounds: 3, budget: { tokens: 9000, rounds: 10, usd: null } }),
+        ],
       }),
     })
     expect(next.alert).toEqual({ code: 'auth', message: 'HTTP 401: invalid x-api-key' })
     expect(next.protocols['plan-1']).toMatchObject({ kind: 'plan', status: 'pending' })
-    expect(next.teamBudget).toEqual({ tokens: 100_000, rounds: null })
+    expect(next.teamBudget).toEqual({ tokens: 100_000, rounds: null, usd: null })
     expect(next.offline).toBe(true)
     expect(next.info?.offline).toBe(true)
-    expect(next.agents['alice']).toMatchObject({ rounds: 3, budget: { tokens: 9000, rounds: 10 } })
+    expect(next.agents['alice']).toMatchObject({
+      rounds: 3,
+      budget: { tokens: 9000, rounds: 10, usd: null },
+    })
   })
 
   it('usage-reported counts a round: one report per model call', () => {

@@ -11,6 +11,8 @@ const team = snapshot({
     status: 'working',
     running: true,
     usage: { input_tokens: 1200, output_tokens: 300 },
+    // No price for it: the cost is unknown, never "$0".
+    usageByModel: [{ model: 'offline-demo', usage: { input_tokens: 1200, output_tokens: 300 } }],
   }),
   members: [
     agentView('alice', { role: 'coder', status: 'idle', pending: 3 }),
@@ -39,7 +41,9 @@ describe('the roster', () => {
     expect(alice).toHaveTextContent('coder')
     expect(within(alice).getByTestId('unread-alice')).toHaveTextContent('3')
     expect(screen.queryByTestId('unread-bob')).not.toBeInTheDocument()
-    expect(screen.getByTestId('roster-item-lead')).toHaveTextContent('1.5k tokens')
+    const lead = screen.getByTestId('roster-item-lead')
+    expect(lead).toHaveTextContent('1.5k · —')
+    expect(within(lead).getByTitle(/no price is known for offline-demo/)).toBeVisible()
 
     expect(screen.getByTestId('roster-item-bob')).toHaveTextContent('HTTP 529: overloaded')
     expect(screen.getByTestId('roster-item-dave')).toHaveTextContent('waiting for plan approval')
@@ -74,7 +78,8 @@ describe('the roster', () => {
         {
           type: 'usage-reported',
           agent: 'alice',
-          usage: { input_tokens: 1, output_tokens: 1 },
+          model: 'claude-sonnet-4-5',
+          usage: { input_tokens: 40_000, output_tokens: 2_000 },
           total: { input_tokens: 40_000, output_tokens: 2_000 },
         },
       ]),
@@ -82,34 +87,33 @@ describe('the roster', () => {
 
     expect(screen.getByTestId('status-alice')).toHaveTextContent('Working')
     expect(screen.getByTestId('unread-alice')).toHaveTextContent('4')
-    expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('42k tokens')
+    // Sonnet 4.5 at $3 in, $15 out a million: 0.12 + 0.03.
+    expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('42k · $0.15')
 
     act(() => api.emit([{ type: 'message-delivered', agent: 'alice', ids: ['a', 'b', 'c', 'x'] }]))
     expect(screen.queryByTestId('unread-alice')).not.toBeInTheDocument()
   })
 
-  it('shows tokens in the roster, with the share read from the prompt cache in its title', async () => {
+  it('shows tokens and cost in the roster, the cached share and the cost in its title', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
+    // 12,300 tokens in all, 10,000 of them read from the cache: 81 %.
+    const usage = {
+      input_tokens: 1_500,
+      cache_creation_input_tokens: 600,
+      cache_read_input_tokens: 10_000,
+      output_tokens: 200,
+    }
     act(() =>
       api.emit([
-        {
-          type: 'usage-reported',
-          agent: 'alice',
-          usage: { input_tokens: 1, output_tokens: 1 },
-          // 12,300 tokens in all, 10,000 of them read from the cache: 81 %.
-          total: {
-            input_tokens: 1_500,
-            cache_creation_input_tokens: 600,
-            cache_read_input_tokens: 10_000,
-            output_tokens: 200,
-          },
-        },
+        { type: 'usage-reported', agent: 'alice', model: 'claude-opus-4-5', usage, total: usage },
       ]),
     )
     const alice = screen.getByTestId('roster-item-alice')
-    expect(alice).toHaveTextContent('12k tokens')
+    // Opus 4.5: 1,500 × $5 + 600 × $6.25 + 10,000 × $0.50 + 200 × $25 a million = $0.02125.
+    expect(alice).toHaveTextContent('12k · $0.02')
     expect(alice).not.toHaveTextContent('cached')
+    expect(within(alice).getByTitle(/Cost: \$0\.0213/)).toBeVisible()
     expect(
       within(alice).getByTitle(/10,000 read from the cache and 600 written to it/),
     ).toBeVisible()

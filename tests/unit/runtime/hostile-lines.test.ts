@@ -230,9 +230,13 @@ describe('names that are Object.prototype keys', () => {
     const team = tempTeam(['constructor', 'alice'])
     const budgets = new Budgets(team.roster, { agent: NO_BUDGET, team: NO_BUDGET })
     expect(budgets.forAgent('constructor')).toEqual(NO_BUDGET)
-    budgets.set('alice', { tokens: 10, rounds: null }, (change) => team.roster.update(change))
+    budgets.set('alice', { tokens: 10, rounds: null, usd: null }, (change) =>
+      team.roster.update(change),
+    )
     expect(budgets.forAgent('constructor')).toEqual(NO_BUDGET)
-    budgets.set('constructor', { tokens: 5, rounds: 2 }, (change) => team.roster.update(change))
-    expect(budgets.forAgent('constructor')).toEqual({ tokens: 5, rounds: 2 })
+    budgets.set('constructor', { tokens: 5, rounds: 2, usd: null }, (change) =>
+      team.roster.update(change),
+    )
+    expect(budgets.forAgent('constructor')).toEqual({ tokens: 5, rounds: 2, usd: null })
   })
 })

@@ -62,13 +62,14 @@ describe('every agent name goes through the name rule and the roster', () => {
 
     // The lead and the team are fine.
     await service.execute('setBudget', { name: 'lead', tokens: 50_000, rounds: 20 })
-    await service.execute('setBudget', { name: null, tokens: null, rounds: 5 })
+    await service.execute('setBudget', { name: null, tokens: null, rounds: 5, usd: 2.5 })
     const snapshot = (await service.execute('getSnapshot', {})) as {
       lead: { budget: unknown }
       teamBudget: unknown
     }
-    expect(snapshot.lead.budget).toEqual({ tokens: 50_000, rounds: 20 })
-    expect(snapshot.teamBudget).toEqual({ tokens: null, rounds: 5 })
+    // No usd given: the dollar limit stays as it was (none).
+    expect(snapshot.lead.budget).toEqual({ tokens: 50_000, rounds: 20, usd: null })
+    expect(snapshot.teamBudget).toEqual({ tokens: null, rounds: 5, usd: 2.5 })
   })
 
   it('a budget for a bad name appended to control.jsonl changes nothing and is reported', async () => {

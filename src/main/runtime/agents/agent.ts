@@ -2,6 +2,7 @@ import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
 import { NO_USAGE, addUsage } from '../../../shared/usage'
+import { addModelUsage, type ModelUsage } from '../../../shared/cost'
 import type { MailMessage } from '../../../shared/messages'
 import type { MemberStatus } from '../../../shared/roster'
 import type {
@@ -105,6 +106,8 @@ export class Agent {
   private shutdownReason: string | null = null
   private controller: AbortController | null = null
   private usageTotal: Usage = NO_USAGE
+  /** The same usage per model: what its cost is priced from. */
+  private usageByModelTotal: ModelUsage = []
   private rounds = 0
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
@@ -143,7 +146,7 @@ export class Agent {
     for (const record of this.store.all) {
       // A summarizing call is a model call too, and its tokens are the agent's.
       if (record.kind !== 'assistant' && record.kind !== 'compaction') continue
-      this.addUsage(record.usage)
+      this.addUsage(record.usage, record.model)
       this.rounds++
     }
   }
@@ -156,6 +159,9 @@ export class Agent {
   }
   get usage(): Usage {
     return this.usageTotal
+  }
+  get usageByModel(): ModelUsage {
+    return this.usageByModelTotal
   }
   /** Model calls made, over the agent's whole life. */
   get roundsUsed(): number {
@@ -299,10 +305,11 @@ export class Agent {
         rounds++
         this.rounds++
         this.record({ kind: 'assistant', ...turn })
-        this.addUsage(turn.usage)
+        this.addUsage(turn.usage, turn.model)
         this.options.emit({
           type: 'usage-reported',
           agent: this.name,
+          model: turn.model,
           usage: turn.usage,
           total: this.usageTotal,
         })
@@ -362,10 +369,16 @@ export class Agent {
       }),
       openRequests: () => options.openRequests?.() ?? [],
       summarize: (client, request, signal) => this.turns.run(client, request, signal),
-      onUsage: (usage) => {
+      onUsage: (usage, model) => {
         this.rounds++
-        this.addUsage(usage)
-        options.emit({ type: 'usage-reported', agent: this.name, usage, total: this.usageTotal })
+        this.addUsage(usage, model)
+        options.emit({
+          type: 'usage-reported',
+          agent: this.name,
+          model,
+          usage,
+          total: this.usageTotal,
+        })
       },
       policy: options.compaction ?? DEFAULT_COMPACTION_POLICY,
     })
@@ -490,7 +503,8 @@ export class Agent {
     return stamped
   }
 
-  private addUsage(usage: Usage): void {
+  private addUsage(usage: Usage, model: string): void {
     this.usageTotal = addUsage(this.usageTotal, usage)
+    this.usageByModelTotal = addModelUsage(this.usageByModelTotal, model, usage)
   }
 }

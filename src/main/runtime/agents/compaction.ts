@@ -58,7 +58,8 @@ export interface CompactorDependencies {
     request: TurnRequest,
     signal: AbortSignal,
   ) => Promise<ModelTurn>
-  readonly onUsage: (usage: Usage) => void
+  /** The summarizing call's usage, priced by the model that answered it. */
+  readonly onUsage: (usage: Usage, model: string) => void
   readonly policy: CompactionPolicy
 }
 
@@ -181,7 +182,7 @@ export class Compactor {
       },
       signal,
     )
-    this.dependencies.onUsage(turn.usage)
+    this.dependencies.onUsage(turn.usage, turn.model)
     const summary = turn.content
       .flatMap((block) => (block.type === 'text' ? [String(block.text)] : []))
       .join('\n')

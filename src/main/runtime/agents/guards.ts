@@ -1,17 +1,15 @@
+import type { Budget } from '../../../shared/budget'
+import { formatUsd, type Cost } from '../../../shared/cost'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
 import { totalTokens } from '../../../shared/usage'
 
-/** A limit on tokens (every prompt token, cached or not, and output) and on model calls; null means none. */
-export interface Budget {
-  readonly tokens: number | null
-  readonly rounds: number | null
-}
-
-export const NO_BUDGET: Budget = { tokens: null, rounds: null }
+export { NO_BUDGET, type Budget } from '../../../shared/budget'
 
 export interface Spend {
   readonly usage: Usage
   readonly rounds: number
+  /** What the calls cost; models without a price are listed, their tokens not counted. */
+  readonly cost: Cost
 }
 
 /** Why the next model call would go past a budget, or null when it may go ahead. */
@@ -26,6 +24,14 @@ export function budgetProblem(
   }
   if (budget.rounds !== null && spend.rounds >= budget.rounds) {
     return `the ${scope}'s round budget is used up (${spend.rounds} of ${budget.rounds} model calls); raise it to resume`
+  }
+  if (budget.usd === null) return null
+  // A dollar limit that cannot be checked is not passed silently: the agent waits for a price.
+  if (spend.cost.unpriced.length > 0) {
+    return `the ${scope}'s dollar budget (${formatUsd(budget.usd, true)}) cannot be enforced: no price is known for ${spend.cost.unpriced.join(', ')}; set one in Settings > Prices, or lift the dollar budget`
+  }
+  if (spend.cost.usd >= budget.usd) {
+    return `the ${scope}'s dollar budget is used up (${formatUsd(spend.cost.usd, true)} of ${formatUsd(budget.usd, true)}); raise it to resume`
   }
   return null
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
+import { priceOverridesSchema } from '../../../shared/prices'
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 
@@ -14,6 +15,8 @@ const settingsSchema = z.looseObject({
   leadWakesOnMessages: z.boolean().optional(),
   /** The context window of the configured model, in tokens, where the built-in table has none. */
   contextWindow: z.number().int().min(1000).optional(),
+  /** USD per million tokens, per model id or family prefix (src/shared/prices.ts). */
+  prices: priceOverridesSchema.optional(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 

@@ -25,7 +25,9 @@ function budgetsOnDisk(team: HostUnderTest): unknown {
 async function pausedByRounds(): Promise<HostUnderTest> {
   const replies = [read('tu_1'), read('tu_2'), read('tu_3'), text('Done within budget.')]
   const script = agentScript((agent, call) => (agent === 'alice' ? replies[call - 1] : undefined))
-  const team = await startHost(script, { budgets: { agent: { tokens: null, rounds: 2 } } })
+  const team = await startHost(script, {
+    budgets: { agent: { tokens: null, rounds: 2, usd: null } },
+  })
   writeFileSync(join(team.workspace, 'notes.txt'), 'notes\n')
   team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
   await waitForStatus(team, 'alice', 'waiting')
@@ -40,7 +42,7 @@ async function pausedByRounds(): Promise<HostUnderTest> {
 describe('budgets', () => {
   it('an agent round budget pauses it after 2 model calls; raising it resumes; it persists', async () => {
     const team = await pausedByRounds()
-    team.host.setBudget('alice', { tokens: null, rounds: 5 })
+    team.host.setBudget('alice', { tokens: null, rounds: 5, usd: null })
     await waitFor(
       () => requestsOf(team, 'alice').length === 4,
       () => 'the resumed calls',
@@ -48,14 +50,16 @@ describe('budgets', () => {
     await team.host.whenIdle()
     expect(statusOf(team, 'alice')).toBe('idle')
     expect(team.records('alice', 'assistant')).toHaveLength(4)
-    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 5 })
-    expect(budgetsOnDisk(team)).toEqual({ agents: { alice: { tokens: null, rounds: 5 } } })
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 5, usd: null })
+    expect(budgetsOnDisk(team)).toEqual({
+      agents: { alice: { tokens: null, rounds: 5, usd: null } },
+    })
 
     // After a restart with no default budgets, config.json's budget still applies.
     const again = await team.restart({ budgets: {} })
-    expect(again.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 5 })
-    expect(again.host.budgetOf(null)).toEqual({ tokens: null, rounds: null })
-    expect(again.host.budgetOf('bob')).toEqual({ tokens: null, rounds: null })
+    expect(again.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 5, usd: null })
+    expect(again.host.budgetOf(null)).toEqual({ tokens: null, rounds: null, usd: null })
+    expect(again.host.budgetOf('bob')).toEqual({ tokens: null, rounds: null, usd: null })
   })
 
   it('agent-teams budget alice --rounds 9 raises it through the control file', async () => {
@@ -72,7 +76,7 @@ describe('budgets', () => {
       () => 'the resumed calls',
     )
     await team.host.whenIdle()
-    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 9 })
+    expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 9, usd: null })
     expect(statusOf(team, 'alice')).toBe('idle')
   })
 
@@ -87,7 +91,9 @@ describe('budgets', () => {
       if (agent === 'bob') return call === 1 ? withUsage(text('Bob spent 100.'), 100) : undefined
       return undefined
     })
-    const team = await startHost(script, { budgets: { team: { tokens: 250, rounds: null } } })
+    const team = await startHost(script, {
+      budgets: { team: { tokens: 250, rounds: null, usd: null } },
+    })
     team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     // Alone, alice is under the team's budget: bob may still work.
@@ -101,14 +107,14 @@ describe('budgets', () => {
     expect(requestsOf(team, 'alice')).toHaveLength(1)
     expect(reasonsFor(team, 'alice', 'waiting')[0]).toMatch(/team's token budget .*300 of 250/)
 
-    team.host.setBudget(null, { tokens: 1000, rounds: null })
+    team.host.setBudget(null, { tokens: 1000, rounds: null, usd: null })
     await waitFor(
       () => requestsOf(team, 'alice').length === 2,
       () => 'the resumed call',
     )
     await team.host.whenIdle()
     expect(statusOf(team, 'alice')).toBe('idle')
-    expect(team.host.budgetOf(null)).toEqual({ tokens: 1000, rounds: null })
-    expect(budgetsOnDisk(team)).toEqual({ team: { tokens: 1000, rounds: null } })
+    expect(team.host.budgetOf(null)).toEqual({ tokens: 1000, rounds: null, usd: null })
+    expect(budgetsOnDisk(team)).toEqual({ team: { tokens: 1000, rounds: null, usd: null } })
   })
 })

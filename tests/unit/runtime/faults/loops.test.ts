@@ -70,7 +70,7 @@ describe('loop detection', () => {
   it('a loop pause is not lifted by an unrelated budget change', async () => {
     const team = await looping([same('tu_1'), same('tu_2'), same('tu_3'), text('Out.')], true)
     await expectLoopPause(team)
-    team.host.setBudget('bob', { tokens: null, rounds: 10 })
+    team.host.setBudget('bob', { tokens: null, rounds: 10, usd: null })
     await team.host.whenIdle()
     expect(requestsOf(team, 'alice')).toHaveLength(3)
     expect(statusOf(team, 'alice')).toBe('waiting')
