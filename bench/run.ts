@@ -1,5 +1,6 @@
-// `npm run bench`: every benchmark of issue 6 on this machine, each figure next to a reference
-// measured in the same run. Prints the table and the diagnosis notes, writes bench/results.json.
+// `npm run bench`: every benchmark of issues 6 and 12 on this machine, each figure next to a
+// reference measured in the same run. Prints the table and the diagnosis notes, writes
+// bench/results.json.
 //   npm run bench                       all of them (about 6 minutes on 2 cores)
 //   npm run bench -- mailbox runtime    some of them
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
@@ -13,6 +14,7 @@ import * as prettier from 'prettier'
 import { CHROMIUM, ownRenderer, type BrowserContext } from './lib/browser'
 import { BENCH, ROOT, log, within, type BenchResult, type Row } from './lib/common'
 import * as inboxScreen from './inbox-screen.bench'
+import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
 import * as runtime from './runtime.bench'
@@ -25,6 +27,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   'inbox-screen': { module: inboxScreen, browser: true, limitMs: 5 * 60_000 },
   'long-transcripts': { module: longTranscripts, browser: true, limitMs: 6 * 60_000 },
   start: { module: start, browser: true, limitMs: 4 * 60_000 },
+  'long-session': { module: longSession, browser: false, limitMs: 6 * 60_000 },
 }
 
 const args = process.argv.slice(2)

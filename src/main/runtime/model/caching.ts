@@ -51,6 +51,23 @@ export function withCacheBreakpoints(request: CacheableRequest): {
   return { system, tools, messages }
 }
 
+/**
+ * The same request without any mark, for the benchmark's reference run only (the endpoint's
+ * `promptCaching: false`): the system prompt stays a text block, so the prompt is the same
+ * tokens as the marked one and only the caching differs.
+ */
+export function withoutCacheBreakpoints(request: CacheableRequest): {
+  system: TextBlockParam[]
+  tools: ApiTool[]
+  messages: MessageParam[]
+} {
+  return {
+    system: request.system === '' ? [] : [{ type: 'text', text: request.system }],
+    tools: [...request.tools],
+    messages: [...request.messages],
+  }
+}
+
 function markLastBlock(message: MessageParam): MessageParam {
   const blocks: ContentBlockParam[] =
     typeof message.content === 'string'

@@ -6,7 +6,7 @@ import type {
   Tool as ApiTool,
 } from '@anthropic-ai/sdk/resources/messages'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
-import { withCacheBreakpoints } from './caching'
+import { withCacheBreakpoints, withoutCacheBreakpoints } from './caching'
 import { TokenCounter, type CountRequest } from './token-count'
 import { createTransport, TransportSettingError, type Transport } from './transport'
 
@@ -34,6 +34,12 @@ export interface ModelEndpoint {
   readonly contextWindow?: number
   /** Default: one shared proxy-aware transport, reading the proxy variables of this process. */
   readonly transport?: Transport
+  /**
+   * Internal, not a setting: `false` sends no `cache_control` marks. Only the long-session
+   * benchmark sets it, to measure what a session costs without prompt caching in the same run
+   * as with it; the app and the CLI always cache (default true).
+   */
+  readonly promptCaching?: boolean
 }
 
 export interface StreamObserver {
@@ -95,7 +101,9 @@ export class ModelClient {
     const stream = this.client.messages.stream(
       {
         model: request.model ?? this.endpoint.model,
-        ...withCacheBreakpoints(request),
+        ...(this.endpoint.promptCaching === false
+          ? withoutCacheBreakpoints(request)
+          : withCacheBreakpoints(request)),
         ...thinkingParams(request.thinkingBudget, maxTokens),
       },
       { headers: { 'x-agent-name': request.agent }, signal: request.signal },

@@ -81,6 +81,49 @@ describe('prompt caching', () => {
   })
 })
 
+describe("the endpoint's internal promptCaching: false (the long-session benchmark's reference)", () => {
+  const calls = () =>
+    queueScript({
+      lead: [
+        toolCall('bash', { command: 'echo one' }),
+        toolCall('bash', { command: 'echo two' }),
+        text('done'),
+      ],
+    })
+
+  it('sends no cache_control mark, so nothing is cached, and the prompt stays the same size', async () => {
+    const runs = []
+    for (const promptCaching of [false, true]) {
+      const script = calls()
+      const team = await startHost(script, { endpoint: { promptCaching } })
+      team.host.chat('Run two commands.')
+      await team.host.whenIdle()
+      script.assertConsumed()
+      runs.push(team)
+    }
+    const [plain, cached] = runs as [(typeof runs)[number], (typeof runs)[number]]
+
+    const requests = plain.server.requests.filter((entry) => entry.agent === 'lead')
+    expect(requests).toHaveLength(3)
+    for (const entry of requests) {
+      expect(marks(entry.body)).toEqual([])
+      expect(entry.body.system).toEqual([{ type: 'text', text: expect.any(String) }])
+    }
+    const usages = plain.records('lead', 'assistant').map((record) => record.usage)
+    for (const usage of usages)
+      expect(usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 })
+
+    // The same conversation with the marks: the same prompt tokens, billed from the cache.
+    const prompt = (usage: (typeof usages)[number]) =>
+      usage.input_tokens +
+      (usage.cache_creation_input_tokens ?? 0) +
+      (usage.cache_read_input_tokens ?? 0)
+    const cachedUsages = cached.records('lead', 'assistant').map((record) => record.usage)
+    expect(cachedUsages.map(prompt)).toEqual(usages.map(prompt))
+    expect(cachedUsages.at(-1)?.cache_read_input_tokens).toBeGreaterThan(0)
+  })
+})
+
 describe('the offline server accounts for the prompt cache as the API does', () => {
   const system = [
     {
