@@ -179,6 +179,7 @@ export class Compactor {
         system: SUMMARY_SYSTEM_PROMPT,
         messages: [{ role: 'user', content: [{ type: 'text', text: input }] }],
         tools: [],
+        oneTime: true,
       },
       signal,
     )

@@ -67,6 +67,11 @@ export interface TurnRequest {
   readonly model?: string
   /** Extended thinking with this budget of tokens; off when absent. */
   readonly thinkingBudget?: number
+  /**
+   * A prompt sent once (a compaction's summary call): it goes without cache marks, since no
+   * later call would read what they write, and a cache write costs 1.25 times plain input.
+   */
+  readonly oneTime?: boolean
   readonly signal?: AbortSignal
   readonly observer?: StreamObserver
 }
@@ -101,7 +106,7 @@ export class ModelClient {
     const stream = this.client.messages.stream(
       {
         model: request.model ?? this.endpoint.model,
-        ...(this.endpoint.promptCaching === false
+        ...(this.endpoint.promptCaching === false || request.oneTime === true
           ? withoutCacheBreakpoints(request)
           : withCacheBreakpoints(request)),
         ...thinkingParams(request.thinkingBudget, maxTokens),

@@ -77,6 +77,13 @@ describe('a long session in a small window', () => {
     // No call the agent made went past the threshold: it compacted before each one that would.
     const work = team.server.requests.filter((request) => !isSummaryRequest(request.body))
     expect(work).toHaveLength(ROUNDS + 1)
+    // The agent's own calls carry cache marks; a summary call, sent once, carries none (a cache
+    // write nothing reads would cost 1.25 times plain input).
+    const summaries = team.server.requests.filter((request) => isSummaryRequest(request.body))
+    expect(summaries.length).toBeGreaterThanOrEqual(compactions.length)
+    for (const request of summaries)
+      expect(JSON.stringify(request.body)).not.toContain('cache_control')
+    expect(JSON.stringify(work.at(-1)?.body)).toContain('cache_control')
     expect(team.server.countTokensCalls).toBeGreaterThan(0)
 
     team.host.send({ from: 'lead', to: 'alice', content: QUESTION })
