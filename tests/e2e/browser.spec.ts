@@ -453,7 +453,13 @@ test.describe('browser mode: a newcomer’s first use', () => {
       timeout: TEAM_TIMEOUT,
     })
     await expect(status('alice')).toHaveAttribute('data-status', 'idle', { timeout: TEAM_TIMEOUT })
-    expect(await statusesOf('alice')).toEqual(['idle', 'working', 'idle'])
+    // Working, then idle again, and nothing else (no error, no pause). Her short turn on the
+    // offline model may start and end within one event batch (one frame), so "working" itself
+    // is not always painted; that she answered is proved by the transcript above.
+    const seen = await statusesOf('alice')
+    expect(seen[0]).toBe('idle')
+    expect(seen.at(-1)).toBe('idle')
+    expect(seen.filter((state) => state !== 'idle' && state !== 'working')).toEqual([])
     await expectNoErrors()
   })
 

@@ -140,8 +140,8 @@ describe('a hostile corpus of 2,000+ lines', () => {
       const members = (snapshot as { result: { members: { name: string; budget: unknown }[] } })
         .result.members
       const budgetOf = (name: string) => members.find((member) => member.name === name)?.budget
-      expect(budgetOf('constructor')).toEqual({ tokens: null, rounds: null })
-      expect(budgetOf('target')).toEqual({ tokens: 1000, rounds: 5 })
+      expect(budgetOf('constructor')).toEqual({ tokens: null, rounds: null, usd: null })
+      expect(budgetOf('target')).toEqual({ tokens: 1000, rounds: 5, usd: null })
 
       expect(await server.stop()).toBe(0)
       const transcript = readJsonLines(paths.transcript('target'))
