@@ -54,6 +54,9 @@ export const DEFAULT_PRICES: Readonly<Record<string, Price>> = {
   'claude-3-7-sonnet': priceFromInput(3, 15),
   'claude-haiku-4': priceFromInput(1, 5),
   'claude-3-5-haiku': priceFromInput(0.8, 4),
+  // The built-in offline model (the demo, "Use the offline model"): it runs here and costs
+  // nothing, so its spend shows as $0.00 rather than "unknown price".
+  'offline-demo': priceFromInput(0, 0),
 }
 
 /**

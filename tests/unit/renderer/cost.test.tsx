@@ -25,8 +25,8 @@ const team = snapshot({
     }),
     agentView('otto', {
       usage: { input_tokens: 900, output_tokens: 100 },
-      usageByModel: [{ model: 'offline-demo', usage: { input_tokens: 900, output_tokens: 100 } }],
-      model: 'offline-demo',
+      usageByModel: [{ model: 'local-llama', usage: { input_tokens: 900, output_tokens: 100 } }],
+      model: 'local-llama',
     }),
   ],
 })
@@ -78,7 +78,7 @@ describe('cost beside tokens', () => {
     expect(screen.getByTestId('spend')).toHaveTextContent('unknown price')
     expect(screen.getByTestId('spend')).toHaveAttribute(
       'title',
-      expect.stringMatching(/no price is known for offline-demo/),
+      expect.stringMatching(/no price is known for local-llama/),
     )
 
     fireEvent.click(screen.getByRole('tab', { name: 'Activity' }))
@@ -153,7 +153,7 @@ describe('the cost of a chat turn', () => {
       // Woken later by its inbox: not the first turn's.
       call({ input_tokens: 50_000, output_tokens: 0 }, false),
       second,
-      call({ input_tokens: 100, output_tokens: 100 }, false, 'offline-demo'),
+      call({ input_tokens: 100, output_tokens: 100 }, false, 'local-llama'),
     ]
     const spends = turnSpends(records)
     expect(spends[`u${first.seq}`]?.calls).toBe(2)
@@ -207,7 +207,7 @@ describe('dollar budgets in the budget dialog', () => {
     expect(within(dialog).queryByTestId('usd-unenforceable')).not.toBeInTheDocument()
     fireEvent.change(within(dialog).getByLabelText('Dollar budget'), { target: { value: '3' } })
     expect(within(dialog).getByTestId('usd-unenforceable')).toHaveTextContent(
-      'No price is known for offline-demo: a dollar budget cannot be enforced',
+      'No price is known for local-llama: a dollar budget cannot be enforced',
     )
   })
 

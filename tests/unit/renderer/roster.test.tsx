@@ -12,7 +12,7 @@ const team = snapshot({
     running: true,
     usage: { input_tokens: 1200, output_tokens: 300 },
     // No price for it: the cost is unknown, never "$0".
-    usageByModel: [{ model: 'offline-demo', usage: { input_tokens: 1200, output_tokens: 300 } }],
+    usageByModel: [{ model: 'local-llama', usage: { input_tokens: 1200, output_tokens: 300 } }],
   }),
   members: [
     agentView('alice', { role: 'coder', status: 'idle', pending: 3 }),
@@ -43,7 +43,7 @@ describe('the roster', () => {
     expect(screen.queryByTestId('unread-bob')).not.toBeInTheDocument()
     const lead = screen.getByTestId('roster-item-lead')
     expect(lead).toHaveTextContent('1.5k · —')
-    expect(within(lead).getByTitle(/no price is known for offline-demo/)).toBeVisible()
+    expect(within(lead).getByTitle(/no price is known for local-llama/)).toBeVisible()
 
     expect(screen.getByTestId('roster-item-bob')).toHaveTextContent('HTTP 529: overloaded')
     expect(screen.getByTestId('roster-item-dave')).toHaveTextContent('waiting for plan approval')

@@ -110,19 +110,19 @@ describe('dollar budgets', () => {
 
   it('cannot be enforced without a price: it says so and pauses, never passes silently', () => {
     const { budgets } = budgetsWith({ agents: { alice: { tokens: null, rounds: null, usd: 5 } } })
-    const offline = { ...alice, usageByModel: [{ model: 'offline-demo', usage: alice.usage }] }
+    const offline = { ...alice, usageByModel: [{ model: 'local-llama', usage: alice.usage }] }
     expect(budgets.problem('alice', [offline], sonnet)).toBe(
-      "the agent's dollar budget ($5.00) cannot be enforced: no price is known for offline-demo; set one in Settings > Prices, or lift the dollar budget",
+      "the agent's dollar budget ($5.00) cannot be enforced: no price is known for local-llama; set one in Settings > Prices, or lift the dollar budget",
     )
     // Before it spent anything: the model of its next call has no price.
     const fresh = { ...alice, usage: { input_tokens: 0, output_tokens: 0 }, usageByModel: [] }
-    expect(budgets.problem('alice', [fresh], 'offline-demo')).toMatch(
-      /cannot be enforced: no price is known for offline-demo/,
+    expect(budgets.problem('alice', [fresh], 'local-llama')).toMatch(
+      /cannot be enforced: no price is known for local-llama/,
     )
     expect(budgets.problem('alice', [fresh], sonnet)).toBeNull()
     // Without a dollar limit an unknown price stops nothing.
     const { budgets: none } = budgetsWith({ agents: { alice: { tokens: 1e9, rounds: null } } })
-    expect(none.problem('alice', [offline], 'offline-demo')).toBeNull()
+    expect(none.problem('alice', [offline], 'local-llama')).toBeNull()
   })
 
   it('a hostile usd in config.json leaves the budgets unread, as any bad budgets value', () => {

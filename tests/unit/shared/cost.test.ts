@@ -46,8 +46,14 @@ describe('prices', () => {
   })
 
   it('know nothing of other models: no price, never a guess', () => {
-    for (const model of ['offline-demo', 'gpt-5', 'claude-sonnet-40', 'claude-sonnet', ''])
+    for (const model of ['local-llama', 'gpt-5', 'claude-sonnet-40', 'claude-sonnet', ''])
       expect(priceFor(model)).toBeNull()
+  })
+
+  it('price the built-in offline model at nothing: the demo costs $0, not "unknown"', () => {
+    expect(priceFor('offline-demo')).toEqual({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 })
+    expect(costOf({ input_tokens: 5_000, output_tokens: 500 }, priceFor('offline-demo')!)).toBe(0)
+    expect(priceFor('offline-test')).toBeNull()
   })
 
   it("take the person's own price first, for an id or a whole family", () => {
@@ -129,20 +135,20 @@ describe('cost', () => {
     expect(formatCost(known)).toBe('$0.03')
 
     const partly = costOfModels(
-      addModelUsage(usage, 'offline-demo', { input_tokens: 5, output_tokens: 5 }),
+      addModelUsage(usage, 'local-llama', { input_tokens: 5, output_tokens: 5 }),
     )
     expect(partly.usd).toBeCloseTo(0.029, 12)
-    expect(partly.unpriced).toEqual(['offline-demo'])
+    expect(partly.unpriced).toEqual(['local-llama'])
     expect(formatCost(partly)).toBe('$0.03 + unknown')
 
     const unknown = costOfModels([
-      { model: 'offline-demo', usage: { input_tokens: 5, output_tokens: 5 } },
+      { model: 'local-llama', usage: { input_tokens: 5, output_tokens: 5 } },
     ])
-    expect(unknown).toEqual({ usd: 0, unpriced: ['offline-demo'] })
+    expect(unknown).toEqual({ usd: 0, unpriced: ['local-llama'] })
     expect(formatCost(unknown)).toBe('unknown price')
     // A model that used no tokens is neither priced nor unknown.
     expect(
-      costOfModels([{ model: 'offline-demo', usage: { input_tokens: 0, output_tokens: 0 } }]),
+      costOfModels([{ model: 'local-llama', usage: { input_tokens: 0, output_tokens: 0 } }]),
     ).toEqual(NO_COST)
   })
 
