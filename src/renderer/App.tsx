@@ -12,6 +12,7 @@ import { HelpDialog } from './components/HelpDialog'
 import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
+import { ShutdownDialog } from './components/ShutdownDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
 import { SpawnDialog } from './components/SpawnDialog'
@@ -123,6 +124,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <BudgetDialog name={dialog.name} />
     case 'model':
       return <ModelDialog name={dialog.name} />
+    case 'shutdown':
+      return <ShutdownDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

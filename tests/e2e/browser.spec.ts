@@ -412,14 +412,18 @@ test.describe('browser mode: a newcomer’s first use', () => {
   })
 
   test('5. bob is shut down from the roster', async () => {
-    await rosterItem('bob').getByRole('button', { name: 'Shut down', exact: true }).click()
+    await rosterItem('bob').getByRole('button', { name: 'Shut down…', exact: true }).click()
+    // It asks first: a shutdown is never one stray click away.
+    const confirm = page.getByRole('dialog', { name: 'Shut down bob?' })
+    await confirm.getByRole('button', { name: 'Shut down bob', exact: true }).click()
+    await expect(confirm).toHaveCount(0)
     await expect(status('bob')).toHaveAttribute('data-status', 'shutdown', {
       timeout: TEAM_TIMEOUT,
     })
     await expect(status('bob')).toHaveText('Shut down')
     // Shut down, he can be spawned again, not shut down twice.
     await expect(
-      rosterItem('bob').getByRole('button', { name: 'Shut down', exact: true }),
+      rosterItem('bob').getByRole('button', { name: 'Shut down…', exact: true }),
     ).toHaveCount(0)
     await expect(
       rosterItem('bob').getByRole('button', { name: 'Re-spawn', exact: true }),

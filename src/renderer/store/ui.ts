@@ -21,6 +21,8 @@ export type DialogState =
   | { readonly kind: 'budget'; readonly name: string | null }
   /** An agent's model and thinking (the lead's too). */
   | { readonly kind: 'model'; readonly name: string }
+  /** Confirms a shutdown request before it goes out. */
+  | { readonly kind: 'shutdown'; readonly name: string }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }
