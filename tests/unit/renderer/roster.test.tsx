@@ -292,6 +292,36 @@ describe('the roster', () => {
     expect(alice()).not.toHaveTextContent('Shutting down after this step')
   })
 
+  it('drops the shutdown tag of an earlier run once the teammate is spawned again', async () => {
+    const request = {
+      id: 'shutdown-1',
+      kind: 'shutdown' as const,
+      from: 'user',
+      to: 'alice',
+      status: 'approved' as const,
+      plan: null,
+      reason: 'my work is saved',
+    }
+    // As a reload finds it: alice works again, and the runtime closed the old request.
+    const api = fakeApi({
+      snapshot: snapshot({
+        ...team,
+        members: [agentView('alice', { role: 'coder', status: 'working', running: true })],
+        requests: [{ ...request, closed: true }],
+      }),
+    })
+    await renderApp(api)
+    const alice = () => screen.getByTestId('roster-item-alice')
+    expect(alice()).not.toHaveTextContent('Shutting down after this step')
+    expect(within(alice()).getByRole('button', { name: 'Shut down…' })).toBeInTheDocument()
+
+    // Live: the request approved, then closed by a re-spawn.
+    act(() => api.emit([{ type: 'protocol-changed', request }]))
+    expect(alice()).toHaveTextContent('Shutting down after this step')
+    act(() => api.emit([{ type: 'protocol-changed', request: { ...request, closed: true } }]))
+    expect(alice()).not.toHaveTextContent('Shutting down after this step')
+  })
+
   it('shows why a teammate declined to shut down, and lets the person ask again', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
