@@ -6,6 +6,7 @@ import { Banners } from './components/Banners'
 import { BudgetDialog } from './components/BudgetDialog'
 import { ModelDialog } from './components/ModelDialog'
 import { Dialog } from './components/Dialog'
+import { ExpiredAddress } from './components/ExpiredAddress'
 import { FirstRun, BrandMark } from './components/FirstRun'
 import { Header } from './components/Header'
 import { HelpDialog } from './components/HelpDialog'
@@ -47,6 +48,8 @@ function Shell() {
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)
+  const expired = useAppStore((state) => state.connection === 'expired')
+  if (expired) return <ExpiredAddress />
   switch (phase.kind) {
     case 'connecting':
       return (

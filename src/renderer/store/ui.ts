@@ -29,8 +29,11 @@ export type BootPhase =
   | { readonly kind: 'ready' }
   | { readonly kind: 'failed'; readonly message: string }
 
-/** How the transport feels (browser mode's WebSocket can drop and come back). */
-export type ConnectionStatus = 'connected' | 'reconnecting' | 'disconnected'
+/**
+ * How the transport feels (browser mode's WebSocket can drop and come back). `expired`: the
+ * server refuses the page's token (it was restarted): only its new address works.
+ */
+export type ConnectionStatus = 'connected' | 'reconnecting' | 'disconnected' | 'expired'
 
 export interface UiState {
   readonly phase: BootPhase
