@@ -191,7 +191,8 @@ test.describe('browser mode: a newcomer’s first use', () => {
       const refused =
         /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:(\d+)\/ws.*ERR_CONNECTION_REFUSED/
       if (stoppedPorts.has(Number(refused.exec(text)?.[1]))) return
-      const expired = /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:(\d+)\/ws.*\b401\b/
+      const expired =
+        /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:(\d+)\/ws.*(\b401\b|HTTP Authentication failed)/
       if (expiredPorts.has(Number(expired.exec(text)?.[1]))) return
       pageErrors.push(`console: ${text}`)
     })
