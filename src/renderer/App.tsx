@@ -6,12 +6,14 @@ import { Banners } from './components/Banners'
 import { BudgetDialog } from './components/BudgetDialog'
 import { ModelDialog } from './components/ModelDialog'
 import { Dialog } from './components/Dialog'
+import { ExpiredAddress } from './components/ExpiredAddress'
 import { FirstRun, BrandMark } from './components/FirstRun'
 import { Header } from './components/Header'
 import { HelpDialog } from './components/HelpDialog'
 import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
+import { ShutdownDialog } from './components/ShutdownDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
 import { SpawnDialog } from './components/SpawnDialog'
@@ -46,6 +48,8 @@ function Shell() {
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)
+  const expired = useAppStore((state) => state.connection === 'expired')
+  if (expired) return <ExpiredAddress />
   switch (phase.kind) {
     case 'connecting':
       return (
@@ -123,6 +127,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <BudgetDialog name={dialog.name} />
     case 'model':
       return <ModelDialog name={dialog.name} />
+    case 'shutdown':
+      return <ShutdownDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -40,6 +40,7 @@ export function resolveApi(): RendererApi {
 }
 
 function connectionStatus(state: ConnectionState, wasOpen: boolean): ConnectionStatus {
+  if (state === 'refused') return 'expired'
   if (state === 'open' || !wasOpen) return 'connected'
   return 'reconnecting'
 }

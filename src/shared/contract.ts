@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { teamEventSchema } from './events'
+import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
 import { MEMBER_STATUSES } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { MESSAGE_TYPES } from './messages'
@@ -79,16 +79,7 @@ export const rosterProblemSchema = z.object({
   column: z.number(),
 })
 
-export const protocolRequestViewSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['shutdown', 'plan']),
-  from: z.string(),
-  to: z.string(),
-  status: z.enum(['pending', 'approved', 'rejected']),
-  plan: z.string().nullable(),
-  reason: z.string().nullable(),
-})
-export type ProtocolRequestView = z.infer<typeof protocolRequestViewSchema>
+export { protocolRequestViewSchema, type ProtocolRequestView }
 
 export const teamSnapshotSchema = z.object({
   workspace: z.string(),

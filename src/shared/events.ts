@@ -28,6 +28,20 @@ const memberSchema = z.looseObject({
   status: z.enum(MEMBER_STATUSES),
 })
 
+/** A protocol request as the UI sees it (`.team/protocols.json` holds more). */
+export const protocolRequestViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['shutdown', 'plan']),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  plan: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** A settled shutdown request whose teammate was spawned again: it no longer applies. */
+  closed: z.boolean().optional(),
+})
+export type ProtocolRequestView = z.infer<typeof protocolRequestViewSchema>
+
 export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('agent-status-changed'),
@@ -112,15 +126,7 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('team-alert-cleared'), code: z.string() }),
   z.object({
     type: z.literal('protocol-changed'),
-    request: z.object({
-      id: z.string(),
-      kind: z.enum(['shutdown', 'plan']),
-      from: z.string(),
-      to: z.string(),
-      status: z.enum(['pending', 'approved', 'rejected']),
-      plan: z.string().nullable(),
-      reason: z.string().nullable(),
-    }),
+    request: protocolRequestViewSchema,
   }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>

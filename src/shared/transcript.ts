@@ -75,8 +75,11 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
     message_id: z.string(),
     model: z.string(),
     content: z.array(assistantBlockSchema),
+    /** The API's, or `interrupted`: stopped by the person while it streamed (text kept). */
     stop_reason: z.string().nullable(),
     usage: usageSchema,
+    /** The output tokens are an estimate: the turn was stopped before the API counted them. */
+    usage_estimated: z.boolean().optional(),
   }),
   z.object({
     ...base,

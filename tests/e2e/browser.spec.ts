@@ -41,6 +41,8 @@ let failed = false
 const pageErrors: string[] = []
 /** Ports of servers the test stopped: the page's reconnection attempts to them fail, rightly. */
 const stoppedPorts = new Set<number>()
+/** Ports whose server came back with a new token: the page's old token is refused, rightly. */
+const expiredPorts = new Set<number>()
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(screenshots, `browser-${name}.png`) })
@@ -189,11 +191,16 @@ test.describe('browser mode: a newcomer’s first use', () => {
       const refused =
         /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:(\d+)\/ws.*ERR_CONNECTION_REFUSED/
       if (stoppedPorts.has(Number(refused.exec(text)?.[1]))) return
+      const expired =
+        /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:(\d+)\/ws.*(\b401\b|HTTP Authentication failed)/
+      if (expiredPorts.has(Number(expired.exec(text)?.[1]))) return
       pageErrors.push(`console: ${text}`)
     })
     page.on('response', (response) => {
       // The page has no icon: Chromium asks for /favicon.ico by itself and gets a 404.
-      const { pathname } = new URL(response.url())
+      const { pathname, port } = new URL(response.url())
+      // The page asks its socket's address over HTTP to learn whether its token is refused.
+      if (response.status() === 401 && pathname === '/ws' && expiredPorts.has(Number(port))) return
       if (response.status() >= 400 && pathname !== '/favicon.ico')
         pageErrors.push(`HTTP ${response.status()} for ${pathname}`)
     })
@@ -412,14 +419,18 @@ test.describe('browser mode: a newcomer’s first use', () => {
   })
 
   test('5. bob is shut down from the roster', async () => {
-    await rosterItem('bob').getByRole('button', { name: 'Shut down', exact: true }).click()
+    await rosterItem('bob').getByRole('button', { name: 'Shut down…', exact: true }).click()
+    // It asks first: a shutdown is never one stray click away.
+    const confirm = page.getByRole('dialog', { name: 'Shut down bob?' })
+    await confirm.getByRole('button', { name: 'Shut down bob', exact: true }).click()
+    await expect(confirm).toHaveCount(0)
     await expect(status('bob')).toHaveAttribute('data-status', 'shutdown', {
       timeout: TEAM_TIMEOUT,
     })
     await expect(status('bob')).toHaveText('Shut down')
     // Shut down, he can be spawned again, not shut down twice.
     await expect(
-      rosterItem('bob').getByRole('button', { name: 'Shut down', exact: true }),
+      rosterItem('bob').getByRole('button', { name: 'Shut down…', exact: true }),
     ).toHaveCount(0)
     await expect(
       rosterItem('bob').getByRole('button', { name: 'Re-spawn', exact: true }),
@@ -556,5 +567,50 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await shot('15-help')
     await page.keyboard.press('Escape')
     await expect(help).toBeHidden()
+  })
+
+  test('12. a long role never cuts the teammate’s name', async () => {
+    const role = 'integration and release engineering for the whole build pipeline'
+    await page.getByRole('button', { name: 'Spawn teammate' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Spawn a teammate' })
+    await dialog.getByLabel('Name', { exact: true }).fill('frank')
+    await dialog.getByLabel('Role', { exact: true }).fill(role)
+    await dialog.getByLabel('First prompt', { exact: true }).fill('Wait for a message.')
+    await dialog.getByLabel('First prompt', { exact: true }).press('Enter')
+    await expect(dialog).toBeHidden()
+    await expect(status('frank')).toHaveAttribute('data-status', 'idle', { timeout: TEAM_TIMEOUT })
+    const name = rosterItem('frank').locator('.roster-name')
+    await expect(name).toHaveText('frank')
+    // The name's whole text fits its box; the role is the one cut, and its title holds it all.
+    const fits = await name.evaluate((element) => element.scrollWidth <= element.clientWidth)
+    expect(fits).toBe(true)
+    const roleText = rosterItem('frank').locator('.roster-role')
+    await expect(roleText).toHaveAttribute('title', role)
+    expect(await roleText.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(
+      true,
+    )
+    await shot('16-long-role')
+    await expectNoErrors()
+  })
+
+  test('13. a server restarted with a new token: the open page says its address is no longer valid', async () => {
+    const before = server!
+    expect(await before.stop()).toBe(0)
+    stoppedPorts.add(before.port)
+    expiredPorts.add(before.port)
+    // The same port, a new token: the page's cookie and address no longer open it.
+    server = await startServer({ workspace, configHome, port: before.port })
+    expect(server.token).not.toBe(before.token)
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'This address is no longer valid' }),
+    ).toBeVisible({ timeout: TEAM_TIMEOUT })
+    await expect(page.getByTestId('expired-address')).toContainText('agent-teams serve')
+    // Nothing of the stale team is left to click.
+    await expect(page.getByRole('button')).toHaveCount(0)
+    await shot('17-expired-address')
+
+    // The new address works.
+    await page.goto(server.url)
+    await expect(rosterItem('frank')).toBeVisible({ timeout: TEAM_TIMEOUT })
   })
 })

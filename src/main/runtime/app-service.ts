@@ -22,6 +22,7 @@ import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
+import { requestView } from './protocols/service'
 import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
@@ -363,15 +364,7 @@ export class AppService {
       members,
       defaultModel: host.defaultModel,
       rosterProblem: this.rosterProblem,
-      requests: host.protocolRequests().map(({ id, kind, from, to, status, plan, reason }) => ({
-        id,
-        kind,
-        from,
-        to,
-        status,
-        plan,
-        reason,
-      })),
+      requests: host.protocolRequests().map(requestView),
       teamBudget: host.budgetOf(null),
       offline: this.isOffline(),
       alert: this.alert,

@@ -191,6 +191,8 @@ export class TeamHost {
         draft.members.push(member)
       }
     })
+    // Its earlier run's shutdown answer ("shutting down after this step") is over.
+    if (previous !== undefined) this.protocols.spawnedAgain(request.name)
     if (previous !== undefined)
       this.team.publish({
         type: 'agent-status-changed',

@@ -24,6 +24,9 @@ function connectionText(connection: ConnectionStatus): string | null {
       return 'The connection to the team was lost. Reconnecting…'
     case 'disconnected':
       return 'Not connected to the team. Reload the page once the server runs again.'
+    case 'expired':
+      // The whole window says it (ExpiredAddress), in place of the team.
+      return null
     default:
       return assertNever(connection, 'connection')
   }

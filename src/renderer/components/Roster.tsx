@@ -5,14 +5,13 @@ import { isBudgetPause, pauseReason } from '../store/budgets'
 import { useAppStore } from '../store/context'
 import { latestPlanOf, latestShutdownOf, pendingPlans } from '../store/protocols'
 import type { AgentState, ProtocolRequest } from '../store/state'
-import { canRespawn } from '../store/ui'
-import { canResume, canStop, resumeLabel, resumeTitle } from './agent-actions'
 import { describeModel } from './ModelFields'
 import { describeSpend, formatCostSpend, formatSpend, formatSpendCompact, initial } from './format'
 import { useCost } from './useCost'
 import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
+import { RosterActions } from './RosterActions'
 import { TeamControls } from './TeamControls'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
@@ -127,7 +126,9 @@ function RosterEntry({
         <span className="roster-main">
           <span className="roster-line">
             <span className="roster-name">{name}</span>
-            <span className="roster-role">{agent.role}</span>
+            <span className="roster-role" title={agent.role}>
+              {agent.role}
+            </span>
           </span>
           <RosterModel agent={agent} />
           <span className="roster-line">
@@ -278,95 +279,4 @@ function shutdownChip(
     default:
       return assertNever(request.status, 'request status')
   }
-}
-
-function RosterActions({ agent }: { readonly agent: AgentState }) {
-  const select = useAppStore((state) => state.select)
-  const openDialog = useAppStore((state) => state.openDialog)
-  const stopAgent = useAppStore((state) => state.stopAgent)
-  const resumeAgent = useAppStore((state) => state.resumeAgent)
-  const requestShutdown = useAppStore((state) => state.requestShutdown)
-  const reportFailure = useAppStore((state) => state.reportFailure)
-  const shutdownPending = useAppStore(
-    (state) => latestShutdownOf(state.protocols, agent.name)?.status === 'pending',
-  )
-  const name = agent.name
-  const isLead = name === LEAD
-  return (
-    <div className="roster-actions">
-      <button type="button" className="link-button" onClick={() => select(name, 'inbox')}>
-        Message
-      </button>
-      {canResume(agent) ? (
-        <button
-          type="button"
-          className="link-button link-resume"
-          title={resumeTitle(name, agent.status)}
-          onClick={() =>
-            resumeAgent(name).catch((error: unknown) =>
-              reportFailure(`Could not resume ${name}`, error),
-            )
-          }
-        >
-          {resumeLabel(agent.status)}
-        </button>
-      ) : null}
-      {canStop(agent.status) ? (
-        <button
-          type="button"
-          className="link-button link-danger"
-          onClick={() =>
-            stopAgent(name).catch((error: unknown) =>
-              reportFailure(`Could not stop ${name}`, error),
-            )
-          }
-        >
-          Stop
-        </button>
-      ) : null}
-      {/* While it works it is about to read the pending request; idle, it let it pass. */}
-      {!isLead &&
-      agent.status !== 'shutdown' &&
-      !(shutdownPending && agent.status === 'working') ? (
-        <button
-          type="button"
-          className="link-button"
-          title={
-            shutdownPending
-              ? `${name} has not answered the last request: ask again`
-              : `Ask ${name} to shut down: it answers, finishes its step and ends`
-          }
-          onClick={() =>
-            requestShutdown(name).catch((error: unknown) =>
-              reportFailure(`Could not ask ${name} to shut down`, error),
-            )
-          }
-        >
-          {shutdownPending ? 'Ask again' : 'Shut down'}
-        </button>
-      ) : null}
-      <button
-        type="button"
-        className="link-button"
-        title={`Change the model and thinking of ${name} (from its next turn)`}
-        onClick={() => openDialog({ kind: 'model', name })}
-      >
-        Model…
-      </button>
-      {!isLead && canRespawn(agent.status) ? (
-        <button
-          type="button"
-          className="link-button"
-          onClick={() =>
-            openDialog({
-              kind: 'spawn',
-              prefill: { name, role: agent.role, model: agent.model, thinking: agent.thinking },
-            })
-          }
-        >
-          Re-spawn
-        </button>
-      ) : null}
-    </div>
-  )
 }

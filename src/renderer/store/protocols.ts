@@ -85,7 +85,11 @@ function latest(
 
 /** The shutdown request to `name` the person should see: the newest one, pending or settled. */
 export function latestShutdownOf(protocols: Protocols, name: string): ProtocolRequest | null {
-  return latest(protocols, (request) => request.kind === 'shutdown' && request.to === name)
+  // A closed request was answered in an earlier run, before `name` was spawned again.
+  return latest(
+    protocols,
+    (request) => request.kind === 'shutdown' && request.to === name && request.closed !== true,
+  )
 }
 
 /** The plan `name` submitted last (a rejected plan is followed by a new one, with a new id). */

@@ -21,14 +21,19 @@ export type DialogState =
   | { readonly kind: 'budget'; readonly name: string | null }
   /** An agent's model and thinking (the lead's too). */
   | { readonly kind: 'model'; readonly name: string }
+  /** Confirms a shutdown request before it goes out. */
+  | { readonly kind: 'shutdown'; readonly name: string }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }
   | { readonly kind: 'ready' }
   | { readonly kind: 'failed'; readonly message: string }
 
-/** How the transport feels (browser mode's WebSocket can drop and come back). */
-export type ConnectionStatus = 'connected' | 'reconnecting' | 'disconnected'
+/**
+ * How the transport feels (browser mode's WebSocket can drop and come back). `expired`: the
+ * server refuses the page's token (it was restarted): only its new address works.
+ */
+export type ConnectionStatus = 'connected' | 'reconnecting' | 'disconnected' | 'expired'
 
 export interface UiState {
   readonly phase: BootPhase

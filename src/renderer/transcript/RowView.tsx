@@ -52,6 +52,14 @@ export const RowView = memo(function RowView({
           <div className="turn-meta">
             <span className="turn-author">{agent}</span>
             {row.live ? <span className="live-chip">streaming</span> : null}
+            {row.interrupted === true ? (
+              <span
+                className="live-chip interrupted-chip"
+                title="You stopped this reply while it streamed: this is what came before the stop"
+              >
+                stopped
+              </span>
+            ) : null}
           </div>
           {/* The raw text, for the desktop's right-click "Copy message". */}
           <div data-copy-message={row.text}>

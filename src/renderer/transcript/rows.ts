@@ -34,7 +34,14 @@ export type Row =
       readonly messages: readonly InjectedMessage[]
       readonly atSeconds: number
     }
-  | { readonly kind: 'text'; readonly key: string; readonly text: string; readonly live: boolean }
+  | {
+      readonly kind: 'text'
+      readonly key: string
+      readonly text: string
+      readonly live: boolean
+      /** The turn was stopped by the person while it streamed: this is what came. */
+      readonly interrupted?: boolean
+    }
   | { readonly kind: 'tool'; readonly key: string; readonly call: ToolCall }
   /** A thinking block, shown collapsed; a redacted one has no text to show. */
   | {
@@ -96,6 +103,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
                 key: `a${record.seq}-${index}`,
                 text: block['text'],
                 live: false,
+                interrupted: record.stop_reason === 'interrupted',
               })
           } else if (block.type === 'thinking' && typeof block['thinking'] === 'string') {
             rows.push({

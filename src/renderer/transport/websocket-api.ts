@@ -19,7 +19,11 @@ import {
  * few members of a WebSocket it uses, so that tests can hand it the `ws` package's class.
  */
 
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+/**
+ * `refused`: the server answers but refuses this page's token (it was restarted and has a new
+ * one). That is final: no reconnect can succeed, only the new address.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused'
 
 /** The part of a WebSocket this client uses (the browser's, or the `ws` package's). */
 export interface SocketLike {
@@ -45,6 +49,12 @@ export interface WebSocketApiOptions {
   readonly WebSocketImpl?: SocketConstructor
   /** Default: the page's location. */
   readonly location?: LocationLike
+  /**
+   * The HTTP status the server gives the socket's address as a plain GET, or null when it does
+   * not answer. A browser never sees why an upgrade failed, so a failed connect asks this way:
+   * 401 or 403 means the token is no longer valid. Default: `fetch`.
+   */
+  readonly probe?: (url: string) => Promise<number | null>
 }
 
 export type WebSocketApi = AgentTeamsApi & {
@@ -92,6 +102,24 @@ function disconnected(message: string): RemoteCommandError {
   return new RemoteCommandError({ name: 'ConnectionError', code: 'disconnected', message })
 }
 
+/** What the person is told once the server refuses the page's token. */
+export const TOKEN_REFUSED =
+  'This address is no longer valid: the Agent Teams server was restarted and has a new address. Open the address "agent-teams serve" printed when it started (it ends in ?token=…).'
+
+/** The socket's address as plain HTTP, asked with the page's cookie (same origin). */
+async function probeOverHttp(url: string): Promise<number | null> {
+  try {
+    const response = await fetch(url.replace(/^ws/, 'http'), {
+      credentials: 'same-origin',
+      cache: 'no-store',
+    })
+    return response.status
+  } catch {
+    // Not answering at all: the server is down, which a reconnect may outlive.
+    return null
+  }
+}
+
 /**
  * Connects at once and keeps connecting: after a drop it retries with backoff (250 ms doubling
  * to 5 s) and resends nothing. Requests made while connecting wait for the socket to open;
@@ -106,6 +134,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   if (options.url === undefined && location === undefined)
     throw new Error('connectWebSocketApi needs a url where there is no window.location.')
   const url = options.url ?? socketUrl(location as LocationLike)
+  const probe = options.probe ?? probeOverHttp
 
   const pending = new Map<number, Pending>()
   const eventListeners = new Set<(events: HostEvent[]) => void>()
@@ -116,6 +145,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   let retryTimer: ReturnType<typeof setTimeout> | null = null
   let retryDelay = RECONNECT_INITIAL_MS
   let closedForGood = false
+  let refused = false
 
   const setState = (next: ConnectionState): void => {
     if (state === next) return
@@ -134,8 +164,10 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
     setState('connecting')
     const current = new Impl(url)
     socket = current
+    let opened = false
     current.addEventListener('open', () => {
       if (socket !== current) return
+      opened = true
       retryDelay = RECONNECT_INITIAL_MS
       // The queue goes first, so requests made by 'open' listeners come after it.
       for (const request of pending.values()) {
@@ -156,11 +188,28 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
           `The connection to the Agent Teams server was lost before ${command} was answered; is "agent-teams serve" still running?`,
       )
       setState('closed')
-      retryTimer = setTimeout(connect, retryDelay)
-      retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS)
+      if (opened) return scheduleReconnect()
+      // It never opened: find out whether the server is away or refuses the token.
+      void probe(url).then((status) => {
+        if (closedForGood || socket !== null || retryTimer !== null) return
+        if (status === 401 || status === 403) refuse()
+        else scheduleReconnect()
+      })
     })
     // An 'error' is always followed by 'close', which does the work.
     current.addEventListener('error', () => {})
+  }
+
+  const scheduleReconnect = (): void => {
+    retryTimer = setTimeout(connect, retryDelay)
+    retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS)
+  }
+
+  const refuse = (): void => {
+    closedForGood = true
+    refused = true
+    rejectAll(() => TOKEN_REFUSED)
+    setState('refused')
   }
 
   const receive = (data: unknown): void => {
@@ -210,6 +259,14 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   }
 
   const request = (command: CommandName, params: unknown): Promise<unknown> => {
+    if (refused)
+      return Promise.reject(
+        new RemoteCommandError({
+          name: 'ConnectionError',
+          code: 'unauthorized',
+          message: TOKEN_REFUSED,
+        }),
+      )
     if (state === 'closed')
       return Promise.reject(
         disconnected(

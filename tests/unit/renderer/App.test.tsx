@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { describe, expect, it } from 'vitest'
 import { App } from '../../../src/renderer/App'
 import type { HostEvent } from '../../../src/shared/contract'
+import type { ConnectionStatus } from '../../../src/renderer/store/ui'
 import { agentView, fakeApi, rejection, settingsView, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
@@ -23,6 +24,33 @@ describe('App', () => {
     expect(screen.getByLabelText('Message the lead')).toBeInTheDocument()
     expect(screen.getByTitle('/home/dana/stats')).toHaveTextContent('stats')
     expect(api.getTranscript).toHaveBeenCalledWith({ name: 'lead', last: 100 })
+  })
+
+  it('after a server restart with a new token: says the address is no longer valid, nothing stale stays clickable', async () => {
+    const api = fakeApi({ snapshot: team })
+    let report: (status: ConnectionStatus) => void = () => {}
+    render(
+      <App
+        api={api}
+        onConnectionChange={(listener) => {
+          report = listener
+          return () => {}
+        }}
+      />,
+    )
+    await screen.findByRole('complementary', { name: 'Team' })
+    act(() => report('reconnecting'))
+    expect(screen.getByText(/Reconnecting…/)).toBeInTheDocument()
+
+    act(() => report('expired'))
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'This address is no longer valid' }),
+    ).toBeInTheDocument()
+    expect(screen.getByTestId('expired-address')).toHaveTextContent('agent-teams serve')
+    // The stale team is gone: no roster, no composer, no buttons left to click.
+    expect(screen.queryByRole('complementary', { name: 'Team' })).not.toBeInTheDocument()
+    expect(screen.queryByLabelText('Message the lead')).not.toBeInTheDocument()
+    expect(screen.queryAllByRole('button')).toEqual([])
   })
 
   it('says so when it cannot start', async () => {

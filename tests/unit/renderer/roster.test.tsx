@@ -6,6 +6,17 @@ import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
 
+/** Shut down… opens a confirmation; this confirms it. */
+async function confirmShutdown(item: HTMLElement, name: string): Promise<void> {
+  await act(async () => {
+    fireEvent.click(within(item).getByRole('button', { name: 'Shut down…' }))
+  })
+  const dialog = screen.getByRole('dialog', { name: `Shut down ${name}?` })
+  await act(async () => {
+    fireEvent.click(within(dialog).getByRole('button', { name: `Shut down ${name}` }))
+  })
+}
+
 const team = snapshot({
   lead: agentView('lead', {
     status: 'working',
@@ -140,14 +151,76 @@ describe('the roster', () => {
         .map((button) => button.textContent)
         .slice(1)
 
+    // Stop keeps its place (disabled where nothing runs): see the double-click test below.
     expect(actions('lead')).toEqual(['Message', 'Stop', 'Model…'])
-    expect(actions('alice')).toEqual(['Message', 'Shut down', 'Model…', 'Re-spawn'])
-    expect(actions('bob')).toEqual(['Message', 'Resume', 'Shut down', 'Model…', 'Re-spawn'])
-    expect(actions('carol')).toEqual(['Message', 'Model…', 'Re-spawn'])
-    expect(actions('dave')).toEqual(['Message', 'Resume', 'Stop', 'Shut down', 'Model…'])
-    expect(actions('erin')).toEqual(['Message', 'Retry', 'Stop', 'Shut down', 'Model…'])
+    expect(actions('alice')).toEqual(['Message', 'Stop', 'Shut down…', 'Model…', 'Re-spawn'])
+    expect(actions('bob')).toEqual([
+      'Message',
+      'Stop',
+      'Resume',
+      'Shut down…',
+      'Model…',
+      'Re-spawn',
+    ])
+    expect(actions('carol')).toEqual(['Message', 'Stop', 'Model…', 'Re-spawn'])
+    expect(actions('dave')).toEqual(['Message', 'Stop', 'Resume', 'Shut down…', 'Model…'])
+    expect(actions('erin')).toEqual(['Message', 'Stop', 'Retry', 'Shut down…', 'Model…'])
     // A budget pause lifts only with a raised budget: that is what it offers, not Resume.
-    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down', 'Model…'])
+    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down…', 'Model…'])
+    const stop = (name: string) =>
+      within(screen.getByTestId(`roster-item-${name}`)).getByRole('button', { name: 'Stop' })
+    expect(stop('alice')).toBeDisabled()
+    expect(stop('carol')).toBeDisabled()
+    expect(stop('dave')).toBeEnabled()
+  })
+
+  it('a second click where Stop was never shuts the teammate down', async () => {
+    const api = fakeApi({
+      snapshot: snapshot({
+        ...team,
+        members: [agentView('frank', { role: 'coder', status: 'working', running: true })],
+      }),
+    })
+    await renderApp(api)
+    const buttons = () =>
+      within(screen.getByTestId('roster-item-frank')).getAllByRole('button').slice(1)
+    const index = buttons().findIndex((button) => button.textContent === 'Stop')
+    await act(async () => {
+      fireEvent.click(buttons()[index] as HTMLElement)
+    })
+    expect(api.stopAgent).toHaveBeenCalledWith({ name: 'frank' })
+    // The agent stops between the two clicks of a double click.
+    act(() =>
+      api.emit([
+        {
+          type: 'agent-status-changed',
+          name: 'frank',
+          previous: 'working',
+          status: 'idle',
+          reason: 'stopped',
+        },
+      ]),
+    )
+    await act(async () => {
+      fireEvent.click(buttons()[index] as HTMLElement)
+    })
+    expect(api.requestShutdown).not.toHaveBeenCalled()
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+
+    // Shut down itself asks first, and Cancel sends nothing.
+    await act(async () => {
+      fireEvent.click(
+        within(screen.getByTestId('roster-item-frank')).getByRole('button', {
+          name: 'Shut down…',
+        }),
+      )
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Shut down frank?' })
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    })
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(api.requestShutdown).not.toHaveBeenCalled()
   })
 
   it('Resume and Retry call resumeAgent for that agent', async () => {
@@ -178,9 +251,7 @@ describe('the roster', () => {
     await renderApp(api)
     const alice = () => screen.getByTestId('roster-item-alice')
 
-    await act(async () => {
-      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
-    })
+    await confirmShutdown(alice(), 'alice')
     expect(api.requestShutdown).toHaveBeenCalledWith({ name: 'alice' })
     expect(api.sendMessage).not.toHaveBeenCalled()
     expect(alice()).toHaveTextContent('Shutdown requested by you · awaiting its answer')
@@ -196,7 +267,7 @@ describe('the roster', () => {
       ]),
     )
     // Working, it is about to read the request: no second one.
-    expect(within(alice()).queryByRole('button', { name: 'Shut down' })).not.toBeInTheDocument()
+    expect(within(alice()).queryByRole('button', { name: 'Shut down…' })).not.toBeInTheDocument()
     expect(within(alice()).queryByRole('button', { name: 'Ask again' })).not.toBeInTheDocument()
 
     const request = {
@@ -225,13 +296,41 @@ describe('the roster', () => {
     expect(alice()).not.toHaveTextContent('Shutting down after this step')
   })
 
+  it('drops the shutdown tag of an earlier run once the teammate is spawned again', async () => {
+    const request = {
+      id: 'shutdown-1',
+      kind: 'shutdown' as const,
+      from: 'user',
+      to: 'alice',
+      status: 'approved' as const,
+      plan: null,
+      reason: 'my work is saved',
+    }
+    // As a reload finds it: alice works again, and the runtime closed the old request.
+    const api = fakeApi({
+      snapshot: snapshot({
+        ...team,
+        members: [agentView('alice', { role: 'coder', status: 'working', running: true })],
+        requests: [{ ...request, closed: true }],
+      }),
+    })
+    await renderApp(api)
+    const alice = () => screen.getByTestId('roster-item-alice')
+    expect(alice()).not.toHaveTextContent('Shutting down after this step')
+    expect(within(alice()).getByRole('button', { name: 'Shut down…' })).toBeInTheDocument()
+
+    // Live: the request approved, then closed by a re-spawn.
+    act(() => api.emit([{ type: 'protocol-changed', request }]))
+    expect(alice()).toHaveTextContent('Shutting down after this step')
+    act(() => api.emit([{ type: 'protocol-changed', request: { ...request, closed: true } }]))
+    expect(alice()).not.toHaveTextContent('Shutting down after this step')
+  })
+
   it('shows why a teammate declined to shut down, and lets the person ask again', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
     const alice = () => screen.getByTestId('roster-item-alice')
-    await act(async () => {
-      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
-    })
+    await confirmShutdown(alice(), 'alice')
     act(() =>
       api.emit([
         {
@@ -249,16 +348,14 @@ describe('the roster', () => {
       ]),
     )
     expect(alice()).toHaveTextContent('Declined to shut down: the tests are still running')
-    expect(within(alice()).getByRole('button', { name: 'Shut down' })).toBeInTheDocument()
+    expect(within(alice()).getByRole('button', { name: 'Shut down…' })).toBeInTheDocument()
   })
 
   it('offers to ask again when the teammate went idle without answering', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)
     const alice = () => screen.getByTestId('roster-item-alice')
-    await act(async () => {
-      fireEvent.click(within(alice()).getByRole('button', { name: 'Shut down' }))
-    })
+    await confirmShutdown(alice(), 'alice')
     api.requestShutdown.mockResolvedValueOnce({ requestId: 'shutdown-2' })
     await act(async () => {
       fireEvent.click(within(alice()).getByRole('button', { name: 'Ask again' }))
@@ -274,14 +371,11 @@ describe('the roster', () => {
     )
     await renderApp(api)
 
-    await act(async () => {
-      fireEvent.click(
-        within(screen.getByTestId('roster-item-alice')).getByRole('button', { name: 'Shut down' }),
-      )
-    })
+    await confirmShutdown(screen.getByTestId('roster-item-alice'), 'alice')
 
-    expect(screen.getByRole('alert')).toHaveTextContent('Could not ask alice to shut down')
-    expect(screen.getByRole('alert')).toHaveTextContent('"alice" is not on the roster.')
+    // The dialog stays open with the reason, where the person asked.
+    const dialog = screen.getByRole('dialog', { name: 'Shut down alice?' })
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('"alice" is not on the roster.')
     expect(screen.getByTestId('roster-item-alice')).not.toHaveTextContent('Shutdown requested')
   })
 

@@ -106,6 +106,31 @@ describe('the transcript', () => {
     expect(read).toHaveTextContent('ENOENT') // errors open by themselves
   })
 
+  it('keeps a reply the person stopped, marked as stopped', async () => {
+    const stopped: TranscriptRecord[] = [
+      { ...base, seq: 1, kind: 'user', from: 'user', text: 'Write a long answer' },
+      {
+        ...base,
+        seq: 2,
+        kind: 'assistant',
+        message_id: 'a',
+        model: 'm',
+        stop_reason: 'interrupted',
+        usage: { input_tokens: 300, output_tokens: 9 },
+        usage_estimated: true,
+        content: [{ type: 'text', text: 'The first part of' }],
+      },
+      { ...base, seq: 3, kind: 'status', status: 'idle', reason: 'stopped by the person' },
+    ]
+    await renderApp(fakeApi({ transcripts: { lead: stopped } }))
+    const transcript = screen.getByTestId('transcript')
+    expect(await within(transcript).findByText('The first part of')).toBeInTheDocument()
+    expect(within(transcript).getByText('stopped')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/You stopped this reply/),
+    )
+  })
+
   it('streams text and tool input live, then shows the recorded turn instead', async () => {
     const api = fakeApi({
       snapshot: snapshot({ lead: agentView('lead', { status: 'working', running: true }) }),

@@ -118,4 +118,40 @@ describe('connectWebSocketApi against the real server', () => {
     )
     expect(await api.getInfo({})).toMatchObject({ mode: 'browser' })
   })
+
+  it('after a restart with a new token: says the address is no longer valid and stops trying', async () => {
+    await api.getInfo({})
+    const { port } = fixture.server
+    await fixture.server.close()
+    restarted = await startBrowserServer({
+      service: fixture.service,
+      port,
+      staticDirectory: fixture.staticDirectory,
+    })
+    expect(restarted.token).not.toBe(fixture.server.token)
+    await waitFor(
+      () => states.includes('refused'),
+      () => `the refused state (states: ${states.join(', ')})`,
+      { timeout: 10_000 },
+    )
+    const refused = await api.getInfo({}).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(RemoteCommandError)
+    expect(refused).toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/no longer valid.*agent-teams serve/),
+    })
+    // Final: it stays refused (a reconnect could only be refused again).
+    expect(states[states.length - 1]).toBe('refused')
+  })
+
+  it('while the server is away it keeps trying: a refused connection is not a refused token', async () => {
+    await api.getInfo({})
+    await fixture.server.close()
+    await waitFor(
+      () => states.filter((state) => state === 'connecting').length >= 2,
+      () => `a second attempt (states: ${states.join(', ')})`,
+      { timeout: 10_000 },
+    )
+    expect(states).not.toContain('refused')
+  })
 })

@@ -16,6 +16,7 @@ import type { InboxConsumer } from '../mailbox/consumer'
 import type { Mailbox } from '../mailbox/mailbox'
 import type { ModelClient, ModelTurn } from '../model/client'
 import { ContextWindows } from '../model/context-window'
+import { partialOf, withoutPartial } from '../model/interrupted'
 import type { TeamPaths } from '../team-paths'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { Tool } from '../tools/types'
@@ -303,16 +304,7 @@ export class Agent {
         if (pause !== null) return { kind: 'paused', ...pause }
         const turn = await this.modelTurn(controller.signal)
         rounds++
-        this.rounds++
-        this.record({ kind: 'assistant', ...turn })
-        this.addUsage(turn.usage, turn.model)
-        this.options.emit({
-          type: 'usage-reported',
-          agent: this.name,
-          model: turn.model,
-          usage: turn.usage,
-          total: this.usageTotal,
-        })
+        this.recordTurn(turn)
         let loop: string | null = null
         const cutOff = cutOffCall(turn)
         for (const call of unansweredToolCalls(this.store.all)) {
@@ -328,6 +320,8 @@ export class Agent {
       }
     } catch (error) {
       if (controller.signal.aborted) {
+        const partial = partialOf(error)
+        if (partial !== null) this.recordTurn(partial)
         this.answerInterruptedCalls('stopped while it ran')
         return { kind: 'stopped' }
       }
@@ -368,7 +362,8 @@ export class Agent {
         ...(options.identity?.() ?? { role: options.kind, team: 'default' }),
       }),
       openRequests: () => options.openRequests?.() ?? [],
-      summarize: (client, request, signal) => this.turns.run(client, request, signal),
+      summarize: (client, request, signal) =>
+        this.turns.run(client, request, signal).catch(withoutPartial),
       onUsage: (usage, model) => {
         this.rounds++
         this.addUsage(usage, model)
@@ -501,6 +496,20 @@ export class Agent {
     const stamped = this.store.append(record)
     this.options.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
     return stamped
+  }
+
+  /** A model turn (or what streamed of it before a stop): recorded, and its tokens counted. */
+  private recordTurn(turn: ModelTurn): void {
+    this.rounds++
+    this.record({ kind: 'assistant', ...turn })
+    this.addUsage(turn.usage, turn.model)
+    this.options.emit({
+      type: 'usage-reported',
+      agent: this.name,
+      model: turn.model,
+      usage: turn.usage,
+      total: this.usageTotal,
+    })
   }
 
   private addUsage(usage: Usage, model: string): void {

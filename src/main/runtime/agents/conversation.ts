@@ -5,6 +5,7 @@ import type {
   TextBlockParam,
 } from '@anthropic-ai/sdk/resources/messages'
 import type { InjectedMessage, TranscriptRecord, ToolUseBlock } from '../../../shared/transcript'
+import { INTERRUPTED } from '../model/interrupted'
 
 /** How injected inbox messages read to the model: s09's `<inbox>` wrapping, one JSON array. */
 export function formatInbox(messages: readonly InjectedMessage[]): string {
@@ -74,8 +75,13 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
         { type: 'text', text: formatSummary(compaction) },
       ]
     : []
+  // A turn stopped mid-stream is sent only once something followed it on the user's side: as
+  // the last message it would be a prefill, and a turn asked for after it replaces it.
+  let interrupted: MessageParam | null = null
   const flushUser = (): void => {
     if (results.length === 0 && texts.length === 0) return
+    if (interrupted !== null) conversation.push(interrupted)
+    interrupted = null
     conversation.push({ role: 'user', content: [...results, ...texts] })
     results = []
     texts = []
@@ -92,7 +98,15 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
       case 'assistant': {
         if (record.content.length === 0) break
         flushUser()
-        conversation.push({ role: 'assistant', content: record.content as ContentBlockParam[] })
+        const message: MessageParam = {
+          role: 'assistant',
+          content: record.content as ContentBlockParam[],
+        }
+        if (isInterrupted(record)) interrupted = message
+        else {
+          interrupted = null
+          conversation.push(message)
+        }
         break
       }
       case 'status':
@@ -126,7 +140,13 @@ export function awaitsModel(records: readonly TranscriptRecord[]): boolean {
   for (let index = records.length - 1; index >= 0; index--) {
     const record = records[index]
     if (!record || record.kind === 'status' || record.kind === 'compaction') continue
-    return record.kind !== 'assistant'
+    // A turn the person stopped is not an answer: a resume asks for the turn again.
+    return record.kind !== 'assistant' || isInterrupted(record)
   }
   return false
+}
+
+/** A model turn the person stopped while it streamed (its text kept, marked so). */
+export function isInterrupted(record: TranscriptRecord): boolean {
+  return record.kind === 'assistant' && record.stop_reason === INTERRUPTED
 }

@@ -7,6 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages'
 import type { AssistantBlock, Usage } from '../../../shared/transcript'
 import { withCacheBreakpoints, withoutCacheBreakpoints } from './caching'
+import { interruptedTurn, TurnInterrupted } from './interrupted'
 import { TokenCounter, type CountRequest } from './token-count'
 import { createTransport, TransportSettingError, type Transport } from './transport'
 
@@ -57,6 +58,8 @@ export interface ModelTurn {
   readonly content: AssistantBlock[]
   readonly stop_reason: string | null
   readonly usage: Usage
+  /** The usage holds an estimate of the output tokens (a turn stopped before its end). */
+  readonly usage_estimated?: true
 }
 
 export interface TurnRequest {
@@ -115,7 +118,14 @@ export class ModelClient {
     )
     const observer = request.observer
     if (observer) stream.on('streamEvent', (event, snapshot) => report(observer, event, snapshot))
-    return toTurn(await stream.finalMessage())
+    try {
+      return toTurn(await stream.finalMessage())
+    } catch (error) {
+      // Stopped by the person: what streamed so far is a turn of its own, kept and counted.
+      const partial =
+        request.signal?.aborted === true ? interruptedTurn(stream.currentMessage) : null
+      throw partial === null ? error : new TurnInterrupted(partial, error)
+    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ProtocolRequestView } from '../../../shared/contract'
 import type { TeamEvent } from '../../../shared/events'
 import type { MailMessage } from '../../../shared/messages'
 import { LEAD, USER } from '../../../shared/names'
@@ -191,6 +192,11 @@ export class Protocols implements ProtocolOperations {
     return this.dependencies.store.all()
   }
 
+  /** A teammate spawned again: the shutdown answers of its earlier run no longer apply. */
+  spawnedAgain(teammate: string): void {
+    for (const request of this.dependencies.store.closeShutdowns(teammate)) this.publish(request)
+  }
+
   private pending(id: string, kind: ProtocolRequest['kind']): ProtocolRequest {
     const request = this.dependencies.store.get(id)
     if (!request || request.kind !== kind)
@@ -212,18 +218,21 @@ export class Protocols implements ProtocolOperations {
   }
 
   private publish(request: ProtocolRequest): void {
-    const event: TeamEvent = {
-      type: 'protocol-changed',
-      request: {
-        id: request.id,
-        kind: request.kind,
-        from: request.from,
-        to: request.to,
-        status: request.status,
-        plan: request.plan,
-        reason: request.reason,
-      },
-    }
+    const event: TeamEvent = { type: 'protocol-changed', request: requestView(request) }
     this.team.publish(event)
+  }
+}
+
+/** What the UI is shown of a request (the ids of its notices stay in the runtime). */
+export function requestView(request: ProtocolRequest): ProtocolRequestView {
+  return {
+    id: request.id,
+    kind: request.kind,
+    from: request.from,
+    to: request.to,
+    status: request.status,
+    plan: request.plan,
+    reason: request.reason,
+    ...(request.closed_at === null ? {} : { closed: true }),
   }
 }

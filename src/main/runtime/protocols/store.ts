@@ -30,6 +30,11 @@ const requestSchema = z.object({
   settled_by: z.string().nullable().default(null),
   /** The id of the message the runtime sent to announce the request itself. */
   notice: z.string().nullable().default(null),
+  /**
+   * When the teammate was spawned again after this settled shutdown request: the request
+   * concerns its earlier run and says nothing about the new one (null: it still applies).
+   */
+  closed_at: z.number().nullable().default(null),
 })
 export type ProtocolRequest = z.infer<typeof requestSchema>
 
@@ -82,6 +87,7 @@ export class ProtocolStore {
       settled_at: null,
       reason: null,
       settled_by: null,
+      closed_at: null,
     }
     this.requests.set(created.id, created)
     this.save()
@@ -107,6 +113,23 @@ export class ProtocolStore {
     this.requests.set(id, settled)
     this.save()
     return settled
+  }
+
+  /**
+   * Closes the settled shutdown requests made to `teammate`: it was spawned again, so "shutting
+   * down after this step" or "declined" belongs to its earlier run. Answers those it closed.
+   */
+  closeShutdowns(teammate: string): ProtocolRequest[] {
+    const closed: ProtocolRequest[] = []
+    for (const request of this.requests.values()) {
+      if (request.kind !== 'shutdown' || request.to !== teammate) continue
+      if (request.status === 'pending' || request.closed_at !== null) continue
+      const updated = { ...request, closed_at: this.clock.now() / 1000 }
+      this.requests.set(request.id, updated)
+      closed.push(updated)
+    }
+    if (closed.length > 0) this.save()
+    return closed
   }
 
   private save(): void {

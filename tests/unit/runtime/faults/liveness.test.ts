@@ -99,11 +99,16 @@ describe('a silent model stream', () => {
     expect(statusesOf(team, 'alice').join(',')).toMatch(/^(stalled,working,)*stalled,idle$/)
     team.host.resume('alice')
     await waitFor(
-      () => team.records('alice', 'assistant').length === 1,
+      () => team.records('alice', 'assistant').length === 2,
       () => 'the next turn',
     )
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
-    expect(assistantText(team, 'alice')).toEqual([finalText])
+    // The stopped turn's first delta is kept (marked interrupted), then the new turn.
+    expect(team.records('alice', 'assistant').map((record) => record.stop_reason)).toEqual([
+      'interrupted',
+      'end_turn',
+    ])
+    expect(assistantText(team, 'alice')[1]).toBe(finalText)
   })
 })

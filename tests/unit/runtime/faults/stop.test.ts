@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
 import {
   agentScript,
   lastUserTexts,
+  messagesOf,
   requestsOf,
   resultText,
   toolResults,
@@ -17,6 +18,20 @@ import { waitFor } from '../../../helpers/wait'
 
 // message_start, ping, content_block_start and one text delta, then silence.
 const STALL = { fault: 'stall', afterEvents: 4, milliseconds: 3000 } as const
+
+const LONG_ANSWER = 'The first part of a long answer, which goes on and on for a while.'
+// Three deltas of 12 characters, then silence: the stop comes in the middle of the answer.
+const STALL_IN_ANSWER: Reply = {
+  fault: 'stall',
+  afterEvents: 6,
+  milliseconds: 5000,
+  turn: { content: [{ type: 'text', text: LONG_ANSWER }], usage: { input_tokens: 321 } },
+}
+
+function usageOf(team: HostUnderTest, name: string) {
+  const member = team.host.roster().members.find((entry) => entry.name === name)
+  return { usage: member?.usage, rounds: member?.rounds }
+}
 
 async function streaming(team: HostUnderTest, name: string): Promise<void> {
   await waitFor(
@@ -56,17 +71,79 @@ describe('stopping an agent', () => {
     team.host.stop('alice')
     await waitForStatusRecord(team, 'alice', 'idle')
     expectStopped(team, 'alice')
-    expect(team.records('alice', 'assistant')).toEqual([])
+    // What streamed is kept, marked interrupted (the default turn's first delta).
+    expect(team.records('alice', 'assistant').map((record) => record.stop_reason)).toEqual([
+      'interrupted',
+    ])
 
     team.host.resume('alice')
-    await waitFor(() => team.records('alice', 'assistant').length === 1)
+    await waitFor(() => team.records('alice', 'assistant').length === 2)
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
     const requests = requestsOf(team, 'alice')
     expect(requests).toHaveLength(2)
     expect(requests.every((request) => !('error' in request.reply))).toBe(true)
+    // The stopped turn is asked for again: it is not sent back as a prefill.
+    expect(messagesOf(requests[1]).map((message) => message.role)).toEqual(['user'])
     expect(lastUserTexts(requests[1])).toEqual(['A long answer, please.'])
     expect(statusOf(team, 'alice')).toBe('idle')
+  })
+
+  it('mid-stream: the partial reply is kept as an interrupted turn and its tokens are counted', async () => {
+    const script = agentScript((agent, call) =>
+      agent === 'alice'
+        ? call === 1
+          ? STALL_IN_ANSWER
+          : call === 2
+            ? text('Noted, I will stop there.')
+            : undefined
+        : undefined,
+    )
+    const team = await startHost(script)
+    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A long answer, please.' })
+    await waitFor(
+      () =>
+        eventsOf(team, 'text-delta')
+          .filter((event) => event.agent === 'alice')
+          .map((event) => event.text)
+          .join('').length === 36,
+      () => "alice's three deltas",
+    )
+    team.host.stop('alice')
+    await waitForStatusRecord(team, 'alice', 'idle')
+    expectStopped(team, 'alice')
+
+    const [partial] = team.records('alice', 'assistant')
+    expect(partial?.stop_reason).toBe('interrupted')
+    expect(partial?.content).toEqual([{ type: 'text', text: LONG_ANSWER.slice(0, 36) }])
+    // Input from message_start; output estimated from the text (message_delta never came).
+    expect(partial?.usage).toMatchObject({ input_tokens: 321, output_tokens: 9 })
+    expect(partial?.usage_estimated).toBe(true)
+    expect(usageOf(team, 'alice')).toEqual({
+      usage: expect.objectContaining({ input_tokens: 321, output_tokens: 9 }),
+      rounds: 1,
+    })
+    expect(
+      eventsOf(team, 'usage-reported').filter((event) => event.agent === 'alice'),
+    ).toHaveLength(1)
+
+    // A message after the stop: the partial goes back as the assistant's turn, and the
+    // server (which checks conversations as the API does) takes it.
+    team.host.send({ to: 'alice', content: 'That is enough, thanks.' })
+    await waitFor(() => team.records('alice', 'assistant').length === 2)
+    await team.host.whenIdle()
+    expect(script.unexpected).toEqual([])
+    const requests = requestsOf(team, 'alice')
+    expect(requests).toHaveLength(2)
+    expect(requests.every((request) => !('error' in request.reply))).toBe(true)
+    const messages = messagesOf(requests[1])
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(messages[1]?.content).toEqual([{ type: 'text', text: LONG_ANSWER.slice(0, 36) }])
+
+    // The spend survives a restart: it is in the transcript.
+    const again = await team.restart()
+    expect(usageOf(again, 'alice').rounds).toBe(2)
+    expect(usageOf(again, 'alice').usage?.input_tokens).toBeGreaterThanOrEqual(321)
   })
 
   it('mid-tool: the bash process group is killed; the call gets an is_error "stopped" result', async () => {

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { TurnInterrupted } from '../../../../src/main/runtime/model/interrupted'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import type { Turn } from '../../../../src/main/runtime/offline-model/script'
 import { offlineServers, rejectionOf, request } from './offline-harness'
@@ -131,7 +132,7 @@ describe('a model turn streamed with the SDK', () => {
     ])
   })
 
-  it('stopped mid-stream rejects instead of returning the part that came', async () => {
+  it('stopped mid-stream rejects with the part that came, marked interrupted', async () => {
     const server = await startServer({
       script: () => ({ fault: 'stall', afterEvents: 4, milliseconds: 60_000, turn: mixed }),
     })
@@ -141,7 +142,38 @@ describe('a model turn streamed with the SDK', () => {
       texts.push(delta)
       controller.abort()
     })
-    expect(await rejectionOf(turn)).toBeInstanceOf(Anthropic.APIUserAbortError)
+    const failure = await rejectionOf(turn)
+    expect(failure).toBeInstanceOf(TurnInterrupted)
+    expect((failure as TurnInterrupted).cause).toBeInstanceOf(Anthropic.APIUserAbortError)
     expect(texts.length).toBeGreaterThan(0)
+    expect((failure as TurnInterrupted).turn).toMatchObject({
+      stop_reason: 'interrupted',
+      content: [{ type: 'text', text: texts.join('') }],
+      usage: { input_tokens: 321, output_tokens: Math.ceil(texts.join('').length / 4) },
+      usage_estimated: true,
+    })
+  })
+
+  it('stopped inside a tool call keeps the text only: a cut-off call never runs', async () => {
+    // message_start, ping, the text block (start, 4 deltas, stop), the call's start, 1 delta.
+    const server = await startServer({
+      script: () => ({ fault: 'stall', afterEvents: 10, milliseconds: 60_000, turn: mixed }),
+    })
+    const controller = new AbortController()
+    const turn = clientAt(server.url).turn({
+      agent: 'alice',
+      system: 's',
+      messages: request().messages,
+      tools: [],
+      signal: controller.signal,
+      observer: { onToolInput: () => controller.abort() },
+    })
+    const failure = await rejectionOf(turn)
+    expect(failure).toBeInstanceOf(TurnInterrupted)
+    const partial = (failure as TurnInterrupted).turn
+    const firstText = 'Reading the notes, then writing back — twice. ✓'
+    expect(partial.content).toEqual([{ type: 'text', text: firstText }])
+    // The estimate counts what streamed, the call's input too.
+    expect(partial.usage.output_tokens).toBeGreaterThan(Math.ceil(firstText.length / 4))
   })
 })

@@ -56,6 +56,40 @@ describe('the shutdown protocol from the person', () => {
     expect(allDistinct(deliveredIds(team, 'alice'))).toBe(true)
   })
 
+  it('a re-spawn closes the settled request, so no stale "shutting down" survives a restart', async () => {
+    const script = bodyScript((agent, call, body) => {
+      if (agent !== 'alice') return undefined
+      if (call === 2) return approvingTeammate(body, 'no request?')
+      return text(`Step ${call}.`)
+    })
+    const team = await startHost(script)
+    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.whenIdle()
+    const id = team.host.requestShutdown('alice')
+    await waitForStatus(team, 'alice', 'shutdown')
+    await team.host.whenIdle()
+    expect(team.host.protocolRequests()[0]).toMatchObject({ id, closed_at: null })
+
+    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Back to work.' })
+    await team.host.whenIdle()
+    expect(statusOf(team, 'alice')).toBe('idle')
+    // The UI hears it at once (the roster's tag goes), and the record keeps it.
+    expect(eventsOf(team, 'protocol-changed').at(-1)?.request).toMatchObject({
+      id,
+      status: 'approved',
+      closed: true,
+    })
+    expect(team.host.protocolRequests()[0]?.closed_at).toEqual(expect.any(Number))
+
+    const again = await team.restart()
+    expect(again.host.protocolRequests()[0]).toMatchObject({
+      id,
+      status: 'approved',
+      closed_at: expect.any(Number),
+    })
+    expect(script.unexpected).toEqual([])
+  })
+
   it('agent-teams shutdown <name>: through the inbox of the running team', async () => {
     const script = bodyScript((agent, call, body) =>
       agent === 'alice' ? approvingTeammate(body, 'Ready.') : undefined,

@@ -194,4 +194,43 @@ describe('the offline demo scenario, through TeamHost and the real SDK', () => {
     expect(sentTo(team, 'bob', 'lead')).toEqual([])
     expect(existsSync(join(dir, DEMO_TEST_PATH))).toBe(false)
   })
+
+  it('after the script, the lead answers from the real roster and the mail that came', async () => {
+    const team = await runDemo(demoScript())
+    team.host.chat('How is it going?')
+    await team.host.whenIdle()
+
+    expect(team.host.errors()).toEqual([])
+    // It looked at the real roster, then named each teammate with its status and news.
+    expect(toolUses(team, 'lead', 'list_teammates')).toHaveLength(1)
+    const answer = lastText(team, 'lead')
+    expect(answer).not.toMatch(/The team is working/)
+    expect(answer).toMatch(/alice \(coder\) is idle/)
+    expect(answer).toMatch(/bob \(tester\) is idle; last said: "All 4 tests passed\./)
+
+    // The roster really changes the answer: a teammate shut down shows as such.
+    team.host.requestShutdown('alice')
+    await team.host.whenIdle()
+    team.host.chat('And now?')
+    await team.host.whenIdle()
+    expect(lastText(team, 'lead')).toMatch(/alice \(coder\) is shutdown/)
+  })
+
+  it('plays again when `demo` runs again in the same folder', async () => {
+    const team = await runDemo(demoScript())
+    team.host.chat(DEMO_REQUEST)
+    await team.host.whenIdle()
+
+    expect(team.host.errors()).toEqual([])
+    expect(lastText(team, 'lead')).not.toMatch(/The team is working/)
+    expect(lastText(team, 'lead')).toMatch(/^Done\. alice wrote/)
+    // The team really did the work a second time: two writes of the module, two test runs.
+    expect(toolUses(team, 'alice', 'write_file')).toHaveLength(2)
+    const runs = team.records('bob', 'tool-result').filter((record) => record.name === 'bash')
+    expect(runs).toHaveLength(2)
+    expect(sentTo(team, 'bob', 'lead')).toEqual([
+      expect.stringMatching(/^All 4 tests passed\./),
+      expect.stringMatching(/^All 4 tests passed\./),
+    ])
+  })
 })

@@ -1,6 +1,7 @@
 import type { ModelRequest, RequestContext, Reply, Script, Turn } from '../script'
 import { everydayLead, everydayTeammate } from './everyday'
-import { latestResults, latestTexts, mailSeen, toolCalls } from './reading'
+import { latestResults, mailSeen, sinceLatestTask, toolCalls } from './reading'
+import { teamStatus } from './team-status'
 
 /** What the person asks in the offline demo. */
 export const DEMO_REQUEST =
@@ -53,26 +54,23 @@ const call = (text: string, name: string, input: Record<string, unknown>): Turn 
 export function demoScript(): Script {
   return (request: ModelRequest, context: RequestContext): Reply => {
     const agent = context.agent ?? 'lead'
-    const task = firstText(request)
-    if (agent === 'lead') return task === DEMO_REQUEST ? lead(request) : everydayLead(request)
+    // Each part is played from the turn that gave it (so `demo` run again in the same folder
+    // plays it again), and only while that turn is the latest: after it, the everyday rules.
+    if (agent === 'lead') {
+      const demo = sinceLatestTask(request, (text) => text === DEMO_REQUEST)
+      return demo === null ? everydayLead(request) : lead(demo)
+    }
     // A shutdown request is answered the everyday way (approved), whatever part the agent plays.
     if (mailSeen(request, true).some((mail) => mail.type === 'shutdown_request'))
       return everydayTeammate(agent, request)
-    if (task.includes(`Write ${DEMO_MODULE_PATH}`)) return coder(request)
-    if (task.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`)) return tester(request)
+    const coding = sinceLatestTask(request, (text) => text.includes(`Write ${DEMO_MODULE_PATH}`))
+    if (coding !== null) return coder(coding)
+    const testing = sinceLatestTask(request, (text) =>
+      text.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`),
+    )
+    if (testing !== null) return tester(testing)
     return everydayTeammate(agent, request)
   }
-}
-
-/** The conversation's first text: the person's request (lead) or the spawn prompt (teammate). */
-function firstText(request: ModelRequest): string {
-  const first = request.messages[0] as { content?: unknown } | undefined
-  const content = first?.content
-  if (typeof content === 'string') return content
-  const block = Array.isArray(content)
-    ? (content as { type?: unknown; text?: unknown }[]).find((item) => item.type === 'text')
-    : undefined
-  return typeof block?.text === 'string' ? block.text : ''
 }
 
 function lead(request: ModelRequest): Reply {
@@ -124,11 +122,8 @@ function lead(request: ModelRequest): Reply {
   const news = mailSeen(request, true)
   if (news.length > 0)
     return say(`Noted (${news.map((mail) => `${mail.from}: ${mail.content}`).join('; ')}).`)
-  return say(
-    latestTexts(request).length > 0
-      ? 'The team is working; I will report when bob is done.'
-      : 'Noted.',
-  )
+  // Woken with nothing new for the demo (a list_teammates answer, say): the team's real state.
+  return teamStatus(request)
 }
 
 function coder(request: ModelRequest): Reply {

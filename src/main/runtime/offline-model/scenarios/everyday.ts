@@ -1,12 +1,13 @@
 import type { ModelRequest, Reply, Turn } from '../script'
 import { latestResults, latestTexts, mailSeen, toolCalls } from './reading'
+import { teamStatus } from './team-status'
 
 /**
  * The offline model outside the demo: a small, honest director that understands a few plain
  * requests, so that a newcomer (and the end-to-end tests) can drive a team by hand without a
  * key. The lead passes "have alice message bob" on to alice; a teammate asked to message
- * someone does it; a shutdown request is answered by approving it; anything else is
- * acknowledged in a sentence that says what the offline model can do.
+ * someone does it; a shutdown request is answered by approving it; anything else gets where
+ * the team stands (`team-status.ts`) and what the offline model can do.
  */
 const say = (text: string): Turn => ({ content: [{ type: 'text', text }] })
 
@@ -15,6 +16,7 @@ const RELAY =
 
 export function everydayLead(request: ModelRequest): Reply {
   const results = latestResults(request)
+  if (results.some((result) => result.name === 'list_teammates')) return teamStatus(request)
   if (results.length > 0) {
     const failed = results.filter((result) => result.isError)
     return say(
@@ -46,9 +48,8 @@ export function everydayLead(request: ModelRequest): Reply {
     return say(
       `News from the team: ${mail.map((item) => `${item.from}: ${item.content}`).join(' | ')}`,
     )
-  return say(
-    'I am the offline model: I can pass on requests like "have alice message bob". For real work, add an API key in Settings.',
-  )
+  // Anything else: where the team stands, from the real roster and the mail that came.
+  return teamStatus(request)
 }
 
 export function everydayTeammate(agent: string, request: ModelRequest): Reply {

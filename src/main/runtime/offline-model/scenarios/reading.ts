@@ -108,3 +108,24 @@ export function latestTexts(request: ModelRequest): string[] {
     .filter((block) => block.type === 'text')
     .map((block) => String(block.text))
 }
+
+/**
+ * The conversation from the latest turn that gave the agent work (the person's chat for the
+ * lead, a spawn prompt for a teammate; injected mail does not count), or null when that turn
+ * does not match `task`. A script that plays a task reads only this part, so it plays the task
+ * again when it is given again and stops playing once a new turn came.
+ */
+export function sinceLatestTask(
+  request: ModelRequest,
+  task: (text: string) => boolean,
+): ModelRequest | null {
+  const isWork = (block: Block): boolean =>
+    block.type === 'text' && typeof block.text === 'string' && !block.text.startsWith('<inbox>')
+  const index = request.messages.findLastIndex(
+    (message) => (message as { role?: unknown }).role === 'user' && blocksOf(message).some(isWork),
+  )
+  if (index < 0) return null
+  const given = blocksOf(request.messages[index]).filter(isWork)
+  if (!given.some((block) => task(String(block.text)))) return null
+  return { ...request, messages: request.messages.slice(index) }
+}
