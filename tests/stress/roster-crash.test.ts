@@ -45,7 +45,9 @@ describe('config.json under SIGKILL', () => {
     // Opening again cleans the temp files the killed writers left behind.
     Roster.open(paths)
     expect(readdirSync(paths.root).filter((file) => file.endsWith('.tmp'))).toEqual([])
-  }, 180_000)
+    // 220 Node processes started one after another: about a minute on a quiet 2-core machine,
+    // several under load. The limit only ends a hang; the test measures nothing in time.
+  }, 480_000)
 
   it("control: the same kills against an in-place rewrite (the tutorial's way) leave broken files", async () => {
     const random = seededRandom(11)
