@@ -1,6 +1,6 @@
 import { PAUSED_REASON_PREFIX } from '../../../shared/desktop'
 import type { MemberStatus } from '../../../shared/roster'
-import type { ActivationEnd } from './agent'
+import type { ActivationEnd } from './agent-types'
 
 /**
  * What an activation's end means: the status it leaves the agent in, the reason shown with it,

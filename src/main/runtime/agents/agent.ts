@@ -1,89 +1,21 @@
-import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import { TeamError } from '../../../shared/errors'
-import type { TeamEvent } from '../../../shared/events'
-import { NO_USAGE, addUsage } from '../../../shared/usage'
-import { addModelUsage, type ModelUsage } from '../../../shared/cost'
-import type { MailMessage } from '../../../shared/messages'
-import type { MemberStatus } from '../../../shared/roster'
-import type {
-  ToolUseBlock,
-  TranscriptRecord,
-  NewTranscriptRecord,
-  Usage,
-} from '../../../shared/transcript'
-import type { Clock } from '../clock'
+import type { ModelUsage } from '../../../shared/cost'
+import type { TranscriptRecord, NewTranscriptRecord, Usage } from '../../../shared/transcript'
 import type { InboxConsumer } from '../mailbox/consumer'
-import type { Mailbox } from '../mailbox/mailbox'
-import type { ModelClient, ModelTurn } from '../model/client'
+import type { ModelTurn } from '../model/client'
 import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
-import type { TeamPaths } from '../team-paths'
-import { READ_INBOX_DEFINITION } from '../tools/team-tools'
-import type { Tool } from '../tools/types'
+import type { ActivationEnd, AgentOptions } from './agent-types'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
-import { Compactor, DEFAULT_COMPACTION_POLICY, type CompactionPolicy } from './compaction'
-import { CUT_OFF, cutOffCall, LoopDetector, MUTATING_TOOLS } from './guards'
+import { Compactor, DEFAULT_COMPACTION_POLICY } from './compaction'
+import { CUT_OFF, cutOffCall, LoopDetector } from './guards'
 import { InboxIntake } from './intake'
-import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure, type TurnPolicy } from './model-turn'
+import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure } from './model-turn'
 import { describeEnd } from './activation-end'
 import { thinkingForTurn } from './thinking-turn'
+import { ToolCalls } from './tool-calls'
 import { TranscriptStore } from './transcript-store'
-
-export type AgentKind = 'lead' | 'teammate'
-
-/** What paused an agent: what lifts the pause is the matching fix (a budget, a key, a resume). */
-export type PauseCause = 'budget' | 'auth' | 'loop'
-
-export interface AgentOptions {
-  readonly name: string
-  readonly kind: AgentKind
-  readonly paths: TeamPaths
-  readonly mailbox: Mailbox
-  readonly clock: Clock
-  readonly tools: readonly Tool[]
-  /** The model client to use for the next turn (settings may change between turns). */
-  readonly model: () => ModelClient
-  readonly modelId?: () => string | undefined
-  /** Its extended-thinking budget for the next turn; off when undefined. */
-  readonly thinkingBudget?: () => number | undefined
-  readonly system: () => string
-  readonly roundCap: number
-  readonly turnPolicy?: TurnPolicy
-  readonly emit: (event: TeamEvent) => void
-  readonly setStatus: (status: MemberStatus, reason: string) => void
-  /** Why a delivered message must be refused (the protocols), or null to take it. */
-  readonly judge?: (message: MailMessage) => string | null
-  /** Told of messages taken into the transcript (protocol requests act on this). */
-  readonly onMessages?: (messages: readonly MailMessage[]) => void
-  /** Why the next model call may not happen (a budget, the team's key refused), or null. */
-  readonly pauseReason?: () => { cause: PauseCause; reason: string } | null
-  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
-  readonly planGate?: () => string | null
-  /** The endpoint refused the key: reported once for the whole team by the host. */
-  readonly onAuthFailure?: (message: string) => void
-  /**
-   * Whether every append to this agent's inbox is reported through `noteMail` (in-process sends
-   * and a watcher of `.team/`); then the inbox is polled only after one. Default false: every
-   * model call polls.
-   */
-  readonly mailSignalled?: boolean
-  /** The agent's role and team, for the identity block a compaction shows (default: none known). */
-  readonly identity?: () => { role: string; team: string }
-  /** Open protocol requests this agent is part of, one line each, for the identity block. */
-  readonly openRequests?: () => readonly string[]
-  /** The `contextWindow` setting, for models the built-in table does not know. */
-  readonly contextWindow?: () => number | undefined
-  readonly compaction?: CompactionPolicy
-}
-
-/** How one activation ended: the typed step the agent and the host act on. */
-export type ActivationEnd =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'round-cap'; readonly rounds: number }
-  | { readonly kind: 'stopped' }
-  | { readonly kind: 'paused'; readonly cause: PauseCause; readonly reason: string }
-  | { readonly kind: 'shutdown'; readonly reason: string }
-  | { readonly kind: 'error'; readonly message: string; readonly code: string }
+import { UsageMeter } from './usage-meter'
 
 const RECENT_IDS = 5000
 
@@ -96,7 +28,7 @@ export class Agent {
   readonly store: TranscriptStore
   private readonly consumer: InboxConsumer
   private readonly intake: InboxIntake
-  private readonly toolsByName: Map<string, Tool>
+  private readonly toolCalls: ToolCalls
   private readonly turns: ModelTurnRunner
   private readonly compactor: Compactor
   private readonly loops = new LoopDetector()
@@ -106,10 +38,7 @@ export class Agent {
   private resumeRequested = false
   private shutdownReason: string | null = null
   private controller: AbortController | null = null
-  private usageTotal: Usage = NO_USAGE
-  /** The same usage per model: what its cost is priced from. */
-  private usageByModelTotal: ModelUsage = []
-  private rounds = 0
+  private readonly meter: UsageMeter
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
 
@@ -143,13 +72,22 @@ export class Agent {
       reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
     })
     this.compactor = this.newCompactor()
-    this.toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]))
-    for (const record of this.store.all) {
-      // A summarizing call is a model call too, and its tokens are the agent's.
-      if (record.kind !== 'assistant' && record.kind !== 'compaction') continue
-      this.addUsage(record.usage, record.model)
-      this.rounds++
-    }
+    this.toolCalls = new ToolCalls({
+      agent: options.name,
+      workspace: options.paths.workspace,
+      tools: options.tools,
+      records: () => this.store.all,
+      record: (record) => this.record(record),
+      emit: options.emit,
+      readInbox: (call) => this.intake.readForTool(call),
+      fitResult: (content) =>
+        this.compactor.cutToolResult(
+          content,
+          options.modelId?.() ?? options.model().endpoint.model,
+        ),
+      planGate: () => options.planGate?.() ?? null,
+    })
+    this.meter = UsageMeter.fromRecords(this.store.all)
   }
 
   get name(): string {
@@ -159,14 +97,14 @@ export class Agent {
     return this.running !== null
   }
   get usage(): Usage {
-    return this.usageTotal
+    return this.meter.usage
   }
   get usageByModel(): ModelUsage {
-    return this.usageByModelTotal
+    return this.meter.usageByModel
   }
   /** Model calls made, over the agent's whole life. */
   get roundsUsed(): number {
-    return this.rounds
+    return this.meter.rounds
   }
   get lastActivation(): ActivationEnd {
     return this.lastEnd
@@ -294,7 +232,7 @@ export class Agent {
     this.controller = controller
     this.loops.reset()
     try {
-      this.answerInterruptedCalls()
+      this.toolCalls.answerInterrupted()
       for (let rounds = 0; ;) {
         if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
         await this.intake.inject()
@@ -309,11 +247,11 @@ export class Agent {
         const cutOff = cutOffCall(turn)
         for (const call of unansweredToolCalls(this.store.all)) {
           if (controller.signal.aborted) break
-          await this.runTool(call, controller.signal, call.id === cutOff ? CUT_OFF : null)
+          await this.toolCalls.run(call, controller.signal, call.id === cutOff ? CUT_OFF : null)
           loop ??= this.loops.observe(call.name, call.input)
         }
         if (controller.signal.aborted) {
-          this.answerInterruptedCalls('stopped before it ran')
+          this.toolCalls.answerInterrupted('stopped before it ran')
           return { kind: 'stopped' }
         }
         if (loop !== null) return { kind: 'paused', cause: 'loop', reason: loop }
@@ -322,7 +260,7 @@ export class Agent {
       if (controller.signal.aborted) {
         const partial = partialOf(error)
         if (partial !== null) this.recordTurn(partial)
-        this.answerInterruptedCalls('stopped while it ran')
+        this.toolCalls.answerInterrupted('stopped while it ran')
         return { kind: 'stopped' }
       }
       if (error instanceof TurnFailure) {
@@ -364,17 +302,7 @@ export class Agent {
       openRequests: () => options.openRequests?.() ?? [],
       summarize: (client, request, signal) =>
         this.turns.run(client, request, signal).catch(withoutPartial),
-      onUsage: (usage, model) => {
-        this.rounds++
-        this.addUsage(usage, model)
-        options.emit({
-          type: 'usage-reported',
-          agent: this.name,
-          model,
-          usage,
-          total: this.usageTotal,
-        })
-      },
+      onUsage: (usage, model) => this.countUsage(usage, model),
       policy: options.compaction ?? DEFAULT_COMPACTION_POLICY,
     })
   }
@@ -384,7 +312,7 @@ export class Agent {
       agent: this.name,
       system: this.options.system(),
       messages: toConversation(this.store.all),
-      tools: this.apiTools(),
+      tools: this.toolCalls.definitions(),
       model: this.options.modelId?.(),
       thinkingBudget: thinkingForTurn(this.store.all, this.options.thinkingBudget?.()),
       observer: {
@@ -402,94 +330,12 @@ export class Agent {
     }
   }
 
-  /** `refusal`, when given, answers the call with it instead of running it. */
-  private async runTool(
-    call: ToolUseBlock,
-    signal: AbortSignal,
-    refusal: string | null = null,
-  ): Promise<void> {
-    let content: string
-    let isError: boolean
-    const gate =
-      refusal ?? (MUTATING_TOOLS.has(call.name) ? (this.options.planGate?.() ?? null) : null)
-    if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
-      content = await this.intake.readForTool(call)
-      isError = false
-    } else {
-      const tool = this.toolsByName.get(call.name)
-      const outcome =
-        gate !== null
-          ? { content: `Refused by the runtime: ${gate}`, isError: true }
-          : tool
-            ? await tool.run(call.input, {
-                workspace: this.options.paths.workspace,
-                agent: this.name,
-                signal,
-              })
-            : {
-                content: `Unknown tool "${call.name}". Available tools: ${[...this.toolsByName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
-                isError: true,
-              }
-      const sent = this.compactor.cutToolResult(
-        outcome.content,
-        this.options.modelId?.() ?? this.options.model().endpoint.model,
-      )
-      content = sent.content
-      isError = outcome.isError
-      this.record({
-        kind: 'tool-result',
-        tool_use_id: call.id,
-        name: call.name,
-        content,
-        is_error: isError,
-        ...(sent.cut ? { cut: sent.cut } : {}),
-      })
-    }
-    this.options.emit({
-      type: 'tool-call-finished',
-      agent: this.name,
-      id: call.id,
-      name: call.name,
-      content,
-      is_error: isError,
-    })
-  }
-
-  /** A tool call found without its result (a crash, a stop) is answered, never re-run. */
-  private answerInterruptedCalls(why = 'interrupted by a restart; outcome unknown'): void {
-    for (const call of unansweredToolCalls(this.store.all)) {
-      const content = `The call was ${why}. It was not run again; check its effects before retrying.`
-      this.record({
-        kind: 'tool-result',
-        tool_use_id: call.id,
-        name: call.name,
-        content,
-        is_error: true,
-      })
-      this.options.emit({
-        type: 'tool-call-finished',
-        agent: this.name,
-        id: call.id,
-        name: call.name,
-        content,
-        is_error: true,
-      })
-    }
-  }
-
   private wakeLater(milliseconds: number): void {
     if (this.wakeTimer) return
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null
       this.wake()
     }, milliseconds)
-  }
-
-  private apiTools(): ApiTool[] {
-    return [
-      ...this.options.tools.map((tool) => tool.definition),
-      READ_INBOX_DEFINITION,
-    ] as ApiTool[]
   }
 
   private record(record: NewTranscriptRecord): TranscriptRecord {
@@ -500,20 +346,19 @@ export class Agent {
 
   /** A model turn (or what streamed of it before a stop): recorded, and its tokens counted. */
   private recordTurn(turn: ModelTurn): void {
-    this.rounds++
     this.record({ kind: 'assistant', ...turn })
-    this.addUsage(turn.usage, turn.model)
+    this.countUsage(turn.usage, turn.model)
+  }
+
+  /** A model call's tokens (a turn's or a summary's): counted, and reported with the total. */
+  private countUsage(usage: Usage, model: string): void {
+    this.meter.count(usage, model)
     this.options.emit({
       type: 'usage-reported',
       agent: this.name,
-      model: turn.model,
-      usage: turn.usage,
-      total: this.usageTotal,
+      model,
+      usage,
+      total: this.meter.usage,
     })
-  }
-
-  private addUsage(usage: Usage, model: string): void {
-    this.usageTotal = addUsage(this.usageTotal, usage)
-    this.usageByModelTotal = addModelUsage(this.usageByModelTotal, model, usage)
   }
 }

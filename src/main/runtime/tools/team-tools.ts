@@ -17,7 +17,7 @@ export interface TeamOperations {
 
 /**
  * spawn_teammate, list_teammates, send_message and broadcast. read_inbox is not here: it
- * consumes the agent's own inbox, so the agent runs it itself (see agents/agent.ts).
+ * consumes the agent's own inbox, so the agent runs it itself (see agents/tool-calls.ts).
  */
 export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[] } {
   const spawnTeammate = defineTool(

@@ -1,0 +1,108 @@
+import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
+import type { TeamEvent } from '../../../shared/events'
+import type {
+  NewTranscriptRecord,
+  ToolUseBlock,
+  TranscriptRecord,
+} from '../../../shared/transcript'
+import { READ_INBOX_DEFINITION } from '../tools/team-tools'
+import type { Tool } from '../tools/types'
+import { unansweredToolCalls } from './conversation'
+import { MUTATING_TOOLS } from './guards'
+
+/** What running an agent's tool calls needs from the agent. */
+export interface ToolCallsDependencies {
+  readonly agent: string
+  readonly workspace: string
+  readonly tools: readonly Tool[]
+  readonly records: () => readonly TranscriptRecord[]
+  readonly record: (record: NewTranscriptRecord) => void
+  readonly emit: (event: TeamEvent) => void
+  /**
+   * `read_inbox` consumes the agent's own inbox, so the agent's intake answers it (and records
+   * its result) rather than a tool.
+   */
+  readonly readInbox: (call: ToolUseBlock) => Promise<string>
+  /** A result cut to what the current model's context window can take. */
+  readonly fitResult: (content: string) => {
+    content: string
+    cut?: { shown: number; total: number }
+  }
+  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
+  readonly planGate: () => string | null
+}
+
+/** The tools an agent offers its model, and how each call is run and answered. */
+export class ToolCalls {
+  private readonly byName: Map<string, Tool>
+
+  constructor(private readonly deps: ToolCallsDependencies) {
+    this.byName = new Map(deps.tools.map((tool) => [tool.definition.name, tool]))
+  }
+
+  /** The tool definitions sent with every model call. */
+  definitions(): ApiTool[] {
+    return [...this.deps.tools.map((tool) => tool.definition), READ_INBOX_DEFINITION] as ApiTool[]
+  }
+
+  /** `refusal`, when given, answers the call with it instead of running it. */
+  async run(call: ToolUseBlock, signal: AbortSignal, refusal: string | null = null): Promise<void> {
+    const deps = this.deps
+    let content: string
+    let isError: boolean
+    const gate = refusal ?? (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null)
+    if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
+      content = await deps.readInbox(call)
+      isError = false
+    } else {
+      const tool = this.byName.get(call.name)
+      const outcome =
+        gate !== null
+          ? { content: `Refused by the runtime: ${gate}`, isError: true }
+          : tool
+            ? await tool.run(call.input, { workspace: deps.workspace, agent: deps.agent, signal })
+            : {
+                content: `Unknown tool "${call.name}". Available tools: ${[...this.byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
+                isError: true,
+              }
+      const sent = deps.fitResult(outcome.content)
+      content = sent.content
+      isError = outcome.isError
+      deps.record({
+        kind: 'tool-result',
+        tool_use_id: call.id,
+        name: call.name,
+        content,
+        is_error: isError,
+        ...(sent.cut ? { cut: sent.cut } : {}),
+      })
+    }
+    this.finished(call, content, isError)
+  }
+
+  /** A tool call found without its result (a crash, a stop) is answered, never re-run. */
+  answerInterrupted(why = 'interrupted by a restart; outcome unknown'): void {
+    for (const call of unansweredToolCalls(this.deps.records())) {
+      const content = `The call was ${why}. It was not run again; check its effects before retrying.`
+      this.deps.record({
+        kind: 'tool-result',
+        tool_use_id: call.id,
+        name: call.name,
+        content,
+        is_error: true,
+      })
+      this.finished(call, content, true)
+    }
+  }
+
+  private finished(call: ToolUseBlock, content: string, isError: boolean): void {
+    this.deps.emit({
+      type: 'tool-call-finished',
+      agent: this.deps.agent,
+      id: call.id,
+      name: call.name,
+      content,
+      is_error: isError,
+    })
+  }
+}
