@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import {
   commands,
-  type AgentView,
   type CommandName,
   type HostEvent,
   type Params,
@@ -12,20 +11,19 @@ import {
 } from '../../shared/contract'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
-import { LEAD } from '../../shared/names'
-import { NO_BUDGET } from '../../shared/budget'
 import { AppSettings } from './app-settings'
 import type { Clock } from './clock'
 import { TeamHost } from './host'
+import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
 import { assertKnownAgent } from './known-agent'
 import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
-import { requestView } from './protocols/service'
 import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
+import { teamSnapshot } from './team-snapshot'
 import { toInboxEntryView } from './views'
 
 export interface AppServiceOptions {
@@ -43,8 +41,6 @@ export interface AppServiceOptions {
   /** The OS folder picker, where there is one (Electron's dialog). */
   readonly pickFolder?: () => Promise<string | null>
 }
-
-const DEMO_MARKER = 'offline-demo'
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
 
@@ -179,13 +175,7 @@ export class AppService {
       openWorkspace: async ({ path }) => this.open(path),
       getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
       startDemo: async () => {
-        const folder = mkdtempSync(join(this.options.demoParent ?? tmpdir(), 'agent-teams-demo-'))
-        // Marked in the folder itself, so that the demo stays on the offline model after a restart.
-        mkdirSync(join(folder, '.team'), { recursive: true })
-        writeFileSync(
-          join(folder, '.team', DEMO_MARKER),
-          'This team was started by the offline demo.\n',
-        )
+        const folder = makeDemoWorkspace(this.options.demoParent ?? tmpdir())
         const snapshot = await this.open(folder)
         await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)
@@ -310,87 +300,24 @@ export class AppService {
     this.emit(event)
   }
 
-  private async snapshot(): Promise<TeamSnapshot> {
-    const host = this.host
-    const workspace = this.workspace ?? ''
-    const none = NO_BUDGET
-    if (!host) {
-      const idle: AgentView = {
-        name: LEAD,
-        role: 'lead',
-        status: 'idle',
-        statusReason: null,
-        running: false,
-        usage: { input_tokens: 0, output_tokens: 0 },
-        usageByModel: [],
-        model: null,
-        thinking: null,
-        pending: 0,
-        rounds: 0,
-        budget: none,
-      }
-      return {
-        workspace,
-        teamName: '',
-        lead: idle,
-        members: [],
-        defaultModel: null,
-        rosterProblem: this.rosterProblem,
-        requests: [],
-        teamBudget: none,
-        offline: this.isOffline(),
-        alert: null,
-      }
-    }
-    const roster = host.roster()
-    const view = async (agent: (typeof roster)['lead']): Promise<AgentView> => ({
-      name: agent.name,
-      role: agent.role,
-      status: agent.status,
-      running: agent.running,
-      usage: agent.usage,
-      usageByModel: agent.usageByModel,
-      rounds: agent.rounds,
-      budget: host.budgetOf(agent.name),
-      statusReason: this.reasons.get(agent.name) ?? null,
-      ...host.modelChoice(agent.name),
-      pending: await this.pendingCount(agent.name),
-    })
-    const members = await Promise.all(roster.members.map((member) => view(member)))
-    return {
-      workspace,
-      teamName: roster.team_name,
-      lead: await view(roster.lead),
-      members,
-      defaultModel: host.defaultModel,
+  private snapshot(): Promise<TeamSnapshot> {
+    return teamSnapshot({
+      workspace: this.workspace ?? '',
+      host: this.host,
       rosterProblem: this.rosterProblem,
-      requests: host.protocolRequests().map(requestView),
-      teamBudget: host.budgetOf(null),
-      offline: this.isOffline(),
+      reasons: this.reasons,
       alert: this.alert,
-    }
+      offline: this.isOffline(),
+    })
   }
 
   /** A folder the offline demo made: its team always runs on the offline model. */
   private isDemo(): boolean {
-    return this.workspace !== null && existsSync(join(this.workspace, '.team', DEMO_MARKER))
+    return this.workspace !== null && isDemoWorkspace(this.workspace)
   }
 
   private isOffline(): boolean {
     return this.isDemo() || this.settings.view().useOfflineModel
-  }
-
-  private async pendingCount(name: string): Promise<number> {
-    // From the cursor on: what is pending, without reading what was delivered long ago.
-    // An inbox refused as a file (a FIFO in its place) counts none here: the snapshot still
-    // answers, and the agent's own error says what is wrong with it.
-    const page = await this.requireHost()
-      .inbox(name, { limit: 1000, pendingOnly: true })
-      .catch((error: unknown) => {
-        if (error instanceof TeamError) return { entries: [] }
-        throw error
-      })
-    return page.entries.filter((entry) => entry.state === 'pending').length
   }
 
   /** The endpoint for the current workspace: the offline model for demos and when chosen. */

@@ -2,35 +2,36 @@ import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import {
-  applyModelChoice,
   assertModelChoice,
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
-import type { MemberStatus } from '../../shared/roster'
-import type { TranscriptRecord, Usage } from '../../shared/transcript'
-import { Agent } from './agents/agent'
+import type { TranscriptRecord } from '../../shared/transcript'
+import { AuthAlert } from './auth-alert'
+import { createAgent, DEFAULT_ROUND_CAP, type AgentDependencies } from './agent-factory'
+import type { Agent } from './agents/agent'
 import type { PauseCause } from './agents/agent-types'
 import type { CompactionPolicy } from './agents/compaction'
-import { NO_BUDGET, type Budget } from './agents/guards'
+import type { Budget } from './agents/guards'
 import type { TurnPolicy } from './agents/model-turn'
-import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
-import { Budgets } from './budgets'
-import type { ModelUsage } from '../../shared/cost'
 import type { PriceOverrides } from '../../shared/prices'
 import { assertKnownAgent } from './known-agent'
 import { randomIds, systemClock, type Clock, type IdSource } from './clock'
+import { runControlCommand } from './control-commands'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
+import { summarizeRoster, type RosterSummary } from './roster-summary'
+import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
-import { basicTools } from './tools/basic-tools'
-import { protocolTools } from './tools/protocol-tools'
-import { teamTools, type TeamOperations } from './tools/team-tools'
+import { TeamBudgets } from './team-budgets'
+
+export { DEFAULT_ROUND_CAP }
+export type { AgentSummary } from './roster-summary'
 
 export interface HostOptions {
   readonly workspace: string
@@ -52,20 +53,6 @@ export interface HostOptions {
   readonly prices?: PriceOverrides
 }
 
-export interface AgentSummary {
-  readonly name: string
-  readonly role: string
-  readonly status: MemberStatus
-  readonly running: boolean
-  readonly usage: Usage
-  /** The same usage per model, for its cost. */
-  readonly usageByModel: ModelUsage
-  readonly rounds: number
-}
-
-export const DEFAULT_ROUND_CAP = 50
-const AUTH_ALERT = 'auth'
-
 /**
  * The runtime's one surface: commands (chat, spawn, send, broadcast, stop, resume, shutdown,
  * plan review, budgets), queries (roster, transcripts, inboxes, protocol requests) and the
@@ -76,9 +63,9 @@ export class TeamHost {
   private model: ModelClient
   private readonly subscription: Disposable
   private readonly protocols: Protocols
-  private readonly budgets: Budgets
-  private authProblem: string | null = null
-  private prices: PriceOverrides
+  private readonly budgets: TeamBudgets
+  private readonly agentDependencies: AgentDependencies
+  private readonly authAlert: AuthAlert
   private closed = false
 
   private constructor(
@@ -86,6 +73,7 @@ export class TeamHost {
     private readonly options: HostOptions,
   ) {
     this.model = new ModelClient(options.endpoint)
+    this.authAlert = new AuthAlert((event) => team.publish(event))
     const clock = options.clock ?? systemClock
     this.protocols = new Protocols({
       team,
@@ -93,12 +81,24 @@ export class TeamHost {
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
     })
-    this.prices = options.prices ?? {}
-    this.budgets = new Budgets(
-      team.roster,
-      { agent: options.budgets?.agent ?? NO_BUDGET, team: options.budgets?.team ?? NO_BUDGET },
-      () => this.prices,
+    this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
+      this.agents.values(),
     )
+    this.agentDependencies = {
+      team,
+      protocols: this.protocols,
+      clock,
+      roundCap: options.roundCap ?? DEFAULT_ROUND_CAP,
+      turnPolicy: options.turnPolicy,
+      compaction: options.compaction,
+      // Other programs' appends are reported by the watcher only when there is one.
+      mailSignalled: options.watch !== false,
+      model: () => this.model,
+      modelChoice: (name) => this.modelChoice(name),
+      pauseReason: (name) => this.pauseReason(name),
+      reportAuthFailure: (message) => this.authAlert.report(message),
+      spawn: (request) => this.spawn({ ...request, by: LEAD }),
+    }
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
@@ -130,17 +130,7 @@ export class TeamHost {
   /** A new endpoint (settings changed): clears a refused-key alert and lets paused agents go on. */
   setEndpoint(endpoint: ModelEndpoint): void {
     this.model = new ModelClient(endpoint)
-    if (this.authProblem === null) return
-    this.authProblem = null
-    this.team.publish({ type: 'team-alert-cleared', code: AUTH_ALERT })
-    for (const agent of this.agents.values()) {
-      const end = agent.lastActivation
-      if (
-        (end.kind === 'error' && end.code === 'auth') ||
-        (end.kind === 'paused' && end.cause === 'auth')
-      )
-        agent.resume()
-    }
+    this.authAlert.clear(this.agents.values())
   }
 
   /** The person's message to the lead. */
@@ -150,15 +140,7 @@ export class TeamHost {
     this.agent(LEAD).addUserTurn(USER, text)
   }
 
-  spawn(
-    request: {
-      name: string
-      role: string
-      prompt: string
-      planFirst?: boolean
-      by?: string
-    } & ModelChoiceChange,
-  ): string {
+  spawn(request: SpawnRequest): string {
     this.assertOpen()
     assertSpawnableName(request.name)
     assertModelChoice(request)
@@ -173,25 +155,7 @@ export class TeamHost {
     }
     const previous = member?.status
     const now = (this.options.clock ?? systemClock).now() / 1000
-    this.team.updateRoster((draft) => {
-      const existing = draft.members.find((candidate) => candidate.name === request.name)
-      const fields = {
-        role: request.role,
-        status: 'working' as const,
-        plan_first: request.planFirst === true,
-        plan_approved: null,
-      }
-      // A re-spawn keeps its model and thinking unless the request says otherwise.
-      const choice = { model: request.model, thinking: request.thinking }
-      if (existing) {
-        Object.assign(existing, fields, { updated_at: now })
-        applyModelChoice(existing, choice)
-      } else {
-        const member = { name: request.name, ...fields, created_at: now }
-        applyModelChoice(member, choice)
-        draft.members.push(member)
-      }
-    })
+    this.team.updateRoster((draft) => enrollMember(draft, request, now))
     // Its earlier run's shutdown answer ("shutting down after this step") is over.
     if (previous !== undefined) this.protocols.spawnedAgain(request.name)
     if (previous !== undefined)
@@ -202,14 +166,8 @@ export class TeamHost {
         status: 'working',
         reason: 'spawned again',
       })
-    const task = request.planFirst
-      ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
-      : request.prompt
-    this.agent(request.name).addUserTurn(request.by ?? LEAD, task)
-    const choice = this.modelChoice(request.name)
-    const model = choice.model === null ? '' : `, model: ${choice.model}`
-    const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
-    return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
+    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
+    return spawnSummary(request, this.modelChoice(request.name))
   }
 
   send(request: {
@@ -291,46 +249,20 @@ export class TeamHost {
     this.assertOpen()
     if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
-    this.resumeBudgetPauses()
   }
 
   /** New prices (settings changed): a dollar budget may now be enforceable, or not used up. */
   setPrices(prices: PriceOverrides): void {
-    this.prices = prices
-    if (!this.closed) this.resumeBudgetPauses()
-  }
-
-  private resumeBudgetPauses(): void {
-    for (const agent of this.agents.values()) {
-      const end = agent.lastActivation
-      if (end.kind === 'paused' && end.cause === 'budget') agent.resume()
-    }
+    this.budgets.setPrices(prices)
+    if (!this.closed) this.budgets.resumePaused()
   }
 
   budgetOf(name: string | null): Budget {
-    return name === null ? this.budgets.forTeam() : this.budgets.forAgent(name)
+    return this.budgets.of(name)
   }
 
-  roster(): { team_name: string; lead: AgentSummary; members: AgentSummary[] } {
-    const summary = (name: string, role: string, status: MemberStatus): AgentSummary => {
-      const agent = this.agents.get(name)
-      return {
-        name,
-        role,
-        status,
-        running: agent?.isRunning ?? false,
-        usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
-        usageByModel: agent?.usageByModel ?? [],
-        rounds: agent?.roundsUsed ?? 0,
-      }
-    }
-    return {
-      team_name: this.team.roster.snapshot.team_name,
-      lead: summary(LEAD, 'lead', this.team.leadStatus),
-      members: this.team.roster.members.map((member) =>
-        summary(member.name, member.role, member.status),
-      ),
-    }
+  roster(): RosterSummary {
+    return summarizeRoster(this.team, this.agents)
   }
 
   transcript(
@@ -395,31 +327,7 @@ export class TeamHost {
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
   private control(command: ControlCommand): void {
     if (this.closed) return
-    try {
-      if (command.command === 'budget')
-        this.setBudget(command.name, {
-          tokens: command.tokens,
-          rounds: command.rounds,
-          usd: command.usd === undefined ? this.budgetOf(command.name).usd : command.usd,
-        })
-      else if (command.command === 'stop') this.stop(command.name)
-      else if (command.command === 'shutdown')
-        this.requestShutdown(command.name, USER, command.request_id)
-      else if (command.command === 'plan')
-        this.reviewPlan(command.request_id, command.approve, command.feedback)
-      else if (command.command === 'spawn') this.spawn({ ...command, by: USER })
-      else if (command.command === 'model') this.setModel(command.name, command)
-      else this.resume(command.name)
-    } catch (error) {
-      // A command naming an agent that is not running: nothing to do, but say so in the UI.
-      if (!(error instanceof TeamError)) throw error
-      this.team.publish({
-        type: 'agent-error',
-        agent: ('name' in command ? command.name : null) ?? 'team',
-        code: error.code,
-        message: `control: ${error.message}`,
-      })
-    }
+    runControlCommand(this, command, (event) => this.team.publish(event))
   }
 
   private route(event: TeamEvent): void {
@@ -449,110 +357,20 @@ export class TeamHost {
   private agent(name: string): Agent {
     const existing = this.agents.get(name)
     if (existing) return existing
-    const isLead = name === LEAD
-    if (!isLead && !this.team.roster.find(name))
+    if (name !== LEAD && !this.team.roster.find(name))
       throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
-    const messaging = teamTools(this.operations())
-    const protocol = protocolTools(this.protocols)
-    const agent = new Agent({
-      name,
-      kind: isLead ? 'lead' : 'teammate',
-      paths: this.team.paths,
-      mailbox: this.team.mailbox,
-      clock: this.options.clock ?? systemClock,
-      tools: [
-        ...basicTools,
-        ...(isLead
-          ? [...messaging.lead, ...protocol.lead]
-          : [...messaging.teammate, ...protocol.teammate]),
-      ],
-      model: () => this.model,
-      modelId: () => this.modelChoice(name).model ?? undefined,
-      thinkingBudget: () => this.modelChoice(name).thinking ?? undefined,
-      system: () => {
-        const member = this.team.roster.find(name)
-        return isLead
-          ? leadSystemPrompt({
-              workspace: this.team.paths.workspace,
-              teamName: this.team.roster.snapshot.team_name,
-            })
-          : teammateSystemPrompt({
-              name,
-              role: member?.role ?? 'teammate',
-              workspace: this.team.paths.workspace,
-            })
-      },
-      roundCap: this.options.roundCap ?? DEFAULT_ROUND_CAP,
-      turnPolicy: this.options.turnPolicy,
-      emit: (event) => this.team.publish(event),
-      setStatus: (status, reason) => this.team.setStatus(name, status, reason),
-      judge: (message) => this.protocols.judge(name, message),
-      pauseReason: () => this.pauseReason(name),
-      planGate: () => (isLead ? null : this.protocols.planGate(name)),
-      onAuthFailure: (message) => this.reportAuthFailure(message),
-      // Other programs' appends are reported by the watcher only when there is one.
-      mailSignalled: this.options.watch !== false,
-      identity: () => ({
-        role: isLead ? 'lead' : (this.team.roster.find(name)?.role ?? 'teammate'),
-        team: this.team.roster.snapshot.team_name,
-      }),
-      openRequests: () => this.openRequests(name),
-      contextWindow: () => this.model.endpoint.contextWindow,
-      compaction: this.options.compaction,
-    })
+    const agent = createAgent(name, this.agentDependencies)
     this.agents.set(name, agent)
     return agent
   }
 
   private pauseReason(name: string): { cause: PauseCause; reason: string } | null {
-    if (this.authProblem !== null)
-      return {
-        cause: 'auth',
-        reason: `the endpoint refused the API key; fix it in Settings (${this.authProblem})`,
-      }
+    const refused = this.authAlert.pauseReason()
+    if (refused !== null) return { cause: 'auth', reason: refused }
     // The model its next call goes to, found as the agent finds it (the lead's choice too).
     const next = this.modelChoice(name).model ?? this.model.endpoint.model
-    const reason = this.budgets.problem(name, [...this.agents.values()], next)
+    const reason = this.budgets.problem(name, next)
     return reason === null ? null : { cause: 'budget', reason }
-  }
-
-  /** The pending protocol requests `name` asked or must answer, one line each. */
-  private openRequests(name: string): string[] {
-    return this.protocols
-      .requests()
-      .filter(
-        (request) => request.status === 'pending' && (request.from === name || request.to === name),
-      )
-      .map(
-        (request) =>
-          `${request.kind} request ${request.id} from ${request.from} to ${request.to}, pending${request.plan ? `; plan: ${request.plan.slice(0, 500)}` : ''}`,
-      )
-  }
-
-  /** One alert for the whole team, however many agents hit the refused key. */
-  private reportAuthFailure(message: string): void {
-    if (this.authProblem !== null) return
-    this.authProblem = message
-    this.team.publish({ type: 'team-alert', code: AUTH_ALERT, message })
-  }
-
-  private operations(): TeamOperations {
-    return {
-      spawn: (request) => this.spawn({ ...request, by: LEAD }),
-      listTeammates: () => {
-        const members = this.team.roster.members
-        if (members.length === 0) return 'No teammates.'
-        return [
-          `Team: ${this.team.roster.snapshot.team_name}`,
-          ...members.map((member) => {
-            const model = this.modelChoice(member.name).model
-            return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}`
-          }),
-        ].join('\n')
-      },
-      send: (request) => this.team.send(request),
-      broadcast: (request) => this.team.broadcast(request),
-    }
   }
 
   private assertOpen(): void {

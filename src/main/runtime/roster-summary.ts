@@ -1,0 +1,44 @@
+import type { ModelUsage } from '../../shared/cost'
+import { LEAD } from '../../shared/names'
+import type { MemberStatus } from '../../shared/roster'
+import type { Usage } from '../../shared/transcript'
+import type { Agent } from './agents/agent'
+import type { Team } from './team'
+
+export interface AgentSummary {
+  readonly name: string
+  readonly role: string
+  readonly status: MemberStatus
+  readonly running: boolean
+  readonly usage: Usage
+  /** The same usage per model, for its cost. */
+  readonly usageByModel: ModelUsage
+  readonly rounds: number
+}
+
+export interface RosterSummary {
+  readonly team_name: string
+  readonly lead: AgentSummary
+  readonly members: AgentSummary[]
+}
+
+/** The lead and every member with its status and what it spent (none for one not loaded). */
+export function summarizeRoster(team: Team, agents: ReadonlyMap<string, Agent>): RosterSummary {
+  const summary = (name: string, role: string, status: MemberStatus): AgentSummary => {
+    const agent = agents.get(name)
+    return {
+      name,
+      role,
+      status,
+      running: agent?.isRunning ?? false,
+      usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      usageByModel: agent?.usageByModel ?? [],
+      rounds: agent?.roundsUsed ?? 0,
+    }
+  }
+  return {
+    team_name: team.roster.snapshot.team_name,
+    lead: summary(LEAD, 'lead', team.leadStatus),
+    members: team.roster.members.map((member) => summary(member.name, member.role, member.status)),
+  }
+}

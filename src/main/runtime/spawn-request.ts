@@ -1,0 +1,52 @@
+import {
+  applyModelChoice,
+  type ModelChoice,
+  type ModelChoiceChange,
+} from '../../shared/model-choice'
+import type { Roster } from './roster/roster'
+
+/** A spawn as the host takes it: from the person, the lead's tool or a control command. */
+export type SpawnRequest = {
+  name: string
+  role: string
+  prompt: string
+  planFirst?: boolean
+  by?: string
+} & ModelChoiceChange
+
+type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
+
+/** Puts the spawned member on the roster as working: a new one, or one spawned again. */
+export function enrollMember(draft: RosterDraft, request: SpawnRequest, now: number): void {
+  const existing = draft.members.find((candidate) => candidate.name === request.name)
+  const fields = {
+    role: request.role,
+    status: 'working' as const,
+    plan_first: request.planFirst === true,
+    plan_approved: null,
+  }
+  // A re-spawn keeps its model and thinking unless the request says otherwise.
+  const choice = { model: request.model, thinking: request.thinking }
+  if (existing) {
+    Object.assign(existing, fields, { updated_at: now })
+    applyModelChoice(existing, choice)
+  } else {
+    const member = { name: request.name, ...fields, created_at: now }
+    applyModelChoice(member, choice)
+    draft.members.push(member)
+  }
+}
+
+/** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */
+export function spawnTask(request: SpawnRequest): string {
+  return request.planFirst
+    ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
+    : request.prompt
+}
+
+/** What the spawn answers: the member, its role, model and thinking. */
+export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
+  const model = choice.model === null ? '' : `, model: ${choice.model}`
+  const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
+}
