@@ -53,8 +53,12 @@ describe("bash's isolation from the runtime", () => {
   }, 30_000)
 
   it('in a PID namespace, no process with the key is visible at all', async (test) => {
-    if (!pidNamespacesAvailable())
+    if (!pidNamespacesAvailable()) {
+      console.info(
+        '[skipped] unshare cannot make PID namespaces here; bash runs through the plain launcher',
+      )
       test.skip('unshare cannot make PID namespaces here; bash runs through the plain launcher')
+    }
     const output = await runInRuntimeWithKey(
       `echo "any=$(${countKey('cat /proc/[0-9]*/environ')})"`,
       setup().workspace,
@@ -63,8 +67,12 @@ describe("bash's isolation from the runtime", () => {
   }, 30_000)
 
   it('a command started with setsid -f does not outlive the tool call', async (test) => {
-    if (!pidNamespacesAvailable())
+    if (!pidNamespacesAvailable()) {
+      console.info(
+        '[skipped] unshare cannot make PID namespaces here; setsid -f escapes the process group',
+      )
       test.skip('unshare cannot make PID namespaces here; setsid -f escapes the process group')
+    }
     const marker = (200 + Math.random()).toFixed(9)
     const outcome = await bashTool.run(
       { command: `setsid -f sleep ${marker}; sleep 0.3; echo started` },

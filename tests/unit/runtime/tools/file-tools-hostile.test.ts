@@ -92,7 +92,10 @@ describe('file tools refuse what is not a regular file', () => {
     // A device node inside the workspace needs mknod's privilege (root, as on CI here).
     const made = spawn('mknod', [join(dir, 'zero'), 'c', '1', '5'], { stdio: 'ignore' })
     const code = await new Promise<number | null>((resolve) => made.once('close', resolve))
-    if (code !== 0) test.skip('mknod is not permitted for this user, so no device can be made')
+    if (code !== 0) {
+      console.info('[skipped] mknod is not permitted for this user, so no device can be made')
+      test.skip('mknod is not permitted for this user, so no device can be made')
+    }
     const outcome = await within(readFileTool.run({ path: 'zero' }, context))
     expect(outcome.content).toMatch(/is a device, not a regular file/)
   })
