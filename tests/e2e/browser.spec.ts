@@ -403,7 +403,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
 
     const inBob = inboxEntry(BROADCAST)
     await expect(inBob).toHaveCount(1, { timeout: TEAM_TIMEOUT })
-    await expect(inBob.locator('.inbox-from')).toHaveText('user')
+    await expect(inBob.locator('.inbox-from')).toHaveText('You')
     await expect(inBob.locator('.type-chip')).toHaveText('broadcast')
     await expect(inBob).toHaveAttribute('data-state', 'delivered', { timeout: TEAM_TIMEOUT })
     await shot('09-broadcast-inbox-bob')

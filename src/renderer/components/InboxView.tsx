@@ -4,7 +4,7 @@ import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
-import { formatSeconds, isoFromSeconds } from './format'
+import { formatSeconds, isoFromSeconds, senderName } from './format'
 import { own } from '../../shared/own'
 
 /** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
@@ -141,7 +141,7 @@ const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEn
       data-state={entry.state}
     >
       <header className="inbox-entry-header">
-        <span className="inbox-from">{entry.from ?? 'unknown sender'}</span>
+        <span className="inbox-from">{entry.from === null ? 'unknown sender' : senderName(entry.from)}</span>
         {entry.type ? <span className="type-chip">{entry.type.replace(/_/g, ' ')}</span> : null}
         <time
           className="turn-time"

@@ -2,7 +2,7 @@ import { memo } from 'react'
 import { assertNever } from '../../shared/errors'
 import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
-import { formatCount, formatSeconds, isoFromSeconds } from '../components/format'
+import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../components/format'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -143,7 +143,7 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
   return (
     <div className={`injected injected-${message.type}`}>
       <div className="injected-meta">
-        <span className="injected-from">From {message.from}:</span>
+        <span className="injected-from">From {senderName(message.from)}:</span>
         {message.type !== 'message' ? (
           <span className="type-chip">{message.type.replace(/_/g, ' ')}</span>
         ) : null}

@@ -55,6 +55,13 @@ describe('the inbox view', () => {
     expect(pending).toHaveTextContent('pending')
   })
 
+  it('calls the person "You", not "user"', async () => {
+    const fromPerson = inboxEntry(0, { from: 'user', type: 'broadcast', content: 'all hands' })
+    await openInbox(fakeApi({ snapshot: team, inboxes: { bob: [fromPerson] } }))
+    const [entry] = screen.getAllByTestId('inbox-entry')
+    expect(entry!.querySelector('.inbox-from')).toHaveTextContent(/^You$/)
+  })
+
   it('marks a message delivered when the agent takes it', async () => {
     const api = await openInbox()
     act(() => api.emit([{ type: 'message-delivered', agent: 'bob', ids: ['m80'] }]))

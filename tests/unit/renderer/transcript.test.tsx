@@ -106,6 +106,22 @@ describe('the transcript', () => {
     expect(read).toHaveTextContent('ENOENT') // errors open by themselves
   })
 
+  it('calls the person "You" in a teammate’s transcript, not "user"', async () => {
+    const broadcast: TranscriptRecord = {
+      ...base,
+      seq: 1,
+      kind: 'inbox',
+      end: { segment: 1, offset: 90 },
+      messages: [
+        { id: 'b', type: 'broadcast', from: 'user', content: 'all hands', timestamp: 1, extra: {} },
+      ],
+    }
+    await renderApp(fakeApi({ transcripts: { lead: [broadcast] } }))
+    const transcript = screen.getByTestId('transcript')
+    expect(await within(transcript).findByText('From You:')).toBeInTheDocument()
+    expect(within(transcript).queryByText('From user:')).not.toBeInTheDocument()
+  })
+
   it('keeps a reply the person stopped, marked as stopped', async () => {
     const stopped: TranscriptRecord[] = [
       { ...base, seq: 1, kind: 'user', from: 'user', text: 'Write a long answer' },
