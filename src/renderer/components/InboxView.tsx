@@ -141,7 +141,9 @@ const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEn
       data-state={entry.state}
     >
       <header className="inbox-entry-header">
-        <span className="inbox-from">{entry.from === null ? 'unknown sender' : senderName(entry.from)}</span>
+        <span className="inbox-from">
+          {entry.from === null ? 'unknown sender' : senderName(entry.from)}
+        </span>
         {entry.type ? <span className="type-chip">{entry.type.replace(/_/g, ' ')}</span> : null}
         <time
           className="turn-time"
