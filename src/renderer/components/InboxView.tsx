@@ -4,6 +4,7 @@ import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
+import { LongText } from './LongText'
 import { formatSeconds, isoFromSeconds, senderName } from './format'
 import { own } from '../../shared/own'
 
@@ -153,9 +154,11 @@ const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEn
         </time>
         <span className={`state-pill state-${entry.state}`}>{entry.state}</span>
       </header>
-      <div className={entry.content === null ? 'inbox-content muted' : 'inbox-content'}>
-        {entry.content ?? '(an unreadable line)'}
-      </div>
+      {entry.content === null ? (
+        <div className="inbox-content muted">(an unreadable line)</div>
+      ) : (
+        <LongText className="inbox-content" text={entry.content} />
+      )}
       {entry.state === 'rejected' ? (
         <p className="inbox-reason">Rejected: {entry.reason ?? 'no reason given'}</p>
       ) : null}

@@ -3,6 +3,7 @@ import { assertNever } from '../../shared/errors'
 import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
 import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../components/format'
+import { LongText } from '../components/LongText'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -33,9 +34,7 @@ export const RowView = memo(function RowView({
             </time>
             {spend === undefined ? null : <TurnSpendView spend={spend} />}
           </div>
-          <div className="turn-text" data-copy-message={row.text}>
-            {row.text}
-          </div>
+          <LongText className="turn-text" text={row.text} />
         </div>
       )
     case 'inbox':
@@ -151,9 +150,7 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
           {formatSeconds(message.timestamp)}
         </time>
       </div>
-      <div className="injected-content" data-copy-message={message.content}>
-        {message.content}
-      </div>
+      <LongText className="injected-content" text={message.content} />
     </div>
   )
 }

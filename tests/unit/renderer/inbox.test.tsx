@@ -62,6 +62,16 @@ describe('the inbox view', () => {
     expect(entry!.querySelector('.inbox-from')).toHaveTextContent(/^You$/)
   })
 
+  it('collapses a long message with Show more', async () => {
+    const long = inboxEntry(0, { content: `${'a'.repeat(50_000)}THE END` })
+    await openInbox(fakeApi({ snapshot: team, inboxes: { bob: [long] } }))
+    const [entry] = screen.getAllByTestId('inbox-entry')
+    expect(entry).not.toHaveTextContent('THE END')
+    fireEvent.click(within(entry!).getByRole('button', { name: /Show more/ }))
+    expect(entry).toHaveTextContent('THE END')
+    expect(within(entry!).getByRole('button', { name: 'Show less' })).toBeInTheDocument()
+  })
+
   it('marks a message delivered when the agent takes it', async () => {
     const api = await openInbox()
     act(() => api.emit([{ type: 'message-delivered', agent: 'bob', ids: ['m80'] }]))

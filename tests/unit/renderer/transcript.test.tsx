@@ -122,6 +122,24 @@ describe('the transcript', () => {
     expect(within(transcript).queryByText('From user:')).not.toBeInTheDocument()
   })
 
+  it('collapses a long paste with Show more, and opens and closes it', async () => {
+    const paste = Array.from({ length: 1000 }, (_, line) => `line ${line} ${'x'.repeat(40)}`)
+    const text = paste.join('\n') // about 50 KB
+    await renderApp(
+      fakeApi({ transcripts: { lead: [{ ...base, seq: 1, kind: 'user', from: 'user', text }] } }),
+    )
+    const transcript = screen.getByTestId('transcript')
+    const more = await within(transcript).findByRole('button', { name: /Show more/ })
+    const shown = () => transcript.querySelector('.turn-text')?.textContent ?? ''
+    expect(shown()).toContain('line 0 ')
+    expect(shown()).not.toContain('line 999 ')
+    expect(shown().length).toBeLessThan(2000)
+    fireEvent.click(more)
+    expect(shown()).toContain('line 999 ')
+    fireEvent.click(within(transcript).getByRole('button', { name: 'Show less' }))
+    expect(shown()).not.toContain('line 999 ')
+  })
+
   it('keeps a reply the person stopped, marked as stopped', async () => {
     const stopped: TranscriptRecord[] = [
       { ...base, seq: 1, kind: 'user', from: 'user', text: 'Write a long answer' },
