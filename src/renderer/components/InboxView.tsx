@@ -1,6 +1,5 @@
-import { memo, useEffect, useId, useState } from 'react'
+import { memo, useEffect } from 'react'
 import type { InboxEntryView } from '../../shared/contract'
-import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
@@ -92,36 +91,35 @@ const noEntries: readonly InboxEntryView[] = []
 function InboxComposer({ name }: { readonly name: string }) {
   const sendMessage = useAppStore((state) => state.sendMessage)
   const broadcast = useAppStore((state) => state.broadcast)
-  const [type, setType] = useState<MessageType>('message')
-  const typeId = useId()
+  const order = useAppStore((state) => state.order)
+  // Only a plain message: the protocol types (shutdown, plan approval) are the agents' own
+  // handshakes, which the person answers through the roster's and plan cards' buttons.
   return (
     <Composer
       label={`Message ${name}`}
       placeholder={`Write to ${name}… (Enter sends, Shift+Enter adds a line)`}
       primary={{
         label: `Send to ${name}`,
-        send: (content) => sendMessage({ to: name, content, type }),
+        send: async (content) => void (await sendMessage({ to: name, content })),
       }}
-      secondary={{ label: 'Broadcast to team', send: (content) => broadcast(content) }}
+      secondary={{
+        label: 'Broadcast to team',
+        send: async (content) => ({ notice: reached((await broadcast(content)).count) }),
+        confirm: {
+          title: 'Broadcast to the team?',
+          description: `Your message goes to the inbox of every agent (${order.join(', ')}); each one wakes and reads it.`,
+          label: 'Broadcast',
+        },
+      }}
       takesFocusRequests
-      tools={
-        <span className="type-select">
-          <label htmlFor={typeId}>Type</label>
-          <select
-            id={typeId}
-            value={type}
-            onChange={(event) => setType(event.target.value as MessageType)}
-          >
-            {MESSAGE_TYPES.filter((option) => option !== 'broadcast').map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </span>
-      }
     />
   )
+}
+
+/** What a broadcast did, in words. */
+function reached(count: number): string {
+  if (count === 0) return 'The broadcast reached nobody: the team has no other agent.'
+  return `Broadcast sent to ${count} ${count === 1 ? 'agent' : 'agents'}.`
 }
 
 function countStates(entries: readonly InboxEntryView[]): Record<InboxEntryView['state'], number> {

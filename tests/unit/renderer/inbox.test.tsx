@@ -122,25 +122,40 @@ describe('the inbox view', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
   })
 
-  it('writes to the agent with a chosen type, and broadcasts', async () => {
+  it('writes a plain message, and offers the person no protocol message type', async () => {
     const api = await openInbox()
+    expect(screen.queryByLabelText('Type')).not.toBeInTheDocument()
+    expect(screen.queryByRole('option', { name: /shutdown|plan/ })).not.toBeInTheDocument()
     const box = screen.getByLabelText('Message bob')
-    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'shutdown_request' } })
     fireEvent.change(box, { target: { value: 'time to stop' } })
     await act(async () => {
       fireEvent.keyDown(box, { key: 'Enter' })
     })
-    expect(api.sendMessage).toHaveBeenCalledWith({
-      to: 'bob',
-      content: 'time to stop',
-      type: 'shutdown_request',
-    })
+    expect(api.sendMessage).toHaveBeenCalledWith({ to: 'bob', content: 'time to stop' })
+  })
 
+  it('asks before a broadcast, then says how many agents it reached', async () => {
+    const api = await openInbox()
+    const box = screen.getByLabelText('Message bob')
     fireEvent.change(box, { target: { value: 'hello team' } })
+
+    fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
+    const ask = screen.getByRole('dialog', { name: 'Broadcast to the team?' })
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
+    expect(api.broadcast).not.toHaveBeenCalled()
+    expect(box).toHaveValue('hello team')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
+      fireEvent.click(
+        within(screen.getByRole('dialog', { name: 'Broadcast to the team?' })).getByRole('button', {
+          name: 'Broadcast',
+        }),
+      )
     })
     expect(api.broadcast).toHaveBeenCalledWith({ content: 'hello team' })
+    expect(box).toHaveValue('')
+    expect(screen.getByRole('status')).toHaveTextContent('Broadcast sent to 2 agents.')
   })
 
   it('shows a refused send inline', async () => {
