@@ -36,7 +36,6 @@ export function Composer({
   placeholder,
   primary,
   secondary,
-  tools,
   takesFocusRequests = false,
   hint,
 }: {
@@ -44,8 +43,6 @@ export function Composer({
   readonly placeholder: string
   readonly primary: ComposerAction
   readonly secondary?: ComposerAction
-  /** Extra controls beside the buttons. */
-  readonly tools?: ReactNode
   /** Whether Ctrl/Cmd+K puts the cursor here. */
   readonly takesFocusRequests?: boolean
   readonly hint?: ReactNode
@@ -130,7 +127,6 @@ export function Composer({
             </>
           )}
         </span>
-        {tools}
         {secondary ? (
           <button
             type="button"
