@@ -399,11 +399,19 @@ test.describe('browser mode: a newcomer’s first use', () => {
     const composer = page.getByLabel('Message bob')
     await composer.fill(BROADCAST)
     await page.getByRole('button', { name: 'Broadcast to team' }).click()
+    // It asks first, then says how many agents the broadcast reached.
+    await page
+      .getByRole('dialog', { name: 'Broadcast to the team?' })
+      .getByRole('button', { name: 'Broadcast', exact: true })
+      .click()
     await expect(composer).toHaveValue('')
+    await expect(page.getByRole('status').filter({ hasText: 'Broadcast sent to' })).toHaveText(
+      /Broadcast sent to \d+ agents\./,
+    )
 
     const inBob = inboxEntry(BROADCAST)
     await expect(inBob).toHaveCount(1, { timeout: TEAM_TIMEOUT })
-    await expect(inBob.locator('.inbox-from')).toHaveText('user')
+    await expect(inBob.locator('.inbox-from')).toHaveText('You')
     await expect(inBob.locator('.type-chip')).toHaveText('broadcast')
     await expect(inBob).toHaveAttribute('data-state', 'delivered', { timeout: TEAM_TIMEOUT })
     await shot('09-broadcast-inbox-bob')

@@ -47,7 +47,7 @@ export function Conversation({ name }: { readonly name: string }) {
             placeholder={`Write to ${name}'s inbox… (Enter sends, Shift+Enter adds a line)`}
             primary={{
               label: `Send to ${name}`,
-              send: (text) => sendMessage({ to: name, content: text }),
+              send: async (text) => void (await sendMessage({ to: name, content: text })),
             }}
             takesFocusRequests
             hint={

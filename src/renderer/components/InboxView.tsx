@@ -1,10 +1,10 @@
-import { memo, useEffect, useId, useState } from 'react'
+import { memo, useEffect } from 'react'
 import type { InboxEntryView } from '../../shared/contract'
-import { MESSAGE_TYPES, type MessageType } from '../../shared/messages'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
 import { Composer } from './Composer'
-import { formatSeconds, isoFromSeconds } from './format'
+import { LongText } from './LongText'
+import { formatSeconds, isoFromSeconds, senderName } from './format'
 import { own } from '../../shared/own'
 
 /** An agent's inbox, line by line, with each message's delivery state; and a way to write. */
@@ -91,36 +91,35 @@ const noEntries: readonly InboxEntryView[] = []
 function InboxComposer({ name }: { readonly name: string }) {
   const sendMessage = useAppStore((state) => state.sendMessage)
   const broadcast = useAppStore((state) => state.broadcast)
-  const [type, setType] = useState<MessageType>('message')
-  const typeId = useId()
+  const order = useAppStore((state) => state.order)
+  // Only a plain message: the protocol types (shutdown, plan approval) are the agents' own
+  // handshakes, which the person answers through the roster's and plan cards' buttons.
   return (
     <Composer
       label={`Message ${name}`}
       placeholder={`Write to ${name}… (Enter sends, Shift+Enter adds a line)`}
       primary={{
         label: `Send to ${name}`,
-        send: (content) => sendMessage({ to: name, content, type }),
+        send: async (content) => void (await sendMessage({ to: name, content })),
       }}
-      secondary={{ label: 'Broadcast to team', send: (content) => broadcast(content) }}
+      secondary={{
+        label: 'Broadcast to team',
+        send: async (content) => ({ notice: reached((await broadcast(content)).count) }),
+        confirm: {
+          title: 'Broadcast to the team?',
+          description: `Your message goes to the inbox of every agent (${order.join(', ')}); each one wakes and reads it.`,
+          label: 'Broadcast',
+        },
+      }}
       takesFocusRequests
-      tools={
-        <span className="type-select">
-          <label htmlFor={typeId}>Type</label>
-          <select
-            id={typeId}
-            value={type}
-            onChange={(event) => setType(event.target.value as MessageType)}
-          >
-            {MESSAGE_TYPES.filter((option) => option !== 'broadcast').map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </span>
-      }
     />
   )
+}
+
+/** What a broadcast did, in words. */
+function reached(count: number): string {
+  if (count === 0) return 'The broadcast reached nobody: the team has no other agent.'
+  return `Broadcast sent to ${count} ${count === 1 ? 'agent' : 'agents'}.`
 }
 
 function countStates(entries: readonly InboxEntryView[]): Record<InboxEntryView['state'], number> {
@@ -141,7 +140,9 @@ const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEn
       data-state={entry.state}
     >
       <header className="inbox-entry-header">
-        <span className="inbox-from">{entry.from ?? 'unknown sender'}</span>
+        <span className="inbox-from">
+          {entry.from === null ? 'unknown sender' : senderName(entry.from)}
+        </span>
         {entry.type ? <span className="type-chip">{entry.type.replace(/_/g, ' ')}</span> : null}
         <time
           className="turn-time"
@@ -151,9 +152,11 @@ const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEn
         </time>
         <span className={`state-pill state-${entry.state}`}>{entry.state}</span>
       </header>
-      <div className={entry.content === null ? 'inbox-content muted' : 'inbox-content'}>
-        {entry.content ?? '(an unreadable line)'}
-      </div>
+      {entry.content === null ? (
+        <div className="inbox-content muted">(an unreadable line)</div>
+      ) : (
+        <LongText className="inbox-content" text={entry.content} />
+      )}
       {entry.state === 'rejected' ? (
         <p className="inbox-reason">Rejected: {entry.reason ?? 'no reason given'}</p>
       ) : null}

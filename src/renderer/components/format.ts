@@ -1,3 +1,4 @@
+import { USER } from '../../shared/names'
 import { isoFromSeconds as isoFromSecondsOrNull } from '../../shared/time'
 import { formatCost, formatUsd, type Cost } from '../../shared/cost'
 import type { Usage } from '../../shared/transcript'
@@ -14,6 +15,13 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
   second: '2-digit',
 })
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+})
+const yearDateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
   month: 'short',
   day: 'numeric',
   hour: '2-digit',
@@ -117,11 +125,17 @@ export function isoFromSeconds(seconds: number): string {
   return isoFromSecondsOrNull(seconds) ?? ''
 }
 
-/** The time alone for today; the day and the time (to the minute) for an earlier day. */
+/**
+ * The time alone for today; the day and the time (to the minute) for an earlier day; the year
+ * too when it is not this year, so an old record never passes for a recent one.
+ */
 export function formatMillis(millis: number, now: Date = new Date()): string {
   const date = new Date(millis)
   if (Number.isNaN(date.getTime())) return '—'
-  return isSameDay(date, now) ? timeFormat.format(date) : dateTimeFormat.format(date)
+  if (isSameDay(date, now)) return timeFormat.format(date)
+  return date.getFullYear() === now.getFullYear()
+    ? dateTimeFormat.format(date)
+    : yearDateTimeFormat.format(date)
 }
 
 function isSameDay(a: Date, b: Date): boolean {
@@ -153,6 +167,11 @@ export function lastLines(text: string, count: number): string {
     start = newline
   }
   return trimmed.slice(start + 1)
+}
+
+/** A sender as the person reads it: their own messages are "You", not the mailbox name "user". */
+export function senderName(from: string): string {
+  return from === USER ? 'You' : from
 }
 
 /** The initial shown in an agent's avatar. */

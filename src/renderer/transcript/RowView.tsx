@@ -2,7 +2,8 @@ import { memo } from 'react'
 import { assertNever } from '../../shared/errors'
 import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
-import { formatCount, formatSeconds, isoFromSeconds } from '../components/format'
+import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../components/format'
+import { LongText } from '../components/LongText'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -33,9 +34,7 @@ export const RowView = memo(function RowView({
             </time>
             {spend === undefined ? null : <TurnSpendView spend={spend} />}
           </div>
-          <div className="turn-text" data-copy-message={row.text}>
-            {row.text}
-          </div>
+          <LongText className="turn-text" text={row.text} />
         </div>
       )
     case 'inbox':
@@ -143,7 +142,7 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
   return (
     <div className={`injected injected-${message.type}`}>
       <div className="injected-meta">
-        <span className="injected-from">From {message.from}:</span>
+        <span className="injected-from">From {senderName(message.from)}:</span>
         {message.type !== 'message' ? (
           <span className="type-chip">{message.type.replace(/_/g, ' ')}</span>
         ) : null}
@@ -151,9 +150,7 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
           {formatSeconds(message.timestamp)}
         </time>
       </div>
-      <div className="injected-content" data-copy-message={message.content}>
-        {message.content}
-      </div>
+      <LongText className="injected-content" text={message.content} />
     </div>
   )
 }

@@ -21,6 +21,30 @@ describe('the lead chat', () => {
     expect(box).toHaveValue('')
   })
 
+  it('grows the box with its text, up to 40 % of the window', async () => {
+    // jsdom lays nothing out: the text's height is 20 px a line.
+    Object.defineProperty(HTMLTextAreaElement.prototype, 'scrollHeight', {
+      configurable: true,
+      get(this: HTMLTextAreaElement) {
+        return this.value.split('\n').length * 20
+      },
+    })
+    try {
+      await renderApp(fakeApi())
+      const box = screen.getByLabelText('Message the lead')
+      fireEvent.change(box, { target: { value: 'one\ntwo\nthree\nfour\nfive' } })
+      expect(box.style.height).toBe('100px')
+      fireEvent.change(box, { target: { value: 'line\n'.repeat(500) } })
+      expect(box.style.height).toBe(`${Math.round(window.innerHeight * 0.4)}px`)
+      expect(box.style.overflowY).toBe('auto')
+      fireEvent.change(box, { target: { value: 'short' } })
+      expect(box.style.height).toBe('20px')
+    } finally {
+      // Back to the inherited (jsdom's) getter.
+      delete (HTMLTextAreaElement.prototype as { scrollHeight?: number }).scrollHeight
+    }
+  })
+
   it('keeps Shift+Enter for a new line and does not send', async () => {
     const api = fakeApi()
     await renderApp(api)

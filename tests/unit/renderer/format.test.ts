@@ -20,6 +20,13 @@ describe('formatting', () => {
     expect(earlier).not.toMatch(/07$/)
   })
 
+  it('shows the year for a date of another year, and only then', () => {
+    const thisYear = formatMillis(new Date(2026, 0, 15, 9, 5).getTime(), noon)
+    const lastYear = formatMillis(new Date(2025, 0, 15, 9, 5).getTime(), noon)
+    expect(thisYear).not.toMatch(/2026/)
+    expect(lastYear).toMatch(/2025/)
+  })
+
   it('formats the same instant the same way every time', () => {
     const at = new Date(2026, 11, 2, 9, 5, 7).getTime()
     expect(formatMillis(at, noon)).toBe(formatMillis(at, noon))

@@ -55,6 +55,23 @@ describe('the inbox view', () => {
     expect(pending).toHaveTextContent('pending')
   })
 
+  it('calls the person "You", not "user"', async () => {
+    const fromPerson = inboxEntry(0, { from: 'user', type: 'broadcast', content: 'all hands' })
+    await openInbox(fakeApi({ snapshot: team, inboxes: { bob: [fromPerson] } }))
+    const [entry] = screen.getAllByTestId('inbox-entry')
+    expect(entry!.querySelector('.inbox-from')).toHaveTextContent(/^You$/)
+  })
+
+  it('collapses a long message with Show more', async () => {
+    const long = inboxEntry(0, { content: `${'a'.repeat(50_000)}THE END` })
+    await openInbox(fakeApi({ snapshot: team, inboxes: { bob: [long] } }))
+    const [entry] = screen.getAllByTestId('inbox-entry')
+    expect(entry).not.toHaveTextContent('THE END')
+    fireEvent.click(within(entry!).getByRole('button', { name: /Show more/ }))
+    expect(entry).toHaveTextContent('THE END')
+    expect(within(entry!).getByRole('button', { name: 'Show less' })).toBeInTheDocument()
+  })
+
   it('marks a message delivered when the agent takes it', async () => {
     const api = await openInbox()
     act(() => api.emit([{ type: 'message-delivered', agent: 'bob', ids: ['m80'] }]))
@@ -105,25 +122,40 @@ describe('the inbox view', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
   })
 
-  it('writes to the agent with a chosen type, and broadcasts', async () => {
+  it('writes a plain message, and offers the person no protocol message type', async () => {
     const api = await openInbox()
+    expect(screen.queryByLabelText('Type')).not.toBeInTheDocument()
+    expect(screen.queryByRole('option', { name: /shutdown|plan/ })).not.toBeInTheDocument()
     const box = screen.getByLabelText('Message bob')
-    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'shutdown_request' } })
     fireEvent.change(box, { target: { value: 'time to stop' } })
     await act(async () => {
       fireEvent.keyDown(box, { key: 'Enter' })
     })
-    expect(api.sendMessage).toHaveBeenCalledWith({
-      to: 'bob',
-      content: 'time to stop',
-      type: 'shutdown_request',
-    })
+    expect(api.sendMessage).toHaveBeenCalledWith({ to: 'bob', content: 'time to stop' })
+  })
 
+  it('asks before a broadcast, then says how many agents it reached', async () => {
+    const api = await openInbox()
+    const box = screen.getByLabelText('Message bob')
     fireEvent.change(box, { target: { value: 'hello team' } })
+
+    fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
+    const ask = screen.getByRole('dialog', { name: 'Broadcast to the team?' })
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
+    expect(api.broadcast).not.toHaveBeenCalled()
+    expect(box).toHaveValue('hello team')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Broadcast to team' }))
+      fireEvent.click(
+        within(screen.getByRole('dialog', { name: 'Broadcast to the team?' })).getByRole('button', {
+          name: 'Broadcast',
+        }),
+      )
     })
     expect(api.broadcast).toHaveBeenCalledWith({ content: 'hello team' })
+    expect(box).toHaveValue('')
+    expect(screen.getByRole('status')).toHaveTextContent('Broadcast sent to 2 agents.')
   })
 
   it('shows a refused send inline', async () => {

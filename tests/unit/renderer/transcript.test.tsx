@@ -106,6 +106,40 @@ describe('the transcript', () => {
     expect(read).toHaveTextContent('ENOENT') // errors open by themselves
   })
 
+  it('calls the person "You" in a teammate’s transcript, not "user"', async () => {
+    const broadcast: TranscriptRecord = {
+      ...base,
+      seq: 1,
+      kind: 'inbox',
+      end: { segment: 1, offset: 90 },
+      messages: [
+        { id: 'b', type: 'broadcast', from: 'user', content: 'all hands', timestamp: 1, extra: {} },
+      ],
+    }
+    await renderApp(fakeApi({ transcripts: { lead: [broadcast] } }))
+    const transcript = screen.getByTestId('transcript')
+    expect(await within(transcript).findByText('From You:')).toBeInTheDocument()
+    expect(within(transcript).queryByText('From user:')).not.toBeInTheDocument()
+  })
+
+  it('collapses a long paste with Show more, and opens and closes it', async () => {
+    const paste = Array.from({ length: 1000 }, (_, line) => `line ${line} ${'x'.repeat(40)}`)
+    const text = paste.join('\n') // about 50 KB
+    await renderApp(
+      fakeApi({ transcripts: { lead: [{ ...base, seq: 1, kind: 'user', from: 'user', text }] } }),
+    )
+    const transcript = screen.getByTestId('transcript')
+    const more = await within(transcript).findByRole('button', { name: /Show more/ })
+    const shown = () => transcript.querySelector('.turn-text')?.textContent ?? ''
+    expect(shown()).toContain('line 0 ')
+    expect(shown()).not.toContain('line 999 ')
+    expect(shown().length).toBeLessThan(2000)
+    fireEvent.click(more)
+    expect(shown()).toContain('line 999 ')
+    fireEvent.click(within(transcript).getByRole('button', { name: 'Show less' }))
+    expect(shown()).not.toContain('line 999 ')
+  })
+
   it('keeps a reply the person stopped, marked as stopped', async () => {
     const stopped: TranscriptRecord[] = [
       { ...base, seq: 1, kind: 'user', from: 'user', text: 'Write a long answer' },
