@@ -28,6 +28,20 @@ export const appInfoSchema = z.object({
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 
+export const folderListingSchema = z.object({
+  /** The absolute folder listed. */
+  folder: z.string(),
+  /** The typed last part the entries start with ('' when a whole folder is listed). */
+  prefix: z.string(),
+  parent: z.string().nullable(),
+  entries: z.array(z.object({ name: z.string(), path: z.string() })),
+  /** More matched than are listed. */
+  truncated: z.boolean(),
+  /** Why the folder could not be listed, in words for the person; null when it could. */
+  problem: z.string().nullable(),
+})
+export type FolderListing = z.infer<typeof folderListingSchema>
+
 export const positionSchema = z.object({
   segment: z.number().int().min(1),
   offset: z.number().int().min(0),
@@ -210,6 +224,11 @@ export const commands = {
   pickFolder: {
     params: empty,
     result: z.object({ path: z.string().nullable(), supported: z.boolean() }),
+  },
+  /** The folder browser of browser mode: a typed path's subfolders (completion), `~` expanded. */
+  listFolders: {
+    params: z.object({ path: z.string().max(4096) }).strict(),
+    result: folderListingSchema,
   },
   /** The s10 shutdown handshake, from the person: the teammate answers with shutdown_response. */
   requestShutdown: {

@@ -21,6 +21,7 @@ export const commandNames = [
   'startDemo',
   'resetRoster',
   'pickFolder',
+  'listFolders',
   'requestShutdown',
   'reviewPlan',
   'resumeAgent',

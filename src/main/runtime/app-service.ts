@@ -24,6 +24,7 @@ import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
+import { absoluteFolder, listFolders } from './folder-listing'
 import { toInboxEntryView } from './views'
 
 export interface AppServiceOptions {
@@ -172,7 +173,7 @@ export class AppService {
         this.emit({ type: 'settings-changed', settings: view })
         return view
       },
-      openWorkspace: async ({ path }) => this.open(path),
+      openWorkspace: async ({ path }) => this.open(absoluteFolder(path)),
       getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
       startDemo: async () => {
         const folder = makeDemoWorkspace(this.options.demoParent ?? tmpdir())
@@ -222,6 +223,7 @@ export class AppService {
         this.options.pickFolder
           ? { path: await this.options.pickFolder(), supported: true }
           : { path: null, supported: false },
+      listFolders: async ({ path }) => listFolders(path),
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.

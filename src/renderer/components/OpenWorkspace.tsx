@@ -1,11 +1,12 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { useAppStore } from '../store/context'
 import { InlineError } from './Dialog'
+import { FolderBrowser } from './FolderBrowser'
 import { useCommand } from './useCommand'
 
 /**
  * Open a folder: the OS picker where there is one (Electron), otherwise a path field (browser
- * mode), and the recent folders either way.
+ * mode: a folder browser with completion), and the recent folders either way.
  */
 export function OpenWorkspace({ autoFocus = false }: { readonly autoFocus?: boolean }) {
   const pickFolder = useAppStore((state) => state.pickFolder)
@@ -13,10 +14,8 @@ export function OpenWorkspace({ autoFocus = false }: { readonly autoFocus?: bool
   const recent = useAppStore((state) => state.recentWorkspaces)
   const mode = useAppStore((state) => state.info?.mode ?? 'browser')
   const [pickerMissing, setPickerMissing] = useState(mode === 'browser')
-  const [path, setPath] = useState('')
   const pick = useCommand(pickFolder)
   const open = useCommand(openWorkspace)
-  const fieldId = useId()
   const error = pick.error ?? open.error
 
   async function choose(): Promise<void> {
@@ -28,35 +27,11 @@ export function OpenWorkspace({ autoFocus = false }: { readonly autoFocus?: bool
   return (
     <div className="open-workspace">
       {pickerMissing ? (
-        <form
-          className="path-form"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (path.trim()) void open.run(path.trim())
-          }}
-        >
-          <label htmlFor={fieldId}>Folder path</label>
-          <div className="path-row">
-            <input
-              id={fieldId}
-              value={path}
-              autoFocus={autoFocus}
-              spellCheck={false}
-              placeholder="/home/you/projects/my-app"
-              onChange={(event) => setPath(event.target.value)}
-            />
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={open.pending || path.trim() === ''}
-            >
-              {open.pending ? 'Opening…' : 'Open'}
-            </button>
-          </div>
-          <p className="field-hint">
-            The team lives in the folder’s .team/ directory; it is created if missing.
-          </p>
-        </form>
+        <FolderBrowser
+          autoFocus={autoFocus}
+          pending={open.pending}
+          onOpen={(folder) => void open.run(folder)}
+        />
       ) : (
         <button
           type="button"

@@ -27,6 +27,8 @@ export interface Commands {
   openWorkspace(path: string): Promise<void>
   /** The OS folder picker; `supported: false` where there is none (browser mode). */
   pickFolder(): Promise<Result<'pickFolder'>>
+  /** The folder browser's listing (completion) for a typed path. */
+  listFolders(path: string): Promise<Result<'listFolders'>>
   startDemo(): Promise<void>
   resetRoster(): Promise<void>
   refreshRecentWorkspaces(): Promise<void>
@@ -96,6 +98,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       if (picked.path !== null) await commands.openWorkspace(picked.path)
       return picked
     },
+    listFolders: (path) => api.listFolders({ path }),
     async startDemo() {
       const snapshot = await api.startDemo({})
       set({ demoWorkspace: snapshot.workspace })

@@ -3,6 +3,7 @@ import type {
   AgentTeamsApi,
   AgentView,
   HostEvent,
+  FolderListing,
   InboxEntryView,
   ProtocolRequestView,
   SettingsView,
@@ -169,6 +170,7 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     startDemo: vi.fn(async () => snapshot({ workspace: '/tmp/agent-teams-demo-1' })),
     resetRoster: vi.fn(async () => team),
     pickFolder: vi.fn(async () => ({ path: null, supported: false })),
+    listFolders: vi.fn(async ({ path }: { path: string }) => folderListing(path)),
     requestShutdown: vi.fn(async () => ({ requestId: 'shutdown-1' })),
     reviewPlan: vi.fn(async ({ approve }: { approve: boolean }) => ({
       summary: approve ? 'Approved plan' : 'Rejected plan',
@@ -188,6 +190,29 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     listenerCount: () => listeners.size,
   }
   return api as unknown as FakeApi
+}
+
+/** A home folder with `projects/` (holding `alpha` and `alps`) and `notes/`, as listFolders sees it. */
+function folderListing(typed: string): FolderListing {
+  const tree: Record<string, string[]> = {
+    '/home/dana': ['notes', 'projects'],
+    '/home/dana/projects': ['alpha', 'alps'],
+  }
+  const absolute = typed.replace(/^~(?=\/|$)/, '/home/dana') || '/home/dana/'
+  const whole = absolute.endsWith('/')
+  const folder = whole ? absolute.slice(0, -1) : absolute.slice(0, absolute.lastIndexOf('/'))
+  const prefix = whole ? '' : absolute.slice(absolute.lastIndexOf('/') + 1)
+  const names = tree[folder]
+  return {
+    folder,
+    prefix,
+    parent: folder.slice(0, folder.lastIndexOf('/')) || '/',
+    entries: (names ?? [])
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => ({ name, path: `${folder}/${name}` })),
+    truncated: false,
+    problem: names ? null : `${folder} does not exist.`,
+  }
 }
 
 /** A command rejection as the transports deliver it: `{ name, code, message }`. */

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi, rejection, settingsView, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
@@ -100,5 +100,47 @@ describe('the first run', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Open' }))
     })
     expect(screen.getByRole('alert')).toHaveTextContent('There is no folder /nope.')
+  })
+
+  it('browses folders: lists as you type, completes with Tab, enters on a click', async () => {
+    const api = fakeApi({ workspace: null })
+    await renderApp(api, 'first-run')
+    const field = screen.getByLabelText('Folder path')
+    const subfolders = screen.getByLabelText('Subfolders')
+
+    fireEvent.change(field, { target: { value: '~/pro' } })
+    expect(await within(subfolders).findByRole('button', { name: 'projects' })).toBeInTheDocument()
+    expect(within(subfolders).queryByRole('button', { name: 'notes' })).toBeNull()
+    expect(api.listFolders).toHaveBeenLastCalledWith({ path: '~/pro' })
+
+    // One match: Tab enters it.
+    fireEvent.keyDown(field, { key: 'Tab' })
+    expect(field).toHaveValue('/home/dana/projects/')
+    expect(await within(subfolders).findByRole('button', { name: 'alpha' })).toBeInTheDocument()
+
+    // Two matches: Tab completes what they share, and no more.
+    fireEvent.change(field, { target: { value: '/home/dana/projects/a' } })
+    await within(subfolders).findByRole('button', { name: 'alps' })
+    fireEvent.keyDown(field, { key: 'Tab' })
+    expect(field).toHaveValue('/home/dana/projects/alp')
+
+    fireEvent.click(within(subfolders).getByRole('button', { name: 'alps' }))
+    expect(field).toHaveValue('/home/dana/projects/alps/')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Open' }))
+    })
+    expect(api.openWorkspace).toHaveBeenCalledWith({ path: '/home/dana/projects/alps/' })
+  })
+
+  it('says why a typed folder cannot be listed', async () => {
+    const api = fakeApi({ workspace: null })
+    await renderApp(api, 'first-run')
+    fireEvent.change(screen.getByLabelText('Folder path'), { target: { value: '/nowhere/' } })
+    expect(await screen.findByText('/nowhere does not exist.')).toBeInTheDocument()
+    api.listFolders.mockRejectedValueOnce(
+      rejection('invalid-argument', '"src" is a relative path. Type the whole path from /.'),
+    )
+    fireEvent.change(screen.getByLabelText('Folder path'), { target: { value: 'src' } })
+    expect(await screen.findByText(/"src" is a relative path/)).toBeInTheDocument()
   })
 })
