@@ -114,7 +114,10 @@ export const demo: Command = async (context) => {
     if (!context.options.json)
       await writeLine(
         context.output.stdout,
-        `The team's work is in ${workspace}; its .team/ holds the roster, the inboxes and every transcript.`,
+        `The team's work is in ${workspace}; its .team/ holds the roster, the inboxes and every transcript.\n` +
+          `To see it in the app: open that folder with File > Open Folder, or run\n` +
+          `  agent-teams serve --workspace ${shellQuote(workspace)}\n` +
+          `and open the address it prints.`,
       )
     return code
   } finally {
@@ -192,4 +195,9 @@ export const transcript: Command = async (context) => {
     }
   }
   return 0
+}
+
+/** A path as a shell reads it back: quoted only when it has to be. */
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`
 }

@@ -9,6 +9,7 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import { demoSpeedSchema } from './demo-speed'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -79,6 +80,8 @@ export const settingsViewSchema = z.object({
   secretStorage: z.enum(['os', 'plain-file']),
   secretStorageNote: z.string().nullable(),
   leadWakesOnMessages: z.boolean(),
+  /** How fast the offline model streams (slow by default, so a newcomer can watch the demo). */
+  demoSpeed: demoSpeedSchema,
   /** The model's context window in tokens, for models the app's table does not know. */
   contextWindow: z.number().int().nullable(),
   /** The person's prices per model id or family prefix; Claude's list prices cover the rest. */
@@ -206,6 +209,7 @@ export const commands = {
         model: z.string().min(1).max(200).optional(),
         useOfflineModel: z.boolean().optional(),
         leadWakesOnMessages: z.boolean().optional(),
+        demoSpeed: demoSpeedSchema.optional(),
         contextWindow: z.number().int().min(1000).max(100_000_000).nullable().optional(),
         /** Replaces every price the person set ({} goes back to the list prices). */
         prices: priceOverridesSchema.optional(),

@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -179,6 +180,13 @@ test.describe('browser mode: a newcomer’s first use', () => {
       if (file.startsWith('browser-')) rmSync(join(screenshots, file))
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-browser-workspace-'))
     configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-browser-config-'))
+    // The window's offline model is slow by default so a newcomer can follow the demo; these
+    // steps check what happens, not the pace, so they run it at full speed.
+    mkdirSync(join(configHome, 'agent-teams'), { recursive: true })
+    writeFileSync(
+      join(configHome, 'agent-teams', 'settings.json'),
+      `${JSON.stringify({ demoSpeed: 'instant' })}\n`,
+    )
     await start()
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
     page = await context.newPage()

@@ -25,6 +25,7 @@ import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
+import { demoEventDelayMs } from '../../shared/demo-speed'
 import { toInboxEntryView } from './views'
 
 export interface AppServiceOptions {
@@ -168,6 +169,7 @@ export class AppService {
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
         this.host?.setPrices(view.prices)
+        this.offline?.setEventDelay(demoEventDelayMs(view.demoSpeed))
         // Saved either way; the team gets the new endpoint once there is one to use.
         if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
         this.emit({ type: 'settings-changed', settings: view })
@@ -329,6 +331,7 @@ export class AppService {
     const offline = view.useOfflineModel || this.isDemo()
     if (offline || !key) {
       this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
+      this.offline.setEventDelay(demoEventDelayMs(view.demoSpeed))
       return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
     }
     const { contextWindow } = this.settings.read()

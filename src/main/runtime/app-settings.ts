@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { SettingsView } from '../../shared/contract'
 import { TeamError } from '../../shared/errors'
 import { priceOverridesSchema, type PriceOverrides } from '../../shared/prices'
+import { DEFAULT_DEMO_SPEED, demoSpeedSchema, type DemoSpeed } from '../../shared/demo-speed'
 import { writeFileAtomicSync } from './fs/durable'
 import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
@@ -52,6 +53,7 @@ export class AppSettings {
       secretStorage: this.secrets.kind,
       secretStorageNote: this.secrets.note,
       leadWakesOnMessages: settings.leadWakesOnMessages !== false,
+      demoSpeed: settings.demoSpeed ?? DEFAULT_DEMO_SPEED,
       contextWindow: settings.contextWindow ?? null,
       prices: settings.prices ?? {},
     }
@@ -63,6 +65,7 @@ export class AppSettings {
     model?: string
     useOfflineModel?: boolean
     leadWakesOnMessages?: boolean
+    demoSpeed?: DemoSpeed
     contextWindow?: number | null
     prices?: PriceOverrides
   }): Promise<SettingsView> {
@@ -80,6 +83,7 @@ export class AppSettings {
     if (change.useOfflineModel !== undefined) settings.useOfflineModel = change.useOfflineModel
     if (change.leadWakesOnMessages !== undefined)
       settings.leadWakesOnMessages = change.leadWakesOnMessages
+    if (change.demoSpeed !== undefined) settings.demoSpeed = demoSpeedSchema.parse(change.demoSpeed)
     if (change.contextWindow === null) delete settings.contextWindow
     else if (change.contextWindow !== undefined) settings.contextWindow = change.contextWindow
     if (change.prices !== undefined) {

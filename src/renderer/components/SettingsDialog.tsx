@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { Params, SettingsView } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
+import { demoSpeedSchema, type DemoSpeed } from '../../shared/demo-speed'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from './Dialog'
 import { formatNumber } from './format'
@@ -59,6 +60,7 @@ function SettingsForm({
   const [model, setModel] = useState(settings.model)
   const [offline, setOffline] = useState(settings.useOfflineModel)
   const [wakes, setWakes] = useState(settings.leadWakesOnMessages)
+  const [speed, setSpeed] = useState<DemoSpeed>(settings.demoSpeed)
   const [contextWindow, setContextWindow] = useState(settings.contextWindow?.toString() ?? '')
   const [windowError, setWindowError] = useState<string | null>(null)
   const [priceRows, setPriceRows] = useState<PriceRow[]>(() => rowsFromPrices(settings.prices))
@@ -70,6 +72,7 @@ function SettingsForm({
     window: useId(),
     offline: useId(),
     wakes: useId(),
+    speed: useId(),
     note: useId(),
   }
   const plainFile = settings.secretStorage === 'plain-file'
@@ -87,6 +90,7 @@ function SettingsForm({
     if (model.trim() && model.trim() !== settings.model) result.model = model.trim()
     if (offline !== settings.useOfflineModel) result.useOfflineModel = offline
     if (wakes !== settings.leadWakesOnMessages) result.leadWakesOnMessages = wakes
+    if (speed !== settings.demoSpeed) result.demoSpeed = speed
     const tokens = windowTokens(contextWindow)
     if (tokens !== undefined && tokens !== settings.contextWindow) result.contextWindow = tokens
     return result
@@ -213,6 +217,18 @@ function SettingsForm({
               </span>
             </span>
           </label>
+          <div className="field">
+            <label htmlFor={ids.speed}>Offline model speed</label>
+            <select
+              id={ids.speed}
+              value={speed}
+              onChange={(event) => setSpeed(demoSpeedSchema.parse(event.target.value))}
+            >
+              <option value="slow">Slow: easy to follow</option>
+              <option value="normal">Normal</option>
+              <option value="instant">Instant</option>
+            </select>
+          </div>
           <label className="toggle" htmlFor={ids.wakes}>
             <input
               id={ids.wakes}

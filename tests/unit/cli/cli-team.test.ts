@@ -55,7 +55,10 @@ describe('agent-teams demo (the real binary)', () => {
     expect(result.stdout).toContain('[bob] → bash {"command":"node --test demo/stats.test.mjs"}')
     expect(result.stdout).toContain('[bob → lead] (message) All 4 tests passed.')
     expect(result.stdout).toMatch(/^\[lead\] Done\. .*tests pass/m)
-    expect(result.lines[result.lines.length - 1]).toContain(`The team's work is in ${workspace}`)
+    expect(result.stdout).toContain(`The team's work is in ${workspace}`)
+    // How to see the same team in the app, with a command that can be pasted as it is.
+    expect(result.stdout).toContain('File > Open Folder')
+    expect(result.lines).toContain(`  agent-teams serve --workspace ${workspace}`)
 
     expect(existsSync(join(workspace, 'demo/stats.mjs'))).toBe(true)
     expect(existsSync(join(workspace, 'demo/stats.test.mjs'))).toBe(true)

@@ -66,6 +66,7 @@ export function settingsView(change: Partial<SettingsView> = {}): SettingsView {
     secretStorage: 'os',
     secretStorageNote: null,
     leadWakesOnMessages: true,
+    demoSpeed: 'slow',
     contextWindow: null,
     prices: {},
     ...change,

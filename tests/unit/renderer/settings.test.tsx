@@ -52,6 +52,10 @@ describe('the settings', () => {
     })
     fireEvent.click(screen.getByLabelText(/Use the offline model/))
     fireEvent.click(screen.getByLabelText(/The lead wakes on teammates/))
+    expect(screen.getByLabelText('Offline model speed')).toHaveValue('slow')
+    fireEvent.change(screen.getByLabelText('Offline model speed'), {
+      target: { value: 'instant' },
+    })
 
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save' }))
@@ -62,6 +66,7 @@ describe('the settings', () => {
       baseURL: 'https://proxy.example',
       useOfflineModel: true,
       leadWakesOnMessages: false,
+      demoSpeed: 'instant',
     })
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })

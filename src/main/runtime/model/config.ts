@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import { priceOverridesSchema } from '../../../shared/prices'
+import { demoSpeedSchema } from '../../../shared/demo-speed'
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 
@@ -13,6 +14,8 @@ const settingsSchema = z.looseObject({
   model: z.string().optional(),
   useOfflineModel: z.boolean().optional(),
   leadWakesOnMessages: z.boolean().optional(),
+  /** An unknown speed (a newer app's) reads as the default rather than refusing the file. */
+  demoSpeed: demoSpeedSchema.optional().catch(undefined),
   /** The context window of the configured model, in tokens, where the built-in table has none. */
   contextWindow: z.number().int().min(1000).optional(),
   /** USD per million tokens, per model id or family prefix (src/shared/prices.ts). */

@@ -91,6 +91,7 @@ export class OfflineModelServer {
   readonly #cache = new PromptCache()
   readonly #thinking = new ThinkingSigner()
   #script: Script
+  #eventDelayMs: number
   #url = ''
   #calls = 0
   #messageCount = 0
@@ -100,6 +101,7 @@ export class OfflineModelServer {
   private constructor(options: OfflineServerOptions) {
     this.#options = options
     this.#script = options.script
+    this.#eventDelayMs = options.eventDelayMs ?? 0
     this.#server.on('connection', (socket) => {
       this.#sockets.add(socket)
       socket.once('close', () => this.#sockets.delete(socket))
@@ -116,6 +118,11 @@ export class OfflineModelServer {
   /** For example http://127.0.0.1:43123, usable as the SDK's `baseURL`. */
   get url(): string {
     return this.#url
+  }
+
+  /** The pause between streamed events from the next request on (the demo's speed setting). */
+  setEventDelay(milliseconds: number): void {
+    this.#eventDelayMs = Math.max(0, milliseconds)
   }
 
   setScript(script: Script): void {
@@ -285,7 +292,7 @@ export class OfflineModelServer {
       const chunkCharacters = this.#options.chunkCharacters ?? defaultChunkCharacters
       const events = turnEvents(resolved, header, chunkCharacters)
       const pacing = {
-        eventDelayMs: this.#options.eventDelayMs ?? 0,
+        eventDelayMs: this.#eventDelayMs,
         wait: (milliseconds: number) => this.#wait(milliseconds),
         isClosing: () => this.#closing !== null,
       }
