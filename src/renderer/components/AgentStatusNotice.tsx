@@ -20,12 +20,9 @@ export function AgentStatusNotice({ name }: { readonly name: string }) {
   if (agent.failure !== null) {
     if (teamAlert) return null
     return (
-      <div className="banner banner-error" role="alert">
+      <div className="banner banner-error" role="alert" data-code={agent.failure.code}>
         <strong>{who} stopped with an error</strong>
         <span className="banner-message">{agent.failure.message}</span>
-        {agent.failure.code !== 'error' ? (
-          <span className="error-code">{agent.failure.code}</span>
-        ) : null}
         <span className="banner-hint">
           {agent.status === 'error'
             ? 'Resume retries it; a new message wakes it too.'

@@ -59,6 +59,18 @@ export function Composer({
   const second = useCommand(secondary?.send ?? primary.send)
   const pending = first.pending || second.pending
   useAutoGrow(field, text)
+  const { clearError: clearFirst } = first
+  const { clearError: clearSecond } = second
+  const settings = useAppStore((state) => state.settings)
+  const hasModel = settings !== null && (settings.apiKeySet || settings.useOfflineModel)
+
+  // "No API key is set" is stale once there is one: a saved key (or the offline model) clears
+  // what the last failed send said, rather than leaving it under a box that now works.
+  useEffect(() => {
+    if (!hasModel) return
+    clearFirst()
+    clearSecond()
+  }, [hasModel, settings, clearFirst, clearSecond])
 
   useEffect(() => {
     if (!takesFocusRequests || focusRequest <= focusHandled) return

@@ -87,11 +87,9 @@ export function InlineError({
 }) {
   if (error === null) return null
   return (
-    <p className="inline-error" role="alert">
+    // The code stays out of sight (the message says what to do); it is kept for tools and tests.
+    <p className="inline-error" role="alert" data-code={error.code}>
       <span className="inline-error-message">{error.message}</span>
-      {error.code !== 'error' && error.code !== 'internal' ? (
-        <span className="error-code">{error.code}</span>
-      ) : null}
     </p>
   )
 }

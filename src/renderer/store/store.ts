@@ -139,8 +139,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
           addNotice(state, {
             tone: 'error',
             title,
-            message:
-              failure.code === 'error' ? failure.message : `${failure.message} (${failure.code})`,
+            message: failure.message,
           }),
         )
       },

@@ -271,8 +271,8 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
       return Promise.reject(
         disconnected(
           closedForGood
-            ? `The connection to the Agent Teams server is closed; ${command} was not sent.`
-            : `Not connected to the Agent Teams server (reconnecting); ${command} was not sent. Is "agent-teams serve" still running?`,
+            ? 'The connection to the Agent Teams server is closed, so this was not sent. Reload the page; if it does not come back, start "agent-teams serve" again.'
+            : 'Not connected to the Agent Teams server right now (reconnecting), so this was not sent. Try again in a moment; if it keeps failing, check that "agent-teams serve" is still running.',
         ),
       )
     const id = nextId++

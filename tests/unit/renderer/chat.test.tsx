@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { agentView, fakeApi, rejection, snapshot } from './fake-api'
+import { agentView, fakeApi, rejection, settingsView, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
@@ -84,6 +84,40 @@ describe('the lead chat', () => {
     expect(box).toHaveValue('hello')
   })
 
+  it('clears a key-missing error once a key is saved', async () => {
+    const api = fakeApi()
+    api.chat.mockRejectedValueOnce(
+      rejection('invalid-argument', 'No API key is set. Enter one in Settings.'),
+    )
+    await renderApp(api)
+    // The key was removed (in another window, or the environment changed).
+    act(() =>
+      api.emit([
+        {
+          type: 'settings-changed',
+          settings: settingsView({ apiKeySet: false, apiKeySource: 'none' }),
+        },
+      ]),
+    )
+    const box = screen.getByLabelText('Message the lead')
+    fireEvent.change(box, { target: { value: 'hello' } })
+    await act(async () => {
+      fireEvent.keyDown(box, { key: 'Enter' })
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('No API key is set.')
+
+    act(() =>
+      api.emit([
+        {
+          type: 'settings-changed',
+          settings: settingsView({ apiKeySet: true, apiKeySource: 'settings' }),
+        },
+      ]),
+    )
+    expect(screen.queryByText(/No API key is set/)).not.toBeInTheDocument()
+    expect(box).toHaveValue('hello')
+  })
+
   it('offers Stop while the lead works, and stops it', async () => {
     const api = fakeApi({
       snapshot: snapshot({ lead: agentView('lead', { status: 'working', running: true }) }),
@@ -127,7 +161,9 @@ describe('the lead chat', () => {
     )
     const banner = screen.getByText('The lead stopped with an error').closest('.banner')
     expect(banner).toHaveTextContent('invalid x-api-key')
-    expect(banner).toHaveTextContent('http-401')
+    // The message says what happened; the code is for tools, not for the person.
+    expect(banner).not.toHaveTextContent('http-401')
+    expect(banner).toHaveAttribute('data-code', 'http-401')
   })
 
   it('a teammate’s transcript writes to its inbox', async () => {

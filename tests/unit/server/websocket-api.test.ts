@@ -103,6 +103,11 @@ describe('connectWebSocketApi against the real server', () => {
     )
     const refused = await api.getInfo({}).catch((error: unknown) => error)
     expect(refused).toMatchObject({ code: 'disconnected' })
+    // Words for the person: what happened and what to do, no command names.
+    const { message } = refused as { message: string }
+    expect(message).toMatch(/^Not connected to the Agent Teams server right now/)
+    expect(message).toContain('agent-teams serve')
+    expect(message).not.toContain('getInfo')
     restarted = await startBrowserServer({
       service: fixture.service,
       port,

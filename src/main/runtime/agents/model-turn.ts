@@ -86,7 +86,7 @@ export class ModelTurnRunner {
         throw new TurnFailure(failure.kind, failure.code, failure.message)
       failures++
       if (outcome.streamed)
-        this.hooks.reset(`the stream broke off (${failure.message}); the turn is asked for again`)
+        this.hooks.reset(`${withoutStop(failure.message)}; the turn is asked for again`)
       if (failures >= this.policy.maxAttempts) {
         throw new TurnFailure(
           'fatal',
@@ -98,9 +98,7 @@ export class ModelTurnRunner {
         failure.retryAfterMs ?? 0,
         Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (failures - 1)),
       )
-      this.hooks.waiting(
-        `${failure.message}; retrying in ${formatDuration(wait)} (attempt ${failures + 1} of ${this.policy.maxAttempts})`,
-      )
+      this.hooks.waiting(retryNotice(failure.message, wait, failures + 1, this.policy.maxAttempts))
       await this.waitOut(wait, signal)
       this.hooks.working()
     }
@@ -209,21 +207,61 @@ export function classify(error: unknown): Classified {
       return {
         kind: 'retry',
         code,
-        message: `rate limited by the endpoint (429)`,
+        message: 'The endpoint is rate limiting requests (429)',
         retryAfterMs: retryAfter(error),
       }
     if (status === 408 || status === 409 || status >= 500)
       return {
         kind: 'retry',
         code,
-        message: `the endpoint answered ${status}: ${message}`,
+        message: `The endpoint answered ${status}: ${withoutStop(message)}`,
         retryAfterMs: retryAfter(error),
       }
     return { kind: 'fatal', code, message: `The model endpoint answered ${status}: ${message}` }
   }
   const name = error instanceof Error ? error.name : 'Error'
+  // No answer at all (refused, reset, DNS, a timeout): the SDK says only "Connection error."
+  if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError')
+    return {
+      kind: 'retry',
+      code: name,
+      message:
+        name === 'APIConnectionTimeoutError'
+          ? 'The model endpoint did not answer in time'
+          : `Cannot reach the model endpoint${causeOf(error)}; check the network and the base URL in Settings`,
+    }
   // An `error` event after a 200, a dropped connection: the SDK does not retry these.
-  return { kind: 'retry', code: name, message: `the stream failed: ${message}` }
+  return {
+    kind: 'retry',
+    code: name,
+    message: `The model's reply broke off (${withoutStop(message)})`,
+  }
+}
+
+/** What the person reads while an agent waits to try again: whole sentences, no codes. */
+export function retryNotice(
+  message: string,
+  waitMs: number,
+  attempt: number,
+  attempts: number,
+): string {
+  const first = message.charAt(0).toUpperCase() + message.slice(1)
+  return `${withoutStop(first)}. Retrying in ${formatDuration(waitMs)} (attempt ${attempt} of ${attempts}).`
+}
+
+function withoutStop(text: string): string {
+  return text.replace(/[.\s]+$/, '')
+}
+
+/** The system's reason under the SDK's "Connection error." (ECONNREFUSED and the like). */
+function causeOf(error: unknown): string {
+  let cause = (error as { cause?: unknown }).cause
+  for (let depth = 0; depth < 4 && cause !== undefined; depth += 1) {
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === 'string') return ` (${code})`
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return ''
 }
 
 function apiMessage(error: unknown): string {

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { getCACertificates } from 'node:tls'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import { classify } from '../../../../src/main/runtime/agents/model-turn'
+import { classify, retryNotice } from '../../../../src/main/runtime/agents/model-turn'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import { createTransport, trustedCertificates } from '../../../../src/main/runtime/model/transport'
 import { text } from '../../../../src/main/runtime/offline-model/script'
@@ -123,5 +123,32 @@ describe('the model transport', () => {
       expect(trusted.has(certificate)).toBe(true)
     for (const certificate of getCACertificates('system'))
       expect(trusted.has(certificate)).toBe(true)
+  })
+})
+
+describe('what the person reads when the endpoint cannot be reached', () => {
+  it('names the unreachable endpoint and the cause, not "Connection error."', async () => {
+    // A port that was just free: nothing listens, so the connection is refused.
+    const server = await startServer({ script: () => text('gone') })
+    const baseURL = server.url
+    await server.close()
+    const error = await turnThrough({}, baseURL).then(
+      () => null,
+      (failure: unknown) => failure,
+    )
+    const failure = classify(error)
+    expect(failure.kind).toBe('retry')
+    expect(failure.message).toBe(
+      'Cannot reach the model endpoint (ECONNREFUSED); check the network and the base URL in Settings',
+    )
+  })
+
+  it('says a retry in whole sentences, whatever punctuation the cause ends with', () => {
+    expect(retryNotice('the endpoint answered 529: Overloaded.', 4000, 2, 5)).toBe(
+      'The endpoint answered 529: Overloaded. Retrying in 4.0 s (attempt 2 of 5).',
+    )
+    expect(retryNotice('Connection error.', 250, 3, 5)).toBe(
+      'Connection error. Retrying in 250 ms (attempt 3 of 5).',
+    )
   })
 })
