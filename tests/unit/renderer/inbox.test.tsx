@@ -169,6 +169,6 @@ describe('the inbox view', () => {
       fireEvent.keyDown(box, { key: 'Enter' })
     })
     expect(screen.getByRole('alert')).toHaveTextContent('The message is larger than 1 MiB.')
-    expect(screen.getByRole('alert')).toHaveTextContent('message-too-large')
+    expect(screen.getByRole('alert')).toHaveAttribute('data-code', 'message-too-large')
   })
 })

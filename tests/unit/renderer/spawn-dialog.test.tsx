@@ -145,7 +145,8 @@ describe('the spawn dialog', () => {
     expect(alert).toHaveTextContent(
       '"bob" is working right now; wait until it is idle, or stop it first.',
     )
-    expect(alert).toHaveTextContent('member-working')
+    expect(alert).toHaveAttribute('data-code', 'member-working')
+    expect(alert).not.toHaveTextContent('member-working')
     expect(screen.getByRole('dialog')).toBeInTheDocument()
   })
 
