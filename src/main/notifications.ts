@@ -1,7 +1,7 @@
 import type { HostEvent } from '../shared/contract'
 import { PAUSED_REASON_PREFIX } from '../shared/desktop'
 import { LEAD } from '../shared/names'
-import type { MemberStatus } from '../shared/roster'
+import { isPause, type MemberStatus, type WaitCause } from '../shared/roster'
 
 /** Why an agent needs the person; each one counts in the dock badge until it is settled. */
 export type NeedKind = 'paused' | 'error' | 'stalled'
@@ -30,16 +30,19 @@ export interface Observed {
 }
 
 /** Whether a status (with its reason) waits on the person rather than on time. */
-function needOf(status: MemberStatus, reason: string): NeedKind | null {
+function needOf(status: MemberStatus, cause: WaitCause | null | undefined): NeedKind | null {
   if (status === 'error') return 'error'
   if (status === 'stalled') return 'stalled'
   // A retry wait goes on by itself; a pause (budget, refused key) waits for the person.
-  if (status === 'waiting' && reason.startsWith(PAUSED_REASON_PREFIX)) return 'paused'
+  if (status === 'waiting' && isPause(cause)) return 'paused'
   return null
 }
 
 function needNotification(name: string, need: NeedKind, reason: string): DesktopNotification {
-  const detail = need === 'paused' ? reason.slice(PAUSED_REASON_PREFIX.length) : reason
+  const detail =
+    need === 'paused' && reason.startsWith(PAUSED_REASON_PREFIX)
+      ? reason.slice(PAUSED_REASON_PREFIX.length)
+      : reason
   const titles: Record<NeedKind, string> = {
     paused: `${name} is paused and needs you`,
     error: `${name} stopped on an error`,
@@ -59,7 +62,7 @@ type ProtocolChange = Extract<HostEvent, { type: 'protocol-changed' }>
 
 function statusChanged(state: AttentionState, event: StatusChange): Observed {
   const statuses = { ...state.statuses, [event.name]: event.status }
-  const need = needOf(event.status, event.reason)
+  const need = needOf(event.status, event.cause)
   const before = state.needs[event.name]
   const needs =
     need === null ? without(state.needs, event.name) : { ...state.needs, [event.name]: need }
@@ -99,7 +102,7 @@ function opened(event: Extract<HostEvent, { type: 'workspace-opened' }>): Attent
   const agents = [event.snapshot.lead, ...event.snapshot.members]
   const needs: Record<string, NeedKind> = {}
   for (const agent of agents) {
-    const need = needOf(agent.status, agent.statusReason ?? '')
+    const need = needOf(agent.status, agent.statusCause)
     if (need !== null) needs[agent.name] = need
   }
   const plans: Record<string, string> = {}

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
-import { MEMBER_STATUSES } from './roster'
+import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
@@ -54,6 +54,8 @@ export const agentViewSchema = z.object({
   status: z.enum(MEMBER_STATUSES),
   /** Why it has that status (the error's message, "round cap reached", …). */
   statusReason: z.string().nullable(),
+  /** Why it waits, as data: the UI chooses its actions from this, never from the words. */
+  statusCause: waitCauseSchema.nullable(),
   running: z.boolean(),
   usage: usageSchema,
   /** Its own model (config.json); null: the team's, `TeamSnapshot.defaultModel`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES } from './messages'
-import { MEMBER_STATUSES } from './roster'
+import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 
 /**
@@ -49,6 +49,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     previous: z.enum(MEMBER_STATUSES),
     status: z.enum(MEMBER_STATUSES),
     reason: z.string(),
+    /** Why it waits, as data (absent: not waiting, or from before causes were sent). */
+    cause: waitCauseSchema.nullable().optional(),
   }),
   z.object({
     type: z.literal('roster-changed'),

@@ -22,6 +22,21 @@ export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
 
 /**
+ * Why an agent waits, as data: the UI decides which buttons to show from this, never from the
+ * reason's words. budget, auth and loop are pauses that wait for the person (a raised budget, a
+ * key, a resume); retry and unreachable go on by themselves (unreachable: the model endpoint
+ * could not be reached at all, which the model chip shows).
+ */
+export const WAIT_CAUSES = ['budget', 'auth', 'loop', 'retry', 'unreachable'] as const
+export const waitCauseSchema = z.enum(WAIT_CAUSES)
+export type WaitCause = z.infer<typeof waitCauseSchema>
+
+/** A pause: the agent goes on only when the person acts. */
+export function isPause(cause: WaitCause | null | undefined): boolean {
+  return cause === 'budget' || cause === 'auth' || cause === 'loop'
+}
+
+/**
  * s09's member shape; extra fields (created_at, anything another tool adds) are kept. `model`
  * and `thinking` are the member's own model and thinking budget, checked when present.
  */

@@ -195,3 +195,10 @@ export function processGone(pid: number): boolean {
 export function allDistinct(values: readonly string[]): boolean {
   return new Set(values).size === values.length
 }
+
+/** The causes `name` waited for, in order (null for a wait without one). */
+export function waitCausesOf(team: HostUnderTest, name: string): (string | null)[] {
+  return eventsOf(team, 'agent-status-changed')
+    .filter((event) => event.name === name && event.status === 'waiting')
+    .map((event) => event.cause ?? null)
+}

@@ -71,7 +71,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     roundCap: deps.roundCap,
     turnPolicy: deps.turnPolicy,
     emit: (event) => team.publish(event),
-    setStatus: (status, reason) => team.setStatus(name, status, reason),
+    setStatus: (status, reason, cause) => team.setStatus(name, status, reason, cause ?? null),
     judge: (message) => protocols.judge(name, message),
     pauseReason: () => deps.pauseReason(name),
     planGate: () => (isLead ? null : protocols.planGate(name)),

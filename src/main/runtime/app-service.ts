@@ -23,7 +23,7 @@ import { Roster } from './roster/roster'
 import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
-import { teamSnapshot } from './team-snapshot'
+import { teamSnapshot, type StatusReason } from './team-snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
 import { demoEventDelayMs } from '../../shared/demo-speed'
 import { toInboxEntryView } from './views'
@@ -56,7 +56,7 @@ export class AppService {
   private workspace: string | null = null
   private rosterProblem: TeamSnapshot['rosterProblem'] = null
   private offline: OfflineModelServer | null = null
-  private readonly reasons = new Map<string, string>()
+  private readonly reasons = new Map<string, StatusReason>()
   private alert: { code: string; message: string } | null = null
   private readonly listeners = new Set<(event: HostEvent) => void>()
   /** Set by close(): an open still on its way then closes what it opened (its window is gone). */
@@ -290,7 +290,8 @@ export class AppService {
   }
 
   private onTeamEvent(event: TeamEvent): void {
-    if (event.type === 'agent-status-changed') this.reasons.set(event.name, event.reason)
+    if (event.type === 'agent-status-changed')
+      this.reasons.set(event.name, { reason: event.reason, cause: event.cause ?? null })
     if (event.type === 'roster-invalid')
       this.rosterProblem = {
         message: event.message,

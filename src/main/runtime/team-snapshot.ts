@@ -2,16 +2,22 @@ import type { AgentView, TeamSnapshot } from '../../shared/contract'
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
 import { NO_BUDGET } from '../../shared/budget'
+import type { WaitCause } from '../../shared/roster'
 import type { TeamHost } from './host'
 import { requestView } from './protocols/service'
+
+export interface StatusReason {
+  readonly reason: string
+  readonly cause: WaitCause | null
+}
 
 /** What the app knows beside the host: the folder, the roster's problem, reasons and alert. */
 export interface SnapshotSources {
   readonly workspace: string
   readonly host: TeamHost | null
   readonly rosterProblem: TeamSnapshot['rosterProblem']
-  /** Each agent's last status reason, from its status events. */
-  readonly reasons: ReadonlyMap<string, string>
+  /** Each agent's last status reason and cause, from its status events. */
+  readonly reasons: ReadonlyMap<string, StatusReason>
   readonly alert: TeamSnapshot['alert']
   readonly offline: boolean
 }
@@ -26,6 +32,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       role: 'lead',
       status: 'idle',
       statusReason: null,
+      statusCause: null,
       running: false,
       usage: { input_tokens: 0, output_tokens: 0 },
       usageByModel: [],
@@ -58,7 +65,8 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     usageByModel: agent.usageByModel,
     rounds: agent.rounds,
     budget: host.budgetOf(agent.name),
-    statusReason: sources.reasons.get(agent.name) ?? null,
+    statusReason: sources.reasons.get(agent.name)?.reason ?? null,
+    statusCause: sources.reasons.get(agent.name)?.cause ?? null,
     ...host.modelChoice(agent.name),
     pending: await pendingCount(host, agent.name),
   })

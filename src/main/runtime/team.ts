@@ -3,7 +3,7 @@ import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import { LEAD } from '../../shared/names'
-import type { MemberStatus } from '../../shared/roster'
+import type { MemberStatus, WaitCause } from '../../shared/roster'
 import { systemClock, randomIds, type Clock, type IdSource } from './clock'
 import { Mailbox, type SendRequest } from './mailbox/mailbox'
 import { acquireFileLock, type FileLock } from './mailbox/lock'
@@ -208,12 +208,17 @@ export class Team {
   }
 
   /** Records an agent's new status (the roster's for a teammate) and reports the change. */
-  setStatus(name: string, status: MemberStatus, reason: string): void {
+  setStatus(
+    name: string,
+    status: MemberStatus,
+    reason: string,
+    cause: WaitCause | null = null,
+  ): void {
     if (name === LEAD) {
       const previous = this.lead
       if (previous === status) return
       this.lead = status
-      this.emit({ type: 'agent-status-changed', name, previous, status, reason })
+      this.emit({ type: 'agent-status-changed', name, previous, status, reason, cause })
       return
     }
     const member = this.roster.find(name)
@@ -232,7 +237,7 @@ export class Team {
         this.flushStatuses()
       })
     this.emit(this.rosterChanged())
-    this.emit({ type: 'agent-status-changed', name, previous, status, reason })
+    this.emit({ type: 'agent-status-changed', name, previous, status, reason, cause })
   }
 
   /**

@@ -59,6 +59,12 @@ function ModelChip() {
   )
   const offline = useAppStore((state) => state.offline || state.settings?.useOfflineModel === true)
   const openDialog = useAppStore((state) => state.openDialog)
+  // An agent waiting because nothing answered at all: the endpoint is down or unreachable.
+  const unreachable = useAppStore((state) =>
+    Object.values(state.agents).some(
+      (agent) => agent.status === 'waiting' && agent.statusCause === 'unreachable',
+    ),
+  )
   if (settings === null) return null
   const missing = !settings.apiKeySet && !offline && !demo
   const label = demo
@@ -71,14 +77,22 @@ function ModelChip() {
   return (
     <button
       type="button"
-      className={missing ? 'model-chip model-chip-warning' : 'model-chip'}
+      className={
+        unreachable
+          ? 'model-chip model-chip-unreachable'
+          : missing
+            ? 'model-chip model-chip-warning'
+            : 'model-chip'
+      }
       onClick={() => openDialog({ kind: 'settings' })}
       title={
-        missing
-          ? 'No API key is set: open Settings'
-          : offline || demo
-            ? 'The team runs on the built-in offline model: open Settings for a real one'
-            : `Model: ${label}`
+        unreachable
+          ? 'The model endpoint cannot be reached; agents retry by themselves. Check the network and the base URL in Settings.'
+          : missing
+            ? 'No API key is set: open Settings'
+            : offline || demo
+              ? 'The team runs on the built-in offline model: open Settings for a real one'
+              : `Model: ${label}`
       }
     >
       <span className="model-dot" aria-hidden="true" />

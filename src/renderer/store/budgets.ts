@@ -1,5 +1,7 @@
 import type { AgentState, Budget, TeamData } from './state'
 import { own } from '../../shared/own'
+import { PAUSED_REASON_PREFIX } from '../../shared/desktop'
+import { isPause } from '../../shared/roster'
 
 /**
  * A budget was set (name null: the team's); the runtime lets agents it paused go on. A dollar
@@ -24,14 +26,16 @@ export function budgetChanged(
   }
 }
 
-/** Why the agent is paused ("paused: …" is how the runtime says so), or null. */
+/** Why the agent is paused, in words, or null when it is not paused (the cause says which). */
 export function pauseReason(agent: AgentState): string | null {
-  if (agent.status !== 'waiting' || agent.statusReason === null) return null
-  const match = /^paused:\s*(.*)$/s.exec(agent.statusReason)
-  return match === null ? null : (match[1] ?? '')
+  if (agent.status !== 'waiting' || !isPause(agent.statusCause)) return null
+  const reason = agent.statusReason ?? ''
+  return reason.startsWith(PAUSED_REASON_PREFIX)
+    ? reason.slice(PAUSED_REASON_PREFIX.length)
+    : reason
 }
 
 /** Paused because a budget ran out: raising it lets the agent go on. */
 export function isBudgetPause(agent: AgentState): boolean {
-  return /\bbudget\b/.test(pauseReason(agent) ?? '')
+  return agent.status === 'waiting' && agent.statusCause === 'budget'
 }

@@ -154,6 +154,7 @@ function changeStatus(state: TeamData, event: EventOf<'agent-status-changed'>): 
     ...agent,
     status: event.status,
     statusReason: event.reason,
+    statusCause: event.cause ?? null,
     running: event.status === 'working',
     failure: failureAfter(agent, event.status, event.reason),
   }))
@@ -184,6 +185,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             role: member.role,
             status: member.status,
             statusReason: null,
+            statusCause: null,
             running: member.status === 'working',
             usage: emptyUsage,
             usageByModel: [],

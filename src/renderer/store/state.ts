@@ -6,7 +6,7 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../shared/contract'
-import type { MemberStatus } from '../../shared/roster'
+import type { MemberStatus, WaitCause } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
 import type { ModelUsage } from '../../shared/cost'
@@ -28,6 +28,8 @@ export interface AgentState {
   readonly role: string
   readonly status: MemberStatus
   readonly statusReason: string | null
+  /** Why it waits, as data (the contract's); null when it does not. */
+  readonly statusCause: WaitCause | null
   readonly running: boolean
   readonly usage: Usage
   /** Its own model; null: the team's (`TeamData.defaultModel`). */
@@ -179,6 +181,7 @@ export function agentFromView(view: AgentView): AgentState {
     role: view.role,
     status: view.status,
     statusReason: view.statusReason,
+    statusCause: view.statusCause,
     running: view.running,
     usage: view.usage,
     usageByModel: view.usageByModel,

@@ -9,7 +9,7 @@ import {
   type DesktopNotification,
 } from '../../../src/main/notifications'
 import type { HostEvent } from '../../../src/shared/contract'
-import type { MemberStatus } from '../../../src/shared/roster'
+import type { MemberStatus, WaitCause } from '../../../src/shared/roster'
 import { agentView, planRequest, snapshot } from '../renderer/fake-api'
 
 const status = (
@@ -17,7 +17,8 @@ const status = (
   previous: MemberStatus,
   next: MemberStatus,
   reason = 'because',
-): HostEvent => ({ type: 'agent-status-changed', name, previous, status: next, reason })
+  cause: WaitCause | null = null,
+): HostEvent => ({ type: 'agent-status-changed', name, previous, status: next, reason, cause })
 
 /** Folds a sequence, as the shell does, and collects every notification raised. */
 function run(events: readonly HostEvent[], focused: (index: number) => boolean = () => false) {
@@ -40,7 +41,13 @@ describe('desktop notifications', () => {
   it('an agent that needs the person: paused on a budget, an error, a stall', () => {
     const { titles, shown } = run([
       open,
-      status('alice', 'working', 'waiting', 'paused: the team budget of 10000 tokens is spent'),
+      status(
+        'alice',
+        'working',
+        'waiting',
+        'paused: the team budget of 10000 tokens is spent',
+        'budget',
+      ),
       status('bob', 'working', 'error', 'HTTP 529: overloaded'),
       status('lead', 'working', 'stalled', 'no data for 60 s'),
     ])
@@ -132,7 +139,11 @@ describe('the badge and quitting', () => {
         snapshot: snapshot({
           members: [
             agentView('alice', { status: 'error', statusReason: 'boom' }),
-            agentView('bob', { status: 'waiting', statusReason: 'paused: budget' }),
+            agentView('bob', {
+              status: 'waiting',
+              statusReason: 'paused: budget',
+              statusCause: 'budget',
+            }),
             agentView('carol', { status: 'working', running: true }),
           ],
           requests: [planRequest({ id: 'p1' }), planRequest({ id: 'p0', status: 'approved' })],

@@ -154,6 +154,43 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'No API key' })).toHaveClass('model-chip-warning')
   })
 
+  it('turns the model chip red while the endpoint cannot be reached, and back', async () => {
+    const api = fakeApi()
+    await renderApp(api)
+    const chip = within(screen.getByRole('banner')).getByRole('button', { name: 'claude-test' })
+    expect(chip).not.toHaveClass('model-chip-unreachable')
+    const waiting = (cause: 'unreachable' | 'retry'): void =>
+      act(() =>
+        api.emit([
+          {
+            type: 'agent-status-changed',
+            name: 'lead',
+            previous: 'working',
+            status: 'waiting',
+            reason: 'Cannot reach the model endpoint. Retrying in 2.0 s (attempt 2 of 5).',
+            cause,
+          },
+        ]),
+      )
+    waiting('retry')
+    expect(chip).not.toHaveClass('model-chip-unreachable')
+    waiting('unreachable')
+    expect(chip).toHaveClass('model-chip-unreachable')
+    expect(chip.title).toMatch(/cannot be reached/)
+    act(() =>
+      api.emit([
+        {
+          type: 'agent-status-changed',
+          name: 'lead',
+          previous: 'waiting',
+          status: 'working',
+          reason: 'working again',
+        },
+      ]),
+    )
+    expect(chip).not.toHaveClass('model-chip-unreachable')
+  })
+
   describe('keyboard shortcuts', () => {
     it('Ctrl+N spawns, Ctrl+, settings, F1 help, Esc closes', async () => {
       await renderApp(fakeApi({ snapshot: team }))

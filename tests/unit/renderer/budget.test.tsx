@@ -20,6 +20,7 @@ const team = snapshot({
     agentView('fay', {
       status: 'waiting',
       statusReason: paused,
+      statusCause: 'budget',
       usage: { input_tokens: 5000, output_tokens: 200 },
       budget: { tokens: 5000, rounds: null, usd: null },
     }),

@@ -28,6 +28,7 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     role: name === 'lead' ? 'lead' : 'coder',
     status: 'idle',
     statusReason: null,
+    statusCause: null,
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
     usageByModel: [],

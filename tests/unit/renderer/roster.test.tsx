@@ -140,6 +140,7 @@ describe('the roster', () => {
           agentView('fay', {
             status: 'waiting',
             statusReason: "paused: the agent's token budget is used up (5200 of 5000)",
+            statusCause: 'budget',
           }),
         ],
       }),

@@ -1,5 +1,5 @@
 import { PAUSED_REASON_PREFIX } from '../../../shared/desktop'
-import type { MemberStatus } from '../../../shared/roster'
+import type { MemberStatus, WaitCause } from '../../../shared/roster'
 import type { ActivationEnd } from './agent-types'
 
 /**
@@ -10,6 +10,7 @@ export function describeEnd(end: ActivationEnd): {
   status: MemberStatus
   reason: string
   record: string | null
+  cause?: WaitCause
 } {
   switch (end.kind) {
     case 'idle':
@@ -25,6 +26,7 @@ export function describeEnd(end: ActivationEnd): {
     case 'paused':
       return {
         status: 'waiting',
+        cause: end.cause,
         reason: `${PAUSED_REASON_PREFIX}${end.reason}`,
         record: `${PAUSED_REASON_PREFIX}${end.reason}`,
       }

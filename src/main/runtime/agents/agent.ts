@@ -66,7 +66,7 @@ export class Agent {
       signalled: options.mailSignalled ?? false,
     })
     this.turns = new ModelTurnRunner(options.turnPolicy ?? DEFAULT_TURN_POLICY, {
-      waiting: (reason) => options.setStatus('waiting', reason),
+      waiting: (reason, cause) => options.setStatus('waiting', reason, cause),
       working: () => options.setStatus('working', 'working again'),
       stalled: (reason) => options.setStatus('stalled', reason),
       reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
@@ -214,7 +214,7 @@ export class Agent {
         code: end.code,
         message: end.message,
       })
-    this.options.setStatus(outcome.status, outcome.reason)
+    this.options.setStatus(outcome.status, outcome.reason, outcome.cause)
   }
 
   private async hasWork(): Promise<boolean> {

@@ -31,7 +31,7 @@ export class TurnFailure extends Error {
 
 export interface TurnHooks {
   /** The agent waits (a retry after a failure or a rate limit), with the reason shown. */
-  waiting(reason: string): void
+  waiting(reason: string, cause: 'retry' | 'unreachable'): void
   /** The agent works again (after a wait or a stall). */
   working(): void
   stalled(reason: string): void
@@ -98,7 +98,10 @@ export class ModelTurnRunner {
         failure.retryAfterMs ?? 0,
         Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (failures - 1)),
       )
-      this.hooks.waiting(retryNotice(failure.message, wait, failures + 1, this.policy.maxAttempts))
+      this.hooks.waiting(
+        retryNotice(failure.message, wait, failures + 1, this.policy.maxAttempts),
+        failure.unreachable === true ? 'unreachable' : 'retry',
+      )
       await this.waitOut(wait, signal)
       this.hooks.working()
     }
@@ -187,7 +190,14 @@ export class ModelTurnRunner {
 
 type Classified =
   | { kind: 'auth' | 'fatal'; code: string; message: string }
-  | { kind: 'retry'; code: string; message: string; retryAfterMs?: number }
+  | {
+      kind: 'retry'
+      code: string
+      message: string
+      retryAfterMs?: number
+      /** No answer from the endpoint at all (as opposed to an answer that says "later"). */
+      unreachable?: boolean
+    }
 
 /** What a failed request means for the turn. */
 export function classify(error: unknown): Classified {
@@ -225,6 +235,7 @@ export function classify(error: unknown): Classified {
     return {
       kind: 'retry',
       code: name,
+      unreachable: true,
       message:
         name === 'APIConnectionTimeoutError'
           ? 'The model endpoint did not answer in time'

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest'
 import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
 import { agentScript, requestsOf } from '../../../helpers/agents'
 import { cli } from '../../../helpers/cli'
-import { lastRecord, reasonsFor, statusOf, waitForStatus } from '../../../helpers/faults'
+import {
+  lastRecord,
+  reasonsFor,
+  statusOf,
+  waitCausesOf,
+  waitForStatus,
+} from '../../../helpers/faults'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'
 
@@ -35,6 +41,8 @@ async function pausedByRounds(): Promise<HostUnderTest> {
   expect(requestsOf(team, 'alice')).toHaveLength(2)
   const [reason] = reasonsFor(team, 'alice', 'waiting')
   expect(reason).toMatch(/round budget/)
+  // The UI offers "Set budget" from this cause, never from the reason's words.
+  expect(waitCausesOf(team, 'alice')).toEqual(['budget'])
   expect(lastRecord(team, 'alice')).toMatchObject({ kind: 'status', status: 'waiting' })
   return team
 }

@@ -8,6 +8,7 @@ import {
   reasonsFor,
   statusesOf,
   statusOf,
+  waitCausesOf,
   waitForStatus,
 } from '../../../helpers/faults'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
@@ -51,6 +52,8 @@ describe('endpoint faults', () => {
     expect(reason).toMatch(/rate limit/)
     // The wait is the endpoint's retry-after, not the policy's 10 ms back-off.
     expect(reason).toMatch(/300 ms/)
+    // A wait that goes on by itself: not a pause the person must lift.
+    expect(waitCausesOf(team, 'alice')).toEqual(['retry'])
     expect(assistantTexts(team, 'alice')).toEqual([finalText])
     expect(team.records('alice', 'user')).toHaveLength(1)
     // Waiting for the retry-after is not a silent stream: never shown as stalled (a slow start
