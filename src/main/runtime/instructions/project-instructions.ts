@@ -15,6 +15,10 @@ const FILE_NAMES = [
 export const IMPORT_DEPTH_LIMIT = 5
 /** Each file may take this share of the agent's context window; the rest is cut, with a note. */
 export const INSTRUCTION_FILE_SHARE = 0.05
+/** All of them together may take this share: many files must not crowd out the conversation. */
+export const INSTRUCTIONS_TOTAL_SHARE = 0.25
+/** Files considered per gathering, imports and refusals included (a hostile CLAUDE.md may list thousands). */
+export const MAX_INSTRUCTION_FILES = 100
 /** The estimate the runtime uses where it cannot count: about four characters a token. */
 const CHARS_PER_TOKEN = 4
 
@@ -57,7 +61,7 @@ export class ProjectInstructions {
   }
 
   gather(scope: InstructionScope, windowTokens: number): GatheredInstructions {
-    const walk = new Walk(scope, this.cache, Math.floor(windowTokens * INSTRUCTION_FILE_SHARE))
+    const walk = new Walk(scope, this.cache, windowTokens)
     for (const { folder, root } of folderChain(scope))
       for (const [name, kind] of FILE_NAMES)
         walk.consider(join(folder, name), { kind, importedBy: null, depth: 0, root, stack: [] })
@@ -146,12 +150,16 @@ class Walk {
   private readonly seenTexts = new Map<string, string>()
   private readonly workspace: string
   private readonly teamFolder: string | null
+  private readonly fileChars: number
+  private remainingChars: number
 
   constructor(
     scope: InstructionScope,
     private readonly cache: TextFileCache,
-    private readonly fileTokens: number,
+    windowTokens: number,
   ) {
+    this.fileChars = Math.floor(windowTokens * INSTRUCTION_FILE_SHARE) * CHARS_PER_TOKEN
+    this.remainingChars = Math.floor(windowTokens * INSTRUCTIONS_TOTAL_SHARE) * CHARS_PER_TOKEN
     this.workspace = resolve(scope.workspace)
     const real = realpathOrNull(this.workspace)
     this.teamFolder = real === null ? null : join(real, '.team')
@@ -159,6 +167,7 @@ class Walk {
 
   consider(path: string, visit: Visit): void {
     const shown = this.display(path)
+    if (this.full(shown, visit)) return
     const outside = 'outside the workspace (instructions are read only from inside it); not read'
     // Checked as written first, then as resolved: `../x` and a symlink out are both refused.
     if (!isInside(visit.root, path)) return this.leftOut(shown, visit, 0, outside)
@@ -220,15 +229,33 @@ class Walk {
     }
   }
 
-  /** `text` cut to the file's share of the window, with a note saying so. */
+  /** `text` cut to the file's share of the window (and what is left of the total), noted. */
   fit(path: string, text: string): { text: string; shown: number } {
-    const limit = this.fileTokens * CHARS_PER_TOKEN
-    if (text.length <= limit) return { text, shown: text.length }
-    const shown = Math.max(0, limit)
+    const limit = Math.max(0, Math.min(this.fileChars, this.remainingChars))
+    const shown = Math.min(text.length, limit)
+    this.remainingChars -= shown
+    if (shown === text.length) return { text, shown }
+    const why =
+      limit === this.fileChars
+        ? `it is larger than an instruction file's share (${INSTRUCTION_FILE_SHARE * 100} %) of the context window`
+        : `the instruction files together may take ${INSTRUCTIONS_TOTAL_SHARE * 100} % of the context window`
     return {
-      text: `${text.slice(0, shown)}\n[cut: ${shown.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters of ${path} shown; it is larger than an instruction file's share (${INSTRUCTION_FILE_SHARE * 100} %) of the context window. Read the rest with read_file when you need it.]`,
+      text: `${text.slice(0, shown)}\n[cut: ${shown.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters of ${path} shown; ${why}. Read the rest with read_file when you need it.]`,
       shown,
     }
+  }
+
+  /** Whether another file may be considered (the cap on files per gathering). */
+  private full(path: string, visit: Visit): boolean {
+    if (this.files.length < MAX_INSTRUCTION_FILES) return false
+    if (this.files.length === MAX_INSTRUCTION_FILES)
+      this.leftOut(
+        path,
+        visit,
+        0,
+        `more than ${MAX_INSTRUCTION_FILES} instruction files; the rest are not read`,
+      )
+    return true
   }
 
   private leftOut(path: string, visit: Visit, bytes: number, problem: string): void {

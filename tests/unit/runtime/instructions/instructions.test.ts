@@ -232,6 +232,40 @@ describe('project instructions in the system prompt', () => {
     ])
   })
 
+  it('keeps all the files together within their share, and reads at most 100 files', async () => {
+    const { dir } = tempWorkspace()
+    // A 20,000-token window: 4,000 characters a file, 20,000 for all of them.
+    const imports = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6']
+    const head = imports.map((name) => `@${name}.md`).join(' ')
+    write(dir, 'CLAUDE.md', head)
+    for (const name of imports)
+      write(dir, `${name}.md`, `${name.toUpperCase()} ${'y'.repeat(3_995)}`)
+    const script = queueScript({ lead: [text('ok')] })
+    const team = await startHost(script, { workspace: dir, endpoint: { contextWindow: 20_000 } })
+    team.host.chat('hi')
+    await team.host.whenIdle()
+    const system = systemOf(requestsOf(team, 'lead')[0])
+    expect(system).toContain('A5 y')
+    expect(system).toContain(
+      `[cut: ${(20_000 - head.length - 4 * 3_998).toLocaleString('en-US')} of 3,998 characters of a5.md shown; the instruction files together may take 25 % of the context window.`,
+    )
+    expect(system).not.toContain('A6 y')
+    expect(team.host.instructionFiles('lead').map((file) => file.shownChars)).toEqual([
+      head.length,
+      3_998,
+      3_998,
+      3_998,
+      3_998,
+      20_000 - head.length - 4 * 3_998,
+      0,
+    ])
+
+    write(dir, 'CLAUDE.md', Array.from({ length: 150 }, (_, index) => `@m${index}.md`).join('\n'))
+    const files = team.host.instructionFiles('lead')
+    expect(files).toHaveLength(101)
+    expect(files.at(-1)?.problem).toBe('more than 100 instruction files; the rest are not read')
+  })
+
   it('includes the team note for every member and leaves out a note file it cannot read', async () => {
     const { dir } = tempWorkspace()
     const script = queueScript({ lead: [text('1'), text('2')], bob: [text('ok')] })
