@@ -26,8 +26,9 @@ import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import { runControlCommand } from './control-commands'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
-import type { InstructionFileView, TeamNoteView } from '../../shared/instructions'
+import type { InstructionFileView } from '../../shared/instructions'
 import { ProjectInstructions, type InstructionScope } from './instructions/project-instructions'
+import type { TeamNote } from './instructions/team-note'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { Protocols } from './protocols/service'
@@ -261,15 +262,9 @@ export class TeamHost {
     return instructionsFor(name, this.agentDependencies).files
   }
 
-  teamNote(): TeamNoteView {
-    return this.agentDependencies.instructions.note.read()
-  }
-
-  /** Replaces the team note; every member's next call has it. */
-  setTeamNote(text: string): TeamNoteView {
-    this.assertOpen()
-    const now = (this.options.clock ?? systemClock).now() / 1000
-    return this.agentDependencies.instructions.note.write(text, now)
+  /** The team note: every agent reads it before each call, so a change needs no restart. */
+  get note(): TeamNote {
+    return this.agentDependencies.instructions.note
   }
 
   /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */

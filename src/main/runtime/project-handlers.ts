@@ -37,8 +37,8 @@ export function projectHandlers(deps: ProjectHandlerDependencies): Handlers {
     getInstructions: async ({ name }) => ({
       files: deps.host().instructionFiles(deps.knownAgent(name)),
     }),
-    getTeamNote: async () => deps.host().teamNote(),
-    setTeamNote: async ({ text }) => deps.host().setTeamNote(text),
+    getTeamNote: async () => deps.host().note.read(),
+    setTeamNote: async ({ text }) => deps.host().note.write(text, deps.nowSeconds()),
     listTemplates: async () => deps.templates.list(),
     saveTemplate: async ({ name, description, replace }) => ({
       template: deps.templates.save(

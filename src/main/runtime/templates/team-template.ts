@@ -118,9 +118,9 @@ export function applyTemplate(host: TeamHost, template: TeamTemplate, by = USER)
       }),
     )
   if (template.note !== undefined && template.note.trim() !== '') {
-    const current = host.teamNote()
+    const current = host.note.read()
     if (current.problem === null && current.text.trim() === '') {
-      host.setTeamNote(template.note)
+      host.note.write(template.note, Date.now() / 1000)
       lines.push('Set the team note.')
     } else lines.push('Kept the workspace’s own team note.')
   }

@@ -106,7 +106,7 @@ describe('project instructions in the system prompt', () => {
     write(dir, 'CLAUDE.md', 'NEW-CLAUDE')
     team.host.chat('third')
     await team.host.whenIdle()
-    team.host.setTeamNote('NOTE: ship on Fridays only.')
+    team.host.note.write('NOTE: ship on Fridays only.', 1)
     team.host.chat('fourth')
     await team.host.whenIdle()
     script.assertConsumed()
@@ -121,7 +121,7 @@ describe('project instructions in the system prompt', () => {
     // The unchanged prompt was read from the cache at the second call.
     const usage = team.records('lead', 'assistant').map((record) => record.usage)
     expect(usage[1]?.cache_read_input_tokens ?? 0).toBeGreaterThan(0)
-    expect(team.host.teamNote()).toMatchObject({ text: 'NOTE: ship on Fridays only.' })
+    expect(team.host.note.read()).toMatchObject({ text: 'NOTE: ship on Fridays only.' })
   })
 
   it('follows CLAUDE.md imports, refusing a cycle, an escape and .team/', async () => {
@@ -270,8 +270,8 @@ describe('project instructions in the system prompt', () => {
     const { dir } = tempWorkspace()
     const script = queueScript({ lead: [text('1'), text('2')], bob: [text('ok')] })
     const team = await startHost(script, { workspace: dir })
-    expect(team.host.teamNote()).toEqual({ text: '', updatedAt: null, problem: null })
-    team.host.setTeamNote('TEAM-NOTE-TEXT')
+    expect(team.host.note.read()).toEqual({ text: '', updatedAt: null, problem: null })
+    team.host.note.write('TEAM-NOTE-TEXT', 1)
     team.host.chat('hi')
     team.host.spawn({ name: 'bob', role: 'tester', prompt: 'go' })
     await team.host.whenIdle()
@@ -282,10 +282,10 @@ describe('project instructions in the system prompt', () => {
     team.host.chat('again')
     await team.host.whenIdle()
     expect(systemOf(requestsOf(team, 'lead')[1])).not.toContain('FROM-THE-FUTURE')
-    const note = team.host.teamNote()
+    const note = team.host.note.read()
     expect(note.problem).toMatch(/note\.json is invalid: v is not a note format this version reads/)
     expect(team.host.instructionFiles('lead').at(-1)?.problem).toBe(note.problem)
     // A file it cannot read is never replaced silently.
-    expect(() => team.host.setTeamNote('new')).toThrow(/move it aside first/)
+    expect(() => team.host.note.write('new', 1)).toThrow(/move it aside first/)
   })
 })

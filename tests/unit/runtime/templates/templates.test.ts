@@ -40,7 +40,7 @@ describe('team templates', () => {
     })
     first.host.spawn({ name: 'bob', role: 'tester', prompt: 'Test the parser.', planFirst: true })
     first.host.setModel('lead', { model: 'claude-sonnet-4-5' })
-    first.host.setTeamNote('Ship small.')
+    first.host.note.write('Ship small.', 1)
     first.host.team.updateRoster((draft) => {
       const bob = draft.members.find((member) => member.name === 'bob')
       if (bob) Object.assign(bob, { profile: 'read-only', worktree: true, auto_claim: false })
@@ -103,7 +103,7 @@ describe('team templates', () => {
       { name: 'bob', role: 'tester', plan_first: true, profile: 'read-only', worktree: true },
     ])
     expect(second.host.modelChoice('lead').model).toBe('claude-sonnet-4-5')
-    expect(second.host.teamNote().text).toBe('Ship small.')
+    expect(second.host.note.read().text).toBe('Ship small.')
 
     // A team with members is never replaced by a template.
     expect(
