@@ -121,7 +121,8 @@ function folderChain(scope: InstructionScope): { folder: string; root: string }[
 
 function isInside(parent: string, child: string): boolean {
   const path = relative(parent, child)
-  return path === '' || (!path.startsWith('..') && !isAbsolute(path))
+  // `..` itself or a `../` prefix leaves the folder; a name like `..notes` does not.
+  return path === '' || (path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path))
 }
 
 function realpathOrNull(path: string): string | null {
