@@ -73,7 +73,7 @@ const save: Command = async (context) => {
       description: context.options.description,
       nowSeconds: Date.now() / 1000,
     }),
-    { replace: context.options.replace },
+    { replace: context.options.replace, replaceHint: 'add --replace' },
   )
   await writeLine(
     context.output.stdout,
@@ -189,7 +189,10 @@ const importTemplate: Command = async (context) => {
   if (text === null) throw new TeamError('invalid-argument', `There is no file ${file}.`)
   let template: TeamTemplate
   try {
-    template = templateStore().importText(text, { replace: context.options.replace })
+    template = templateStore().importText(text, {
+      replace: context.options.replace,
+      replaceHint: 'add --replace',
+    })
   } catch (error) {
     if (error instanceof TeamError)
       throw new TeamError(error.code, error.message.replace(/^The file /, `${file} `))

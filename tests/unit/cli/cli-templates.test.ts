@@ -33,7 +33,7 @@ describe('agent-teams team (templates)', () => {
     )
     expect(existsSync(join(config, 'templates/mine.json'))).toBe(true)
     expect((await cli(['team', 'save', 'mine', ...workspace])).stderr).toBe(
-      'agent-teams team: A template "mine" already exists; choose another name, or replace it.\n',
+      'agent-teams team: A template "mine" already exists; choose another name, or add --replace.\n',
     )
 
     const listed = await cli(['team', 'list'])

@@ -14,6 +14,13 @@ import { writeFileAtomicSync } from '../fs/durable'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import { BUILTIN_TEMPLATES, builtinTemplate } from './builtin-templates'
 
+export interface SaveOptions {
+  /** Replace a saved template of the same name. */
+  readonly replace?: boolean
+  /** How the refusal says to replace it ("add --replace" on the command line). */
+  readonly replaceHint?: string
+}
+
 /** A template file is a few prompts: anything larger is not one. */
 export const TEMPLATE_MAX_BYTES = FILE_CAPS.record
 
@@ -62,7 +69,7 @@ export class TemplateStore {
   }
 
   /** Saves `template` under its name; an existing one is replaced only when `replace` says so. */
-  save(template: TeamTemplate, options: { replace?: boolean } = {}): TeamTemplate {
+  save(template: TeamTemplate, options: SaveOptions = {}): TeamTemplate {
     const parsed = parseTemplateValue(template, 'The template')
     if (builtinTemplate(parsed.name))
       throw new TeamError(
@@ -73,7 +80,7 @@ export class TemplateStore {
     if (!options.replace && this.readFile(`${parsed.name}.json`) !== null)
       throw new TeamError(
         'invalid-argument',
-        `A template "${parsed.name}" already exists; choose another name, or replace it.`,
+        `A template "${parsed.name}" already exists; choose another name, or ${options.replaceHint ?? 'replace it'}.`,
       )
     mkdirSync(this.directory, { recursive: true })
     writeFileAtomicSync(path, `${JSON.stringify(parsed, null, 2)}\n`)
@@ -97,7 +104,7 @@ export class TemplateStore {
   }
 
   /** Reads an exported template and saves it; refuses an invalid file with what is wrong. */
-  importText(text: string, options: { replace?: boolean } = {}): TeamTemplate {
+  importText(text: string, options: SaveOptions = {}): TeamTemplate {
     if (Buffer.byteLength(text) > TEMPLATE_MAX_BYTES)
       throw new TeamError(
         'invalid-argument',
