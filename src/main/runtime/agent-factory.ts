@@ -6,8 +6,11 @@ import type { CompactionPolicy } from './agents/compaction'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import type { Clock } from './clock'
-import type { GatheredInstructions, InstructionScope } from './instructions/project-instructions'
-import type { ProjectInstructions } from './instructions/project-instructions'
+import type {
+  GatheredInstructions,
+  InstructionScope,
+  ProjectInstructions,
+} from './instructions/project-instructions'
 import type { ModelClient } from './model/client'
 import { DEFAULT_CONTEXT_WINDOW, knownContextWindow } from './model/context-window'
 import type { Protocols } from './protocols/service'
@@ -48,10 +51,10 @@ export interface AgentDependencies {
 export function instructionsFor(name: string, deps: AgentDependencies): GatheredInstructions {
   const endpoint = deps.model().endpoint
   const model = deps.modelChoice(name).model ?? endpoint.model
-  const window = endpoint.contextWindow ?? knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW
+  const windowTokens = endpoint.contextWindow ?? knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW
   return deps.instructions.gather(
     { workspace: deps.team.paths.workspace, ...deps.workingFolder?.(name) },
-    window,
+    windowTokens,
   )
 }
 
