@@ -11,6 +11,8 @@ import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
+import { note } from './note-command'
+import { team } from './template-commands'
 import { UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -244,4 +246,6 @@ export const commands: Readonly<Record<string, Command>> = {
   budget,
   spawn,
   model,
+  note,
+  team,
 }

@@ -27,6 +27,20 @@ Commands:
   demo                   run the offline demo (no key needed): a coder and a tester build
                          and test a small module; in a fresh folder unless --workspace is given
   transcript <name>      print an agent's transcript
+  note [show]            the team note every agent's system prompt includes
+  note set <text>        replace it ("" removes it); agents have it from their next call
+  note edit --file F     set it to the text of file F
+  team list              the team templates: built-in ones and those saved
+  team save <name> [--description TEXT] [--replace]
+                         save this workspace's team (members, roles, models, first
+                         prompts; no transcripts) as a template in the config folder
+  team apply <name>      spawn a template's members into a team without members: in the
+                         running team, or (no team running) run one here like chat
+  team delete <name>     delete a saved template
+  team export <name> [--file F] [--replace]
+                         write a template as one JSON file (stdout without --file)
+  team import --file F [--replace]
+                         read a template exported elsewhere (checked before it is kept)
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
@@ -62,6 +76,7 @@ Options:
 
 Model settings: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, MODEL_ID, else
 $XDG_CONFIG_HOME/agent-teams/settings.json ({"apiKey", "baseURL", "model"}).
+Team templates: $XDG_CONFIG_HOME/agent-teams/templates/<name>.json.
 
 Message types: message, broadcast, shutdown_request, shutdown_response, plan_approval_response.
 `
@@ -85,6 +100,9 @@ const options = {
   model: { type: 'string' },
   thinking: { type: 'string' },
   'plan-first': { type: 'boolean', default: false },
+  file: { type: 'string' },
+  description: { type: 'string' },
+  replace: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -115,6 +133,12 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
+  /** note edit, team export and team import: a file. */
+  file?: string
+  /** team save --description. */
+  description?: string
+  /** team save, export and import: replace what is there. */
+  replace?: boolean
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */

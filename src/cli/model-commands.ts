@@ -63,7 +63,7 @@ export function describeChoice(choice: ModelChoice): string {
 }
 
 /** Waits until config.json shows what was asked: only then does the command say it is done. */
-async function awaitRoster(
+export async function awaitRoster(
   paths: TeamPaths,
   what: string,
   done: (file: RosterFile) => boolean,

@@ -18,12 +18,15 @@ import { UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
-/** Runs a team until it is idle, printing its activity; exit 1 if it ended in error. */
-async function runTeam(
+/**
+ * Runs a team until it is idle, printing its activity; exit 1 if it ended in error. `start`
+ * gives it its work (the person's message, a template's members).
+ */
+export async function runTeam(
   context: CommandContext,
   workspace: string,
   endpoint: ModelEndpoint,
-  text: string,
+  start: string | ((host: TeamHost) => void),
 ): Promise<number> {
   const host = await TeamHost.open({ workspace, endpoint })
   const subscription = host.subscribe(
@@ -46,7 +49,8 @@ async function runTeam(
     )
   })
   try {
-    host.chat(text)
+    if (typeof start === 'string') host.chat(start)
+    else start(host)
     await host.whenIdle()
     errors = host.errors()
   } finally {
@@ -70,9 +74,8 @@ async function runTeam(
   return errors.length > 0 ? 1 : 0
 }
 
-export const chat: Command = async (context) => {
-  if (context.positionals.length !== 1)
-    throw new UsageError('expected one argument, the message to the lead (quote it)')
+/** The endpoint from the environment and the settings; refused without a key. */
+export function configuredEndpoint(): ModelEndpoint {
   const config = loadModelConfig()
   if (!config.apiKey) {
     throw new TeamError(
@@ -80,15 +83,21 @@ export const chat: Command = async (context) => {
       'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or save one in the settings; "agent-teams demo" runs a team on the built-in offline model.',
     )
   }
+  return {
+    apiKey: config.apiKey,
+    model: config.model,
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+  }
+}
+
+export const chat: Command = async (context) => {
+  if (context.positionals.length !== 1)
+    throw new UsageError('expected one argument, the message to the lead (quote it)')
   return runTeam(
     context,
     context.options.workspace,
-    {
-      apiKey: config.apiKey,
-      model: config.model,
-      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-      ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
-    },
+    configuredEndpoint(),
     context.positionals[0] ?? '',
   )
 }

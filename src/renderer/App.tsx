@@ -14,6 +14,8 @@ import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
 import { ShutdownDialog } from './components/ShutdownDialog'
+import { InstructionsDialog } from './components/InstructionsDialog'
+import { TemplatesDialog } from './components/TemplatesDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
 import { SpawnDialog } from './components/SpawnDialog'
@@ -129,6 +131,10 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <ModelDialog name={dialog.name} />
     case 'shutdown':
       return <ShutdownDialog name={dialog.name} />
+    case 'instructions':
+      return <InstructionsDialog name={dialog.name} />
+    case 'templates':
+      return <TemplatesDialog />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -10,6 +10,13 @@ import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
 import { demoSpeedSchema } from './demo-speed'
+import { instructionFileViewSchema, TEAM_NOTE_MAX_CHARS, teamNoteViewSchema } from './instructions'
+import {
+  teamTemplateSchema,
+  templateEntrySchema,
+  templateNameSchema,
+  templateProblemSchema,
+} from './templates'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -272,6 +279,57 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  /** The instruction files an agent's system prompt includes, with their sizes and cuts. */
+  getInstructions: {
+    params: z.object({ name }).strict(),
+    result: z.object({ files: z.array(instructionFileViewSchema) }),
+  },
+  getTeamNote: { params: empty, result: teamNoteViewSchema },
+  /** Replaces the team note (.team/note.json); '' removes it. Agents have it from their next call. */
+  setTeamNote: {
+    params: z.object({ text: z.string().max(TEAM_NOTE_MAX_CHARS) }).strict(),
+    result: teamNoteViewSchema,
+  },
+  /** Built-in and saved templates, and the files in the templates folder that cannot be read. */
+  listTemplates: {
+    params: empty,
+    result: z.object({
+      templates: z.array(templateEntrySchema),
+      problems: z.array(templateProblemSchema),
+    }),
+  },
+  /** Saves the open team as a template (an existing one only with `replace`). */
+  saveTemplate: {
+    params: z
+      .object({
+        name: templateNameSchema,
+        description: z.string().max(2_000).optional(),
+        replace: z.boolean().optional(),
+      })
+      .strict(),
+    result: z.object({ template: teamTemplateSchema }),
+  },
+  /** Replaces the saved template `previousName` with `template` (which may rename it). */
+  editTemplate: {
+    params: z.object({ previousName: templateNameSchema, template: teamTemplateSchema }).strict(),
+    result: z.object({ template: teamTemplateSchema }),
+  },
+  /** Spawns a template's members into the open team, which must have none. */
+  applyTemplate: {
+    params: z.object({ name: templateNameSchema }).strict(),
+    result: z.object({ summary: z.string() }),
+  },
+  deleteTemplate: { params: z.object({ name: templateNameSchema }).strict(), result: empty },
+  /** A template as the one JSON file export writes, and a name for the file. */
+  exportTemplate: {
+    params: z.object({ name: templateNameSchema }).strict(),
+    result: z.object({ fileName: z.string(), json: z.string() }),
+  },
+  /** Keeps an exported template; an invalid file is refused with what is wrong. */
+  importTemplate: {
+    params: z.object({ json: z.string().max(1_500_000), replace: z.boolean().optional() }).strict(),
+    result: z.object({ template: teamTemplateSchema }),
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -29,6 +29,16 @@ export const commandNames = [
   'stopAll',
   'resumeAll',
   'closeWorkspace',
+  'getInstructions',
+  'getTeamNote',
+  'setTeamNote',
+  'listTemplates',
+  'saveTemplate',
+  'editTemplate',
+  'applyTemplate',
+  'deleteTemplate',
+  'exportTemplate',
+  'importTemplate',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

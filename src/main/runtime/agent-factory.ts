@@ -6,7 +6,13 @@ import type { CompactionPolicy } from './agents/compaction'
 import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import type { Clock } from './clock'
+import type {
+  GatheredInstructions,
+  InstructionScope,
+  ProjectInstructions,
+} from './instructions/project-instructions'
 import type { ModelClient } from './model/client'
+import { DEFAULT_CONTEXT_WINDOW, knownContextWindow } from './model/context-window'
 import type { Protocols } from './protocols/service'
 import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
@@ -32,6 +38,24 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** The workspace's instruction files and the team note, read before every call. */
+  readonly instructions: ProjectInstructions
+  /**
+   * Where an agent works (a subfolder, a worktree); its instruction files are those on the path
+   * from the workspace root to there. Default: the workspace itself.
+   */
+  readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
+}
+
+/** The instruction files `name` gets, as read now (its next call gets the same). */
+export function instructionsFor(name: string, deps: AgentDependencies): GatheredInstructions {
+  const endpoint = deps.model().endpoint
+  const model = deps.modelChoice(name).model ?? endpoint.model
+  const windowTokens = endpoint.contextWindow ?? knownContextWindow(model) ?? DEFAULT_CONTEXT_WINDOW
+  return deps.instructions.gather(
+    { workspace: deps.team.paths.workspace, ...deps.workingFolder?.(name) },
+    windowTokens,
+  )
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -57,7 +81,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     thinkingBudget: () => deps.modelChoice(name).thinking ?? undefined,
     system: () => {
       const member = team.roster.find(name)
-      return isLead
+      const base = isLead
         ? leadSystemPrompt({
             workspace: team.paths.workspace,
             teamName: team.roster.snapshot.team_name,
@@ -67,6 +91,10 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
             role: member?.role ?? 'teammate',
             workspace: team.paths.workspace,
           })
+      // Read per call: an edited AGENTS.md or note reaches the next call, and an unchanged one
+      // keeps the system prompt (the cached prefix) the same.
+      const instructions = instructionsFor(name, deps).text
+      return instructions === '' ? base : `${base}\n\n${instructions}`
     },
     roundCap: deps.roundCap,
     turnPolicy: deps.turnPolicy,

@@ -18,6 +18,8 @@ import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
 import { assertKnownAgent } from './known-agent'
 import type { ModelEndpoint } from './model/client'
 import { OfflineModelServer } from './offline-model/offline-server'
+import { projectHandlers } from './project-handlers'
+import { TemplateStore } from './templates/template-store'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
 import { resumeAll, stopAll } from './team-wide'
@@ -226,6 +228,13 @@ export class AppService {
           ? { path: await this.options.pickFolder(), supported: true }
           : { path: null, supported: false },
       listFolders: async ({ path }) => listFolders(path),
+      ...projectHandlers({
+        templates: TemplateStore.inConfigFolder(this.options.configDirectory),
+        host: () => this.requireHost(),
+        prepareModel: () => this.prepareModel(),
+        knownAgent: (name) => this.knownAgent(name),
+        nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
+      }),
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.

@@ -9,7 +9,12 @@ import {
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { AuthAlert } from './auth-alert'
-import { createAgent, DEFAULT_ROUND_CAP, type AgentDependencies } from './agent-factory'
+import {
+  createAgent,
+  DEFAULT_ROUND_CAP,
+  instructionsFor,
+  type AgentDependencies,
+} from './agent-factory'
 import type { Agent } from './agents/agent'
 import type { PauseCause } from './agents/agent-types'
 import type { CompactionPolicy } from './agents/compaction'
@@ -21,6 +26,9 @@ import { randomIds, systemClock, type Clock, type IdSource } from './clock'
 import { runControlCommand } from './control-commands'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
+import type { InstructionFileView } from '../../shared/instructions'
+import { ProjectInstructions, type InstructionScope } from './instructions/project-instructions'
+import type { TeamNote } from './instructions/team-note'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { Protocols } from './protocols/service'
@@ -51,6 +59,8 @@ export interface HostOptions {
   readonly compaction?: CompactionPolicy
   /** The person's prices per model (settings); Claude's list prices apply to the rest. */
   readonly prices?: PriceOverrides
+  /** Where each agent works, for its instruction files (default: the workspace). */
+  readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
 }
 
 /**
@@ -98,6 +108,8 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
+      instructions: new ProjectInstructions(team.paths.root),
+      workingFolder: options.workingFolder,
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -242,6 +254,17 @@ export class TeamHost {
   /** The model of every agent without one of its own: the endpoint's. */
   get defaultModel(): string {
     return this.model.endpoint.model
+  }
+
+  /** The instruction files `name` is given (the team note among them), with their sizes. */
+  instructionFiles(name: string): InstructionFileView[] {
+    assertKnownAgent(name, this.team.roster)
+    return instructionsFor(name, this.agentDependencies).files
+  }
+
+  /** The team note: every agent reads it before each call, so a change needs no restart. */
+  get note(): TeamNote {
+    return this.agentDependencies.instructions.note
   }
 
   /** Sets a budget (`name` null: the team's) and lets agents paused by budgets go on. */

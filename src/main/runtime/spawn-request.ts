@@ -37,11 +37,13 @@ export function enrollMember(draft: RosterDraft, request: SpawnRequest, now: num
   }
 }
 
+/** What a plan-first spawn adds to the prompt (a saved template takes it off again). */
+export const PLAN_FIRST_NOTE =
+  '\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)'
+
 /** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */
 export function spawnTask(request: SpawnRequest): string {
-  return request.planFirst
-    ? `${request.prompt}\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)`
-    : request.prompt
+  return request.planFirst ? `${request.prompt}${PLAN_FIRST_NOTE}` : request.prompt
 }
 
 /** What the spawn answers: the member, its role, model and thinking. */

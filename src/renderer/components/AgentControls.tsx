@@ -35,6 +35,14 @@ export function AgentControls({ agent }: { readonly agent: AgentState }) {
       >
         Set budget…
       </button>
+      <button
+        type="button"
+        className="button button-ghost button-small"
+        title={`The instruction files and team note in ${name}'s system prompt`}
+        onClick={() => openDialog({ kind: 'instructions', name })}
+      >
+        Instructions…
+      </button>
       {canResume(agent) ? (
         <button
           type="button"

@@ -38,7 +38,7 @@ export function Roster() {
       </ul>
       {count === 0 ? (
         <p className="roster-empty muted small">
-          No teammates yet. Spawn one, or ask the lead to put a team together.
+          No teammates yet. Spawn one, apply a template, or ask the lead to put a team together.
         </p>
       ) : null}
       <div className="roster-footer">
@@ -49,6 +49,14 @@ export function Roster() {
           title="Spawn a teammate (Ctrl+N)"
         >
           + Spawn teammate
+        </button>
+        <button
+          type="button"
+          className="button button-ghost button-block"
+          onClick={() => openDialog({ kind: 'templates' })}
+          title="Save this team as a template, or start a saved one"
+        >
+          Templates…
         </button>
       </div>
     </aside>

@@ -23,6 +23,10 @@ export type DialogState =
   | { readonly kind: 'model'; readonly name: string }
   /** Confirms a shutdown request before it goes out. */
   | { readonly kind: 'shutdown'; readonly name: string }
+  /** The instruction files an agent is given, and the team note's editor. */
+  | { readonly kind: 'instructions'; readonly name: string }
+  /** Team templates: save the team, apply, edit, delete, export, import. */
+  | { readonly kind: 'templates' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

@@ -182,6 +182,20 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    getInstructions: vi.fn(async () => ({ files: [] })),
+    getTeamNote: vi.fn(async () => ({ text: '', updatedAt: null, problem: null })),
+    setTeamNote: vi.fn(async ({ text }: { text: string }) => ({
+      text,
+      updatedAt: 1,
+      problem: null,
+    })),
+    listTemplates: vi.fn(async () => ({ templates: [], problems: [] })),
+    saveTemplate: vi.fn(),
+    editTemplate: vi.fn(),
+    applyTemplate: vi.fn(async () => ({ summary: 'Applied' })),
+    deleteTemplate: vi.fn(async () => ({})),
+    exportTemplate: vi.fn(),
+    importTemplate: vi.fn(),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
