@@ -24,6 +24,7 @@ import {
 import { EventBatcher } from './event-batcher'
 import { lookupStaticFile } from './static-files'
 import { serveSocket, type CommandRunner } from './socket-session'
+import { TOKEN_PAGE, TOKEN_PAGE_POLICY, wantsPage } from './token-page'
 
 /** The slice of AppService the server uses. */
 export interface BrowserService extends CommandRunner {
@@ -202,6 +203,17 @@ function replyText(response: ServerResponse, status: number, message: string): v
   response.end(body)
 }
 
+/** The wrong-token page, under a policy that allows its own style and icon only. */
+function replyTokenPage(response: ServerResponse): void {
+  response.writeHead(401, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(TOKEN_PAGE),
+    'content-security-policy': TOKEN_PAGE_POLICY,
+    'cache-control': 'no-store',
+  })
+  response.end(TOKEN_PAGE)
+}
+
 async function handleRequest(
   request: IncomingMessage,
   response: ServerResponse,
@@ -218,7 +230,10 @@ async function handleRequest(
   if (changesState && !isOwnOrigin(request.headers.origin, port))
     return replyText(response, 403, FOREIGN_ORIGIN(port))
   const authorization = authorize(request, token, port)
-  if (authorization === 'refused') return replyText(response, 401, UNAUTHORIZED)
+  if (authorization === 'refused')
+    return wantsPage(request.headers.accept)
+      ? replyTokenPage(response)
+      : replyText(response, 401, UNAUTHORIZED)
   if (authorization === 'query') response.setHeader('set-cookie', tokenCookie(token, port))
   if (changesState) {
     response.setHeader('allow', 'GET, HEAD')

@@ -1,6 +1,12 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productionContentSecurityPolicy } from '../../../src/shared/content-security-policy'
 import { APP_JS, http, INDEX_HTML, SECRET, startFixture, type Fixture } from './fixture'
+import { ICON, TOKEN_PAGE_POLICY } from '../../../src/server/token-page'
+
+const root = join(import.meta.dirname, '../../..')
 
 describe('browser server: HTTP', () => {
   let fixture: Fixture
@@ -85,6 +91,26 @@ describe('browser server: HTTP', () => {
     })
     expect(wrongQueryGoodCookie.status).toBe(401)
     expect(wrongQueryGoodCookie.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('shows a page that looks like the app to a browser without the token', async () => {
+    const page = await http(port, '/', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(page.status).toBe(401)
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+    expect(page.body).toContain('agent-teams serve')
+    expect(page.body).toContain('?token=')
+    expect(page.body).not.toContain(INDEX_HTML)
+    // Its own policy: its one inline style by hash, the icon as data:, nothing that runs.
+    const policy = String(page.headers['content-security-policy'])
+    expect(policy).toBe(TOKEN_PAGE_POLICY)
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).not.toContain('script-src')
+    const style = /<style>([\s\S]*)<\/style>/.exec(page.body)?.[1] ?? ''
+    const hash = createHash('sha256').update(style).digest('base64')
+    expect(policy).toContain(`'sha256-${hash}'`)
+    // The same icon as the app's favicon.
+    expect(readFileSync(join(root, 'src/renderer/public/favicon.svg'), 'utf8').trim()).toBe(ICON)
+    expect(page.body).toContain(encodeURIComponent(ICON))
   })
 
   it('refuses a Host that is not this server (DNS rebinding) with 421', async () => {
