@@ -77,7 +77,7 @@ async function openInbox(name: string): Promise<void> {
 
 /** No error banner anywhere: failures must be visible, and there should be none. */
 async function expectNoErrors(): Promise<void> {
-  await expect(page.locator('.banner-error')).toHaveCount(0)
+  await expect(page.locator('.banner-error, .notification-error')).toHaveCount(0)
   await expect(page.locator('.inline-error')).toHaveCount(0)
 }
 

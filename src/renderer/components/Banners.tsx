@@ -1,4 +1,7 @@
+import { useEffect, useRef } from 'react'
 import { assertNever } from '../../shared/errors'
+import { isTransient, TRANSIENT_NOTICE_MS } from '../store/notices'
+import type { Notice } from '../store/state'
 import { useAppStore } from '../store/context'
 import type { ConnectionStatus } from '../store/ui'
 import { InlineError } from './Dialog'
@@ -7,12 +10,14 @@ import { useCommand } from './useCommand'
 /** Problems for the whole window: the connection, the roster file, team alerts, failed commands. */
 export function Banners() {
   return (
-    <div className="banners">
-      <ConnectionBanner />
-      <RosterProblemBanner />
-      <TeamAlertBanner />
+    <>
+      <div className="banners">
+        <ConnectionBanner />
+        <RosterProblemBanner />
+        <TeamAlertBanner />
+      </div>
       <Notices />
-    </div>
+    </>
   )
 }
 
@@ -104,23 +109,56 @@ function teamAlertTitle(code: string): string {
     : 'The team cannot reach its model'
 }
 
+/**
+ * The one place transient news goes (failed commands, answers to requests, rejected lines): a
+ * stack in the corner that never pushes the view down. Information dismisses itself; warnings
+ * and errors stay until dismissed; notices of one kind are grouped with a count.
+ */
 function Notices() {
   const notices = useAppStore((state) => state.notices)
   const dismiss = useAppStore((state) => state.dismissNotice)
-  return notices.map((notice) => (
-    <div key={notice.id} className={`banner banner-${notice.tone}`} role="alert">
-      <div className="banner-text">
+  return (
+    <section className="notifications" aria-label="Notifications" aria-live="polite">
+      {notices.map((notice) => (
+        <NoticeCard key={notice.id} notice={notice} onDismiss={() => dismiss(notice.id)} />
+      ))}
+    </section>
+  )
+}
+
+function NoticeCard({
+  notice,
+  onDismiss,
+}: {
+  readonly notice: Notice
+  readonly onDismiss: () => void
+}) {
+  const transient = isTransient(notice.tone)
+  // The latest callback, so that a re-render (a new closure) does not restart the timer.
+  const dismissLater = useRef(onDismiss)
+  dismissLater.current = onDismiss
+  useEffect(() => {
+    if (!transient) return
+    const timer = setTimeout(() => dismissLater.current(), TRANSIENT_NOTICE_MS)
+    return () => clearTimeout(timer)
+  }, [notice.id, transient])
+  return (
+    <div
+      className={`notification notification-${notice.tone}`}
+      role={notice.tone === 'info' ? 'status' : 'alert'}
+    >
+      <div className="notification-text">
         <strong>{notice.title}</strong>
-        <span className="banner-message">{notice.message}</span>
+        {notice.message ? <span className="notification-message">{notice.message}</span> : null}
       </div>
       <button
         type="button"
         className="icon-button"
         aria-label={`Dismiss: ${notice.title}`}
-        onClick={() => dismiss(notice.id)}
+        onClick={onDismiss}
       >
         ×
       </button>
     </div>
-  ))
+  )
 }

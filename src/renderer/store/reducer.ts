@@ -257,10 +257,16 @@ function messageRejected(state: TeamData, event: EventOf<'message-rejected'>): T
         : entry,
     ),
   }))
+  const group = `rejected:${event.inbox}`
+  const count = (state.notices.find((notice) => notice.group === group)?.count ?? 0) + 1
   return addNotice(marked, {
     tone: 'error',
-    title: `A line in ${event.inbox}'s inbox was rejected`,
-    message: event.reason,
+    title:
+      count === 1
+        ? `A line in ${event.inbox}'s inbox was rejected`
+        : `${count} lines in ${event.inbox}'s inbox were rejected`,
+    message: count === 1 ? event.reason : `The last one: ${event.reason}`,
+    group,
   })
 }
 

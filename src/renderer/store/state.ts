@@ -99,7 +99,12 @@ export interface Notice {
   readonly id: number
   readonly tone: NoticeTone
   readonly title: string
+  /** The latest message of its group. */
   readonly message: string
+  /** Notices of one group (e.g. rejected lines of one inbox) fold into one, with a count. */
+  readonly group?: string
+  /** How many notices this one stands for (1 unless grouped). */
+  readonly count?: number
 }
 
 export type RosterProblem = TeamSnapshot['rosterProblem']

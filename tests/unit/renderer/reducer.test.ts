@@ -351,7 +351,37 @@ describe('reduceEvents', () => {
     })
     expect(next.inboxes['alice']?.entries[0]?.state).toBe('pending')
     expect(next.notices).toEqual([
-      { id: 1, tone: 'error', title: "A line in alice's inbox was rejected", message: 'not JSON' },
+      {
+        id: 1,
+        tone: 'error',
+        title: "A line in alice's inbox was rejected",
+        message: 'not JSON',
+        group: 'rejected:alice',
+        count: 1,
+      },
+    ])
+  })
+
+  it('groups rejected lines per inbox into one notice with a count', () => {
+    const rejected = (inbox: string, offset: number, reason: string) => ({
+      type: 'message-rejected' as const,
+      inbox,
+      position: { segment: 1, offset },
+      reason,
+    })
+    const next = reduceEvents(opened(), [
+      rejected('alice', 0, 'not JSON'),
+      rejected('bob', 0, 'no sender'),
+      rejected('alice', 10, 'too large'),
+      rejected('alice', 20, 'bad type'),
+    ])
+    expect(next.notices.map(({ title, message, count }) => ({ title, message, count }))).toEqual([
+      { title: "A line in bob's inbox was rejected", message: 'no sender', count: 1 },
+      {
+        title: "3 lines in alice's inbox were rejected",
+        message: 'The last one: bad type',
+        count: 3,
+      },
     ])
   })
 
@@ -577,6 +607,7 @@ describe('reduceEvents', () => {
         tone: 'warning',
         title: 'bob declined to shut down',
         message: 'tests still running',
+        count: 1,
       },
     ])
   })
