@@ -27,6 +27,12 @@ Commands:
   demo                   run the offline demo (no key needed): a coder and a tester build
                          and test a small module; in a fresh folder unless --workspace is given
   transcript <name>      print an agent's transcript
+  search <text> [--agent A] [--from NAME] [--tool NAME] [--since DATE] [--until DATE]
+                         find text in every transcript and inbox, grouped by agent
+                         ([match] marks what matched; --limit N hits, default 200)
+  export [--agent A] --format md|jsonl [--out FILE]
+                         an agent's transcript, or the whole team's history (every
+                         transcript and inbox), as Markdown or JSONL
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
@@ -85,6 +91,12 @@ const options = {
   model: { type: 'string' },
   thinking: { type: 'string' },
   'plan-first': { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  tool: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -115,6 +127,17 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
+  /** search and export: one agent only. */
+  agent?: string
+  /** search: tool calls and results of this tool only. */
+  tool?: string
+  /** search: a date range (`2026-12-01`, `2026-12-01T18:00Z`). */
+  since?: string
+  until?: string
+  /** export: md or jsonl. */
+  format?: string
+  /** export: the file to write (default: standard output). */
+  out?: string
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */

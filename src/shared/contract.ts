@@ -9,6 +9,12 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import {
+  exportRequestSchema,
+  exportResultSchema,
+  searchQuerySchema,
+  searchResultSchema,
+} from './history'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -247,6 +253,10 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  /** Finds text in every transcript and inbox of the open team (Ctrl+Shift+F), by agent. */
+  searchHistory: { params: searchQuerySchema, result: searchResultSchema },
+  /** An agent's transcript (`agent`) or the whole team's history, as Markdown or JSONL. */
+  exportHistory: { params: exportRequestSchema, result: exportResultSchema },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>
