@@ -108,7 +108,8 @@ export const exportCommand: Command = async (context) => {
   const parsed = exportRequestSchema.safeParse({ agent: options.agent, format: options.format })
   if (!parsed.success)
     throw new UsageError(
-      options.format === undefined || !(EXPORT_FORMATS as readonly string[]).includes(options.format)
+      options.format === undefined ||
+        !(EXPORT_FORMATS as readonly string[]).includes(options.format)
         ? `--format takes ${EXPORT_FORMATS.join(' or ')}`
         : `--agent: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
     )

@@ -68,5 +68,8 @@ export function writeTranscriptFile(
   records: readonly TranscriptRecord[],
 ): void {
   mkdirSync(dirname(paths.transcript(name)), { recursive: true })
-  writeFileSync(paths.transcript(name), records.map((record) => `${JSON.stringify(record)}\n`).join(''))
+  writeFileSync(
+    paths.transcript(name),
+    records.map((record) => `${JSON.stringify(record)}\n`).join(''),
+  )
 }

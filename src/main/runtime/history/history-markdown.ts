@@ -65,7 +65,11 @@ export function transcriptMarkdown(
   return [title, ...records.map((record) => recordMarkdown(agent, record))].join('\n\n')
 }
 
-export function inboxMarkdown(agent: string, entries: readonly InboxEntry[], level: number): string {
+export function inboxMarkdown(
+  agent: string,
+  entries: readonly InboxEntry[],
+  level: number,
+): string {
   const title = `${'#'.repeat(level)} Inbox of ${agent}`
   if (entries.length === 0) return `${title}\n\n*Empty.*`
   const lines = entries.map((entry) => {

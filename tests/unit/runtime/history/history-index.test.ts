@@ -143,7 +143,14 @@ describe('the team history index', () => {
       kind: 'inbox',
       end: { segment: 1, offset: 10 },
       messages: [
-        { id: 'm1', type: 'message', from: 'alice', content: 'tests pass', timestamp: 1, extra: {} },
+        {
+          id: 'm1',
+          type: 'message',
+          from: 'alice',
+          content: 'tests pass',
+          timestamp: 1,
+          extra: {},
+        },
         { id: 'm2', type: 'message', from: 'bob', content: 'tests fail', timestamp: 1, extra: {} },
       ],
     }))
