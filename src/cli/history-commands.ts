@@ -64,7 +64,10 @@ export const search: Command = async (context) => {
     throw new UsageError(`${issue?.path.join('.') ?? 'query'}: ${issue?.message ?? 'invalid'}`)
   }
   const query = parsed.data
-  if (query.text.trim().length === 0 && Object.keys(query).length === 1)
+  const filtered = [query.agent, query.sender, query.tool, query.since, query.until].some(
+    (value) => value !== undefined,
+  )
+  if (query.text.trim().length === 0 && !filtered)
     throw new UsageError('give the text to find, or a filter (--agent, --from, --tool, --since)')
   const paths = new TeamPaths(options.workspace)
   if (query.agent !== undefined) knownAgent(paths, query.agent)
