@@ -15,7 +15,9 @@ import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
 import { ShutdownDialog } from './components/ShutdownDialog'
 import { SettingsDialog } from './components/SettingsDialog'
+import { SearchPanel } from './components/SearchPanel'
 import { useShortcuts } from './components/shortcuts'
+import { useAddressView } from './components/useAddressView'
 import { SpawnDialog } from './components/SpawnDialog'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
@@ -45,6 +47,7 @@ export function App({ api, onConnectionChange }: AppProps) {
 function Shell() {
   const store = useAppStoreApi()
   useShortcuts(store)
+  useAddressView(store)
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)
@@ -129,6 +132,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <ModelDialog name={dialog.name} />
     case 'shutdown':
       return <ShutdownDialog name={dialog.name} />
+    case 'search':
+      return <SearchPanel />
     default:
       return assertNever(dialog, 'dialog')
   }

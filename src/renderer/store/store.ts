@@ -17,6 +17,12 @@ import {
   type UiState,
 } from './ui'
 import { own } from '../../shared/own'
+import {
+  createSearchActions,
+  initialSearchState,
+  type SearchActions,
+  type SearchState,
+} from './search'
 
 export interface CoreActions {
   /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
@@ -40,7 +46,13 @@ export interface CoreActions {
   setConnection(connection: ConnectionStatus): void
 }
 
-export type AppState = TeamData & UiState & CoreActions & Commands & Queries
+export type AppState = TeamData &
+  UiState &
+  SearchState &
+  CoreActions &
+  Commands &
+  Queries &
+  SearchActions
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -57,6 +69,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
   return createStore<AppState>()((set, get) => {
     const queries = createQueries(api, set, get)
     const commands = createCommands(api, set, get)
+    const search = createSearchActions(api, set, get)
 
     const core: CoreActions = {
       start() {
@@ -195,6 +208,14 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       }
     }
 
-    return { ...initialTeamData, ...initialUiState, ...core, ...commands, ...queries }
+    return {
+      ...initialTeamData,
+      ...initialUiState,
+      ...initialSearchState,
+      ...core,
+      ...commands,
+      ...queries,
+      ...search,
+    }
   })
 }

@@ -23,6 +23,8 @@ export type DialogState =
   | { readonly kind: 'model'; readonly name: string }
   /** Confirms a shutdown request before it goes out. */
   | { readonly kind: 'shutdown'; readonly name: string }
+  /** Search across every transcript and inbox of the team (Ctrl+Shift+F). */
+  | { readonly kind: 'search' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }
