@@ -178,6 +178,12 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    searchHistory: vi.fn(async () => ({ groups: [], total: 0 })),
+    exportHistory: vi.fn(async ({ agent, format }: { agent?: string; format: string }) => ({
+      fileName: `${agent ?? 'team'}.${format}`,
+      mimeType: 'text/plain',
+      content: 'exported',
+    })),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
