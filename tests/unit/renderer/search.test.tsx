@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { hashOf, viewFromHash } from '../../../src/renderer/store/url'
 import { rowIndexForSeq } from '../../../src/renderer/transcript/find-row'
 import { recordRows } from '../../../src/renderer/transcript/rows'
@@ -35,8 +35,6 @@ afterAll(() => {
   HTMLElement.prototype.getBoundingClientRect = measure
   Element.prototype.scrollIntoView = scrollIntoView
 })
-beforeEach(() => window.history.replaceState(null, '', '/'))
-afterEach(() => window.history.replaceState(null, '', '/'))
 
 /** 150 records of alice (more than the first page); the one with seq 7 says something no other does. */
 const aliceRecords: TranscriptRecord[] = Array.from({ length: 150 }, (_, index) => ({
