@@ -141,7 +141,9 @@ function Filter({ label, children }: { readonly label: string; readonly children
 
 function SearchResults() {
   const status = useAppStore((state) => state.searchStatus)
-  const result = useAppStore((state) => state.searchResult)
+  const result = useAppStore((state) =>
+    state.searchWorkspace === state.workspace ? state.searchResult : null,
+  )
   const error = useAppStore((state) => state.searchError)
   const openHit = useAppStore((state) => state.openSearchHit)
   if (status === 'failed')

@@ -25,6 +25,8 @@ export interface SearchState {
   readonly searchQuery: SearchQuery
   readonly searchStatus: 'idle' | 'searching' | 'ready' | 'failed'
   readonly searchResult: SearchResult | null
+  /** The folder the result is from: a result from a team no longer open is not shown. */
+  readonly searchWorkspace: string | null
   readonly searchError: string | null
   readonly reveal: Reveal | null
 }
@@ -33,6 +35,7 @@ export const initialSearchState: SearchState = {
   searchQuery: { text: '' },
   searchStatus: 'idle',
   searchResult: null,
+  searchWorkspace: null,
   searchError: null,
   reveal: null,
 }
@@ -59,10 +62,12 @@ export function createSearchActions(
   return {
     async searchHistory(query) {
       const asked = ++latest
+      const workspace = get().workspace
       set({ searchQuery: query, searchStatus: 'searching', searchError: null })
       try {
         const result = await api.searchHistory(query)
-        if (asked === latest) set({ searchResult: result, searchStatus: 'ready' })
+        if (asked === latest)
+          set({ searchResult: result, searchWorkspace: workspace, searchStatus: 'ready' })
       } catch (error) {
         if (asked === latest)
           set({ searchStatus: 'failed', searchError: describeFailure(error).message })
