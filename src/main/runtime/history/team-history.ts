@@ -62,7 +62,11 @@ export class TeamHistory {
 
   /** Builds the index the first time; afterwards reads only what is new. */
   async update(): Promise<void> {
-    this.built ??= this.build()
+    this.built ??= this.build().catch((error: unknown) => {
+      // A source that failed (a transcript that could not be read) is tried again next time.
+      this.built = null
+      throw error
+    })
     await this.built
     for (const agent of this.source.agents()) {
       this.catchUpTranscript(agent)
@@ -72,12 +76,14 @@ export class TeamHistory {
 
   private async build(): Promise<void> {
     for (const agent of this.source.agents()) {
-      const records = this.source.transcriptFrom(agent, 0)
       const progress = this.progressOf(agent)
+      // From where an earlier, failed build left off: nothing is indexed twice.
+      const records = this.source.transcriptFrom(agent, progress.records)
       for (let start = 0; start < records.length; start += BUILD_SLICE) {
-        for (const record of records.slice(start, start + BUILD_SLICE))
+        const slice = records.slice(start, start + BUILD_SLICE)
+        for (const record of slice)
           for (const document of transcriptDocuments(agent, record)) this.index.add(document)
-        progress.records = Math.min(records.length, start + BUILD_SLICE)
+        progress.records += slice.length
         await yieldToEvents()
       }
       // Records appended while the slices were added are read by the catch-up.

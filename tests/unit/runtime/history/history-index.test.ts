@@ -120,6 +120,24 @@ describe('the team history index', () => {
     expect(history.size).toBe(built + 11)
   })
 
+  it('reports a source that fails, and tries it again at the next search', async () => {
+    const team = tempTeam(['alice'])
+    const source = fileHistorySource(team.paths)
+    let failing = true
+    const history = new TeamHistory({
+      ...source,
+      transcriptFrom: (agent, from) => {
+        if (agent === 'lead') return generatedTranscript(3, { 1: 'ibis' }).slice(from)
+        if (failing) throw new Error('The transcript could not be read.')
+        return generatedTranscript(3, { 2: 'ibis' }).slice(from)
+      },
+    })
+    await expect(history.search({ text: 'ibis' })).rejects.toThrow(/could not be read/)
+    failing = false
+    // The lead's records, indexed before the failure, are not indexed twice.
+    expect(places(await history.search({ text: 'ibis' }))).toEqual(['lead#1', 'alice#2'])
+  })
+
   it('marks each match in a snippet around the first one', () => {
     const text = `${'x '.repeat(200)}the Quokka and the quokkas`
     const snippet = snippetOf(text, ['quokka'])
