@@ -2,7 +2,7 @@
 // reference measured in the same run. Prints the table and the diagnosis notes, writes
 // bench/results.json.
 //   npm run bench                       all of them (about 6 minutes on 2 cores)
-//   npm run bench -- mailbox runtime    some of them
+//   npm run bench -- mailbox runtime    some of them (search: query time on 20 × 10,000 records)
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
 // Environment: BENCH_STREAM_SECONDS (default 60), BENCH_MAILBOX_ROUNDS (3),
 // BENCH_RUNTIME_SIZES (1,10,50,200), BENCH_RUNTIME_TURNS (20).
@@ -18,6 +18,7 @@ import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
 import * as runtime from './runtime.bench'
+import * as search from './search.bench'
 import * as start from './start.bench'
 
 type Bench = { run(context?: BrowserContext): Promise<BenchResult> }
@@ -28,6 +29,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   'long-transcripts': { module: longTranscripts, browser: true, limitMs: 6 * 60_000 },
   start: { module: start, browser: true, limitMs: 4 * 60_000 },
   'long-session': { module: longSession, browser: false, limitMs: 6 * 60_000 },
+  search: { module: search, browser: false, limitMs: 4 * 60_000 },
 }
 
 const args = process.argv.slice(2)

@@ -13,6 +13,7 @@ import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
 import { team } from './template-commands'
+import { exportCommand, search } from './history-commands'
 import { UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -248,4 +249,6 @@ export const commands: Readonly<Record<string, Command>> = {
   model,
   note,
   team,
+  search,
+  export: exportCommand,
 }

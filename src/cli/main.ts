@@ -41,6 +41,12 @@ Commands:
                          write a template as one JSON file (stdout without --file)
   team import --file F [--replace]
                          read a template exported elsewhere (checked before it is kept)
+  search <text> [--agent A] [--from NAME] [--tool NAME] [--since DATE] [--until DATE]
+                         find text in every transcript and inbox, grouped by agent
+                         ([match] marks what matched; --limit N hits, default 200)
+  export [--agent A] --format md|jsonl [--out FILE]
+                         an agent's transcript, or the whole team's history (every
+                         transcript and inbox), as Markdown or JSONL
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
@@ -103,6 +109,12 @@ const options = {
   file: { type: 'string' },
   description: { type: 'string' },
   replace: { type: 'boolean', default: false },
+  agent: { type: 'string' },
+  tool: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -139,6 +151,17 @@ export type ParsedOptions = {
   description?: string
   /** team save, export and import: replace what is there. */
   replace?: boolean
+  /** search and export: one agent only. */
+  agent?: string
+  /** search: tool calls and results of this tool only. */
+  tool?: string
+  /** search: a date range (`2026-12-01`, `2026-12-01T18:00Z`). */
+  since?: string
+  until?: string
+  /** export: md or jsonl. */
+  format?: string
+  /** export: the file to write (default: standard output). */
+  out?: string
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */

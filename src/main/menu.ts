@@ -176,6 +176,13 @@ function teamMenu(options: MenuOptions): MenuItemConstructorOptions {
         enabled: options.hasWorkspace,
         click: () => actions.send({ kind: 'spawn-teammate' }),
       },
+      {
+        label: 'Search the Team…',
+        accelerator: 'CmdOrCtrl+Shift+F',
+        registerAccelerator: false,
+        enabled: options.hasWorkspace,
+        click: () => actions.send({ kind: 'search-team' }),
+      },
       { type: 'separator' },
       {
         label: 'Stop All',

@@ -17,7 +17,9 @@ import { ShutdownDialog } from './components/ShutdownDialog'
 import { InstructionsDialog } from './components/InstructionsDialog'
 import { TemplatesDialog } from './components/TemplatesDialog'
 import { SettingsDialog } from './components/SettingsDialog'
+import { SearchPanel } from './components/SearchPanel'
 import { useShortcuts } from './components/shortcuts'
+import { useAddressView } from './components/useAddressView'
 import { SpawnDialog } from './components/SpawnDialog'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
@@ -47,6 +49,7 @@ export function App({ api, onConnectionChange }: AppProps) {
 function Shell() {
   const store = useAppStoreApi()
   useShortcuts(store)
+  useAddressView(store)
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)
@@ -135,6 +138,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <InstructionsDialog name={dialog.name} />
     case 'templates':
       return <TemplatesDialog />
+    case 'search':
+      return <SearchPanel />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -17,6 +17,12 @@ import {
   templateNameSchema,
   templateProblemSchema,
 } from './templates'
+import {
+  exportRequestSchema,
+  exportResultSchema,
+  searchQuerySchema,
+  searchResultSchema,
+} from './history'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -330,6 +336,10 @@ export const commands = {
     params: z.object({ json: z.string().max(1_500_000), replace: z.boolean().optional() }).strict(),
     result: z.object({ template: teamTemplateSchema }),
   },
+  /** Finds text in every transcript and inbox of the open team (Ctrl+Shift+F), by agent. */
+  searchHistory: { params: searchQuerySchema, result: searchResultSchema },
+  /** An agent's transcript (`agent`) or the whole team's history, as Markdown or JSONL. */
+  exportHistory: { params: exportRequestSchema, result: exportResultSchema },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -14,6 +14,8 @@ export const menuCommandSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('spawn-teammate') }),
   z.object({ kind: z.literal('stop-all') }),
   z.object({ kind: z.literal('resume-all') }),
+  /** Team > Search the Team…: the search panel over every transcript and inbox. */
+  z.object({ kind: z.literal('search-team') }),
   z.object({ kind: z.literal('show-shortcuts') }),
   /** A clicked notification: show that agent's conversation. */
   z.object({ kind: z.literal('show-agent'), name: z.string().min(1) }),

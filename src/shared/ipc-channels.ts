@@ -39,6 +39,8 @@ export const commandNames = [
   'deleteTemplate',
   'exportTemplate',
   'importTemplate',
+  'searchHistory',
+  'exportHistory',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

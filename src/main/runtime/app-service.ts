@@ -29,6 +29,9 @@ import { teamSnapshot, type StatusReason } from './team-snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
 import { demoEventDelayMs } from '../../shared/demo-speed'
 import { toInboxEntryView } from './views'
+import { exportHistory } from './history/history-export'
+import { hostHistorySource } from './history/sources'
+import { TeamHistory } from './history/team-history'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -55,6 +58,8 @@ type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> 
  */
 export class AppService {
   private host: TeamHost | null = null
+  /** The open team's history index, built at its first search. */
+  private history: TeamHistory | null = null
   private workspace: string | null = null
   private rosterProblem: TeamSnapshot['rosterProblem'] = null
   private offline: OfflineModelServer | null = null
@@ -213,9 +218,20 @@ export class AppService {
         await this.prepareModel()
         return { count: resumeAll(this.requireHost()) }
       },
+      searchHistory: async (query) => {
+        if (query.agent !== undefined) this.knownAgent(query.agent)
+        this.requireHost()
+        return (this.history as TeamHistory).search(query)
+      },
+      exportHistory: async (request) => {
+        const host = this.requireHost()
+        if (request.agent !== undefined) this.knownAgent(request.agent)
+        return exportHistory(hostHistorySource(host), request, host.team.roster.snapshot.team_name)
+      },
       closeWorkspace: async () => {
         await this.host?.close()
         this.host = null
+        this.history = null
         this.workspace = null
         this.rosterProblem = null
         this.alert = null
@@ -258,6 +274,7 @@ export class AppService {
       throw new TeamError('invalid-argument', `${workspace} is a file, not a folder.`)
     await this.host?.close()
     this.host = null
+    this.history = null
     this.workspace = workspace
     this.rosterProblem = null
     this.alert = null
@@ -291,6 +308,7 @@ export class AppService {
         column: details.column ?? 1,
       }
     }
+    if (this.host !== null) this.history = new TeamHistory(hostHistorySource(this.host))
     this.host?.subscribe((event) => this.onTeamEvent(event))
     this.settings.rememberWorkspace(workspace)
     const snapshot = await this.snapshot()
@@ -301,6 +319,7 @@ export class AppService {
   private onTeamEvent(event: TeamEvent): void {
     if (event.type === 'agent-status-changed')
       this.reasons.set(event.name, { reason: event.reason, cause: event.cause ?? null })
+    this.history?.observe(event)
     if (event.type === 'roster-invalid')
       this.rosterProblem = {
         message: event.message,

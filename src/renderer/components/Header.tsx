@@ -22,6 +22,16 @@ export function Header() {
       )}
       <ModelChip />
       <nav className="header-actions" aria-label="Application">
+        {workspace !== null ? (
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => openDialog({ kind: 'search' })}
+            title="Search every transcript and inbox (Ctrl+Shift+F)"
+          >
+            Search
+          </button>
+        ) : null}
         <button
           type="button"
           className="button button-ghost"

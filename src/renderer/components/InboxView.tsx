@@ -1,4 +1,4 @@
-import { memo, useEffect } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import type { InboxEntryView } from '../../shared/contract'
 import { useAppStore } from '../store/context'
 import { positionKey } from '../store/pages'
@@ -31,6 +31,7 @@ function InboxLines({ name }: { readonly name: string }) {
 
   const entries = inbox?.entries ?? noEntries
   const counts = countStates(entries)
+  const revealed = useRevealedEntry(name)
   return (
     <>
       <div className="inbox-summary">
@@ -64,7 +65,11 @@ function InboxLines({ name }: { readonly name: string }) {
           </p>
         ) : null}
         {entries.map((entry) => (
-          <InboxEntry key={positionKey(entry.position)} entry={entry} />
+          <InboxEntry
+            key={positionKey(entry.position)}
+            entry={entry}
+            revealed={revealed === positionKey(entry.position)}
+          />
         ))}
         {inbox?.next ? (
           <button
@@ -87,6 +92,34 @@ function InboxLines({ name }: { readonly name: string }) {
 }
 
 const noEntries: readonly InboxEntryView[] = []
+
+/**
+ * A search hit opened in this inbox: later pages are read until its line is loaded, then it is
+ * scrolled into view once. Answers the line's key, to mark it.
+ */
+function useRevealedEntry(name: string): string | null {
+  const reveal = useAppStore((state) => state.reveal)
+  const inbox = useAppStore((state) => own(state.inboxes, name))
+  const loadMore = useAppStore((state) => state.loadMoreInbox)
+  const key =
+    reveal !== null && reveal.agent === name && reveal.place.source === 'inbox'
+      ? positionKey(reveal.place.position)
+      : null
+  const loaded =
+    key !== null && inbox?.entries.some((entry) => positionKey(entry.position) === key) === true
+  const canLoadMore = inbox?.next != null && inbox.loadingMore !== true
+  useEffect(() => {
+    if (key !== null && !loaded && canLoadMore) void loadMore(name)
+  }, [key, loaded, canLoadMore, loadMore, name])
+  const scrolledFor = useRef(0)
+  const request = reveal?.request ?? 0
+  useEffect(() => {
+    if (!loaded || key === null || scrolledFor.current === request) return
+    scrolledFor.current = request
+    document.querySelector(`[data-position="${key}"]`)?.scrollIntoView({ block: 'center' })
+  }, [loaded, key, request])
+  return loaded ? key : null
+}
 
 function InboxComposer({ name }: { readonly name: string }) {
   const sendMessage = useAppStore((state) => state.sendMessage)
@@ -132,12 +165,20 @@ function countStates(entries: readonly InboxEntryView[]): Record<InboxEntryView[
  * Memoized: a refresh keeps the objects of entries that did not change (see inboxPageLoaded),
  * so only new or changed lines render again, not the whole list.
  */
-const InboxEntry = memo(function InboxEntry({ entry }: { readonly entry: InboxEntryView }) {
+const InboxEntry = memo(function InboxEntry({
+  entry,
+  revealed,
+}: {
+  readonly entry: InboxEntryView
+  readonly revealed: boolean
+}) {
   return (
     <article
-      className={`inbox-entry inbox-${entry.state}`}
+      className={`inbox-entry inbox-${entry.state}${revealed ? ' is-revealed' : ''}`}
       data-testid="inbox-entry"
       data-state={entry.state}
+      data-position={positionKey(entry.position)}
+      data-revealed={revealed ? 'true' : undefined}
     >
       <header className="inbox-entry-header">
         <span className="inbox-from">

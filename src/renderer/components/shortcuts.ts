@@ -17,6 +17,7 @@ export const shortcuts: readonly Shortcut[] = [
   { keys: [`${mod}+1…9`, 'Alt+1…9'], action: 'Open the lead (1) or a teammate (2–9)' },
   { keys: [`${mod}+I`], action: 'Inbox of the open agent' },
   { keys: [`${mod}+Shift+A`], action: 'Activity panes of the whole team' },
+  { keys: [`${mod}+Shift+F`], action: 'Search every transcript and inbox of the team' },
   { keys: [`${mod}+B`], action: 'Show or hide the roster' },
   { keys: [`${mod}+.`], action: 'Stop the open agent while it works' },
   { keys: [`${mod}+O`], action: 'Open a folder' },
@@ -40,6 +41,7 @@ export function shortcutFor(event: KeyboardEvent): string | null {
   if (event.key === 'F1') return 'help'
   if (event.key === 'Escape') return 'close'
   if (command && event.shiftKey && key === 'a') return 'activity'
+  if (command && event.shiftKey && key === 'f') return 'search'
   if (command && !event.shiftKey && !event.altKey) {
     if (key === 'k') return 'focus'
     if (key === 'n') return 'spawn'
@@ -82,6 +84,7 @@ export function useShortcuts(store: AppStore): void {
       else if (shortcut === 'spawn') state.openDialog({ kind: 'spawn', prefill: null })
       else if (shortcut === 'inbox') state.select(state.selected, 'inbox')
       else if (shortcut === 'activity') state.showView('activity')
+      else if (shortcut === 'search') state.openDialog({ kind: 'search' })
       else if (shortcut === 'roster') state.toggleRoster()
       else if (shortcut === 'stop') {
         const name = state.selected

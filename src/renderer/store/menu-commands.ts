@@ -35,6 +35,7 @@ export function runMenuCommand(state: AppState, command: MenuCommand): void {
     case 'spawn-teammate':
     case 'stop-all':
     case 'resume-all':
+    case 'search-team':
     case 'show-agent':
       if (inTeam) runTeamCommand(state, command)
       return
@@ -52,6 +53,7 @@ type TeamCommand = Extract<
       | 'spawn-teammate'
       | 'stop-all'
       | 'resume-all'
+      | 'search-team'
       | 'show-agent'
   }
 >
@@ -73,6 +75,9 @@ function runTeamCommand(state: AppState, command: TeamCommand): void {
       return
     case 'resume-all':
       state.resumeAll().catch(report('Could not resume the team'))
+      return
+    case 'search-team':
+      state.openDialog({ kind: 'search' })
       return
     case 'show-agent':
       if (state.agents[command.name] !== undefined) state.select(command.name, 'conversation')

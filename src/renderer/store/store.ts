@@ -18,6 +18,12 @@ import {
   type UiState,
 } from './ui'
 import { own } from '../../shared/own'
+import {
+  createSearchActions,
+  initialSearchState,
+  type SearchActions,
+  type SearchState,
+} from './search'
 
 export interface CoreActions {
   /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
@@ -41,7 +47,14 @@ export interface CoreActions {
   setConnection(connection: ConnectionStatus): void
 }
 
-export type AppState = TeamData & UiState & CoreActions & Commands & ProjectCommands & Queries
+export type AppState = TeamData &
+  UiState &
+  SearchState &
+  CoreActions &
+  Commands &
+  ProjectCommands &
+  Queries &
+  SearchActions
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -58,6 +71,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
   return createStore<AppState>()((set, get) => {
     const queries = createQueries(api, set, get)
     const commands = createCommands(api, set, get)
+    const search = createSearchActions(api, set, get)
 
     const core: CoreActions = {
       start() {
@@ -198,10 +212,12 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
     return {
       ...initialTeamData,
       ...initialUiState,
+      ...initialSearchState,
       ...core,
       ...commands,
       ...createProjectCommands(api),
       ...queries,
+      ...search,
     }
   })
 }

@@ -27,6 +27,8 @@ export type DialogState =
   | { readonly kind: 'instructions'; readonly name: string }
   /** Team templates: save the team, apply, edit, delete, export, import. */
   | { readonly kind: 'templates' }
+  /** Search across every transcript and inbox of the team (Ctrl+Shift+F). */
+  | { readonly kind: 'search' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

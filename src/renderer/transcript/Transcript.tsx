@@ -5,6 +5,7 @@ import { useAppStore } from '../store/context'
 import { RowView } from './RowView'
 import { recordRows, withLiveRows, type Row } from './rows'
 import { turnSpends } from './turn-spend'
+import { useReveal } from './useReveal'
 import { own } from '../../shared/own'
 
 const noRecords: readonly TranscriptRecord[] = []
@@ -98,6 +99,9 @@ export function Transcript({
     scrollEndThreshold: FOLLOW_THRESHOLD,
   })
   const items = virtualizer.getVirtualItems()
+  // A search hit opened here: its row is scrolled to and marked (in this list layer, so the
+  // rows themselves know nothing of it).
+  const revealed = useReveal(name, records, rows, status === 'ready', virtualizer)
 
   // The first time the tail is on screen, start at the bottom: the latest is what matters.
   const startedAtEnd = useRef(false)
@@ -150,7 +154,10 @@ export function Transcript({
                     key={item.key}
                     data-index={item.index}
                     ref={virtualizer.measureElement}
-                    className="transcript-row"
+                    className={
+                      item.key === revealed ? 'transcript-row is-revealed' : 'transcript-row'
+                    }
+                    data-revealed={item.key === revealed ? 'true' : undefined}
                   >
                     <RowView row={row} agent={name} spend={own(spends, row.key)} />
                   </div>

@@ -179,6 +179,7 @@ describe('the desktop shell of the built main process', () => {
     const team = submenu(menu, '&Team').filter((entry) => entry.label !== '')
     expect(team.map((entry) => [entry.label, entry.enabled])).toEqual([
       ['Spawn Teammate…', true],
+      ['Search the Team…', true],
       ['Stop All', true],
       ['Resume All', true],
     ])

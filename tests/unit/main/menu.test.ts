@@ -107,6 +107,7 @@ describe('the application menu', () => {
     click(item(top(template, 'View'), 'Toggle Roster'))
     click(item(top(template, 'View'), 'Toggle Activity'))
     click(item(top(template, 'Team'), 'Spawn Teammate…'))
+    click(item(top(template, 'Team'), 'Search the Team…'))
     click(item(top(template, 'Team'), 'Stop All'))
     click(item(top(template, 'Team'), 'Resume All'))
     click(item(top(template, 'Help'), 'Keyboard Shortcuts'))
@@ -116,6 +117,7 @@ describe('the application menu', () => {
       'toggle-roster',
       'toggle-activity',
       'spawn-teammate',
+      'search-team',
       'stop-all',
       'resume-all',
       'show-shortcuts',
@@ -162,7 +164,7 @@ describe('the application menu', () => {
   it('disables the team items while no folder is open', () => {
     const { template } = setup({ hasWorkspace: false })
     expect(item(top(template, 'File'), 'Close Folder').enabled).toBe(false)
-    for (const label of ['Spawn Teammate…', 'Stop All', 'Resume All'])
+    for (const label of ['Spawn Teammate…', 'Search the Team…', 'Stop All', 'Resume All'])
       expect(item(top(template, 'Team'), label).enabled).toBe(false)
     expect(item(top(template, 'View'), 'Toggle Roster').enabled).toBe(false)
     expect(item(top(template, 'File'), 'Open Folder…').enabled).not.toBe(false)
@@ -173,6 +175,9 @@ describe('the application menu', () => {
     const spawn = item(top(template, 'Team'), 'Spawn Teammate…')
     expect(spawn.accelerator).toBe('CmdOrCtrl+N')
     expect(spawn.registerAccelerator).toBe(false)
+    const search = item(top(template, 'Team'), 'Search the Team…')
+    expect(search.accelerator).toBe('CmdOrCtrl+Shift+F')
+    expect(search.registerAccelerator).toBe(false)
     // Stop All has no key of its own: nothing to leave to the page.
     expect(item(top(template, 'Team'), 'Stop All').accelerator).toBeUndefined()
   })

@@ -196,6 +196,12 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     deleteTemplate: vi.fn(async () => ({})),
     exportTemplate: vi.fn(),
     importTemplate: vi.fn(),
+    searchHistory: vi.fn(async () => ({ groups: [], total: 0 })),
+    exportHistory: vi.fn(async ({ agent, format }: { agent?: string; format: string }) => ({
+      fileName: `${agent ?? 'team'}.${format}`,
+      mimeType: 'text/plain',
+      content: 'exported',
+    })),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

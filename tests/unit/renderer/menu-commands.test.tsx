@@ -54,6 +54,9 @@ describe('commands from the application menu', () => {
     fireEvent.keyDown(window, { key: 'Escape' })
     menu(api, { kind: 'show-shortcuts' })
     expect(screen.getByRole('dialog', { name: 'Help' })).toHaveTextContent('Keyboard shortcuts')
+    fireEvent.keyDown(window, { key: 'Escape' })
+    menu(api, { kind: 'search-team' })
+    expect(screen.getByRole('dialog', { name: 'Search the team' })).toBeInTheDocument()
   })
 
   it('stop all and resume all call the team-wide commands', async () => {

@@ -20,6 +20,8 @@ export function failOnConsoleErrors(): void {
   })
   afterEach(() => {
     cleanup()
+    // The window keeps the open agent and tab in the address: the next test starts without it.
+    window.history.replaceState(null, '', '/')
     expect(consoleError).not.toHaveBeenCalled()
     consoleError.mockRestore()
   })

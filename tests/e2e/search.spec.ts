@@ -1,0 +1,179 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { root, startServer, type RunningServer } from './serve'
+
+/**
+ * Search across the team, end to end: the real `agent-teams serve` on a workspace whose
+ * teammate has a 10,000-record transcript, driven through Chromium. A word said early in that
+ * transcript is found with Ctrl+Shift+F and opened: the transcript reads back to it and scrolls
+ * it into view. The address keeps the agent and tab, so a reload and a second tab show the same.
+ */
+
+const NEEDLE = 'quetzal'
+const NEEDLE_SEQ = 28
+const RECORDS = 10_000
+const shots = join(root, 'test-results/screenshots')
+const START = Date.UTC(2026, 0, 1) / 1000
+
+let workspace = ''
+let configHome = ''
+let server: RunningServer | undefined
+let context: BrowserContext | undefined
+let page: Page
+const pageErrors: string[] = []
+
+/** Alice's long transcript: tasks, tool calls and results, then a final answer (she is idle). */
+function transcriptLines(): string {
+  const lines: string[] = []
+  for (let seq = 1; seq <= RECORDS; seq++) {
+    const base = { v: 1, seq, at: START + seq * 60 }
+    const cycle = Math.floor((seq - 1) / 3)
+    const needle = seq === NEEDLE_SEQ ? ` Remember the ${NEEDLE} protocol.` : ''
+    let record: Record<string, unknown>
+    if (seq === RECORDS)
+      record = {
+        ...base,
+        kind: 'assistant',
+        message_id: `msg_${seq}`,
+        model: 'offline-demo',
+        content: [{ type: 'text', text: 'All modules are checked.' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 10, output_tokens: 5 },
+      }
+    else if ((seq - 1) % 3 === 0)
+      record = {
+        ...base,
+        kind: 'user',
+        from: 'lead',
+        text: `Task ${cycle}: check module ${cycle}.${needle}`,
+      }
+    else if ((seq - 1) % 3 === 1)
+      record = {
+        ...base,
+        kind: 'assistant',
+        message_id: `msg_${seq}`,
+        model: 'offline-demo',
+        content: [
+          { type: 'text', text: `Reading module ${cycle}.${needle}` },
+          {
+            type: 'tool_use',
+            id: `toolu_${cycle}`,
+            name: 'read_file',
+            input: { path: `m${cycle}.ts` },
+          },
+        ],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 10, output_tokens: 5 },
+      }
+    else
+      record = {
+        ...base,
+        kind: 'tool-result',
+        tool_use_id: `toolu_${cycle}`,
+        name: 'read_file',
+        content: `export const value${cycle} = ${cycle}${needle}`,
+        is_error: false,
+      }
+    lines.push(`${JSON.stringify(record)}\n`)
+  }
+  return lines.join('')
+}
+
+function writeTeam(): void {
+  const team = join(workspace, '.team')
+  mkdirSync(join(team, 'transcripts'), { recursive: true })
+  writeFileSync(
+    join(team, 'config.json'),
+    JSON.stringify({
+      team_name: 'history',
+      members: [
+        { name: 'alice', role: 'coder', status: 'idle' },
+        { name: 'bob', role: 'tester', status: 'idle' },
+      ],
+    }),
+  )
+  writeFileSync(join(team, 'transcripts', 'alice.jsonl'), transcriptLines())
+  // The offline model, so that the window opens on the team (no key is needed to look).
+  const settings = join(configHome, 'agent-teams', 'settings.json')
+  mkdirSync(dirname(settings), { recursive: true })
+  writeFileSync(settings, JSON.stringify({ useOfflineModel: true }))
+}
+
+function watch(target: Page): void {
+  target.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+  target.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      pageErrors.push(`console: ${message.text()}`)
+  })
+}
+
+test.describe.configure({ mode: 'serial' })
+
+test.describe('search across the team', () => {
+  test.beforeAll(async ({ browser }) => {
+    workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-workspace-'))
+    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-config-'))
+    writeTeam()
+    server = await startServer({ workspace, configHome })
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    page = await context.newPage()
+    watch(page)
+  })
+
+  test.afterAll(async () => {
+    await context?.close()
+    const code = await server?.stop()
+    rmSync(workspace, { recursive: true, force: true })
+    rmSync(configHome, { recursive: true, force: true })
+    expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
+  })
+
+  test('finds a word from an old part of a 10,000-record transcript and scrolls to it', async () => {
+    await page.goto(server!.url)
+    await expect(page.getByRole('complementary', { name: 'Team' })).toBeVisible()
+    await page.keyboard.press('Control+Shift+F')
+    const panel = page.getByTestId('search-panel')
+    await expect(panel).toBeVisible()
+    await page.getByLabel('Text to find').fill(NEEDLE)
+    const group = panel.getByTestId('search-group-alice')
+    await expect(group).toContainText('alice · 1')
+    await expect(group.locator('mark').first()).toHaveText(NEEDLE)
+    mkdirSync(shots, { recursive: true })
+    await page.screenshot({ path: join(shots, 'search-panel.png') })
+
+    await group.getByTestId('search-hit').filter({ hasText: 'Task' }).click()
+    await expect(panel).toBeHidden()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('alice')
+    const revealed = page.getByTestId('transcript').locator('[data-revealed="true"]')
+    await expect(revealed).toContainText(`Remember the ${NEEDLE} protocol.`)
+    await expect(revealed).toBeInViewport()
+    await page.screenshot({ path: join(shots, 'search-revealed.png') })
+    expect(pageErrors).toEqual([])
+  })
+
+  test('the address keeps the agent and tab, for a reload and a second tab', async () => {
+    await expect(page).toHaveURL(/#\/alice\/chat$/)
+    await page.reload()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('alice')
+    await expect(page.getByRole('tab', { name: 'Transcript' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
+
+    await page.getByRole('tab', { name: /^Inbox/ }).click()
+    await expect(page).toHaveURL(/#\/alice\/inbox$/)
+    const second = await context!.newPage()
+    watch(second)
+    await second.goto(page.url())
+    await expect(second.getByRole('heading', { level: 1 })).toHaveText('alice')
+    await expect(second.getByRole('tab', { name: /^Inbox/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
+    await expect(second.locator('.inbox-path')).toHaveText('.team/inbox/alice.jsonl')
+    await second.close()
+    expect(pageErrors).toEqual([])
+  })
+})
