@@ -1,5 +1,6 @@
 import type { ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
+import { teammateBranch } from '../../shared/worktree'
 import { Agent } from './agents/agent'
 import type { PauseCause } from './agents/agent-types'
 import type { CompactionPolicy } from './agents/compaction'
@@ -12,6 +13,8 @@ import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
+import type { TeamWorktrees } from './team-worktrees'
+import { worktreeSummary } from './worktree-summary'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -32,6 +35,8 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** The teammates' worktrees: where each one's tools work, and what it changed. */
+  readonly worktrees: TeamWorktrees
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -46,6 +51,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     paths: team.paths,
     mailbox: team.mailbox,
     clock: deps.clock,
+    toolRoot: isLead ? undefined : () => deps.worktrees.toolRoot(name),
     tools: [
       ...basicTools,
       ...(isLead
@@ -65,7 +71,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
         : teammateSystemPrompt({
             name,
             role: member?.role ?? 'teammate',
-            workspace: team.paths.workspace,
+            workspace: deps.worktrees.toolRoot(name),
+            branch: member?.worktree ? teammateBranch(name) : undefined,
           })
     },
     roundCap: deps.roundCap,
@@ -111,7 +118,7 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
         `Team: ${team.roster.snapshot.team_name}`,
         ...members.map((member) => {
           const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}`
+          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${worktreeSummary(deps.worktrees, member.name)}`
         }),
       ].join('\n')
     },

@@ -29,6 +29,9 @@ import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { TeamBudgets } from './team-budgets'
+import { TeamWorktrees } from './team-worktrees'
+import { removeTeammate } from './teammate-removal'
+import type { BranchAction } from '../../shared/worktree'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -66,6 +69,8 @@ export class TeamHost {
   private readonly budgets: TeamBudgets
   private readonly agentDependencies: AgentDependencies
   private readonly authAlert: AuthAlert
+  /** The teammates' git worktrees and the review loop over their branches. */
+  readonly worktrees: TeamWorktrees
   private closed = false
 
   private constructor(
@@ -74,6 +79,10 @@ export class TeamHost {
   ) {
     this.model = new ModelClient(options.endpoint)
     this.authAlert = new AuthAlert((event) => team.publish(event))
+    this.worktrees = new TeamWorktrees({
+      team,
+      sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
+    })
     const clock = options.clock ?? systemClock
     this.protocols = new Protocols({
       team,
@@ -98,6 +107,7 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
+      worktrees: this.worktrees,
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -155,7 +165,9 @@ export class TeamHost {
     }
     const previous = member?.status
     const now = (this.options.clock ?? systemClock).now() / 1000
-    this.team.updateRoster((draft) => enrollMember(draft, request, now))
+    const place = this.worktrees.atSpawn(request.name, request.worktree)
+    this.team.updateRoster((draft) => enrollMember(draft, request, now, place.record))
+    this.worktrees.turnStarted(request.name)
     // Its earlier run's shutdown answer ("shutting down after this step") is over.
     if (previous !== undefined) this.protocols.spawnedAgain(request.name)
     if (previous !== undefined)
@@ -167,7 +179,21 @@ export class TeamHost {
         reason: 'spawned again',
       })
     this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
-    return spawnSummary(request, this.modelChoice(request.name))
+    return `${spawnSummary(request, this.modelChoice(request.name))}; ${place.note}`
+  }
+
+  /**
+   * Takes `name` off the roster (its transcript stays in `.team/`). Its worktree goes; its
+   * branch is kept, merged or deleted as `branch` says, and unmerged work without a say is
+   * refused (`unmerged-work`), never deleted. Returns what was done.
+   */
+  async removeTeammate(name: string, branch?: BranchAction): Promise<string> {
+    this.assertOpen()
+    return removeTeammate(
+      { team: this.team, worktrees: this.worktrees, agents: this.agents },
+      name,
+      branch,
+    )
   }
 
   send(request: {
@@ -332,6 +358,17 @@ export class TeamHost {
 
   private route(event: TeamEvent): void {
     if (this.closed) return
+    if (event.type === 'tool-call-finished') this.worktrees.touched(event.agent)
+    else if (event.type === 'agent-status-changed' && event.name !== LEAD) {
+      // A turn that starts from rest: its "last turn" diff is taken from here.
+      if (
+        event.status === 'working' &&
+        event.previous !== 'waiting' &&
+        event.previous !== 'working'
+      )
+        this.worktrees.turnStarted(event.name)
+      else this.worktrees.touched(event.name)
+    }
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)
