@@ -80,7 +80,9 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.authAlert = new AuthAlert((event) => team.publish(event))
     this.worktrees = new TeamWorktrees({
-      team,
+      workspace: team.paths.workspace,
+      roster: () => team.roster.snapshot,
+      updateRoster: (change) => team.updateRoster(change),
       sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
     })
     const clock = options.clock ?? systemClock
@@ -179,7 +181,8 @@ export class TeamHost {
         reason: 'spawned again',
       })
     this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
-    return `${spawnSummary(request, this.modelChoice(request.name))}; ${place.note}`
+    const summary = spawnSummary(request, this.modelChoice(request.name))
+    return place.note === '' ? summary : `${summary}; ${place.note}`
   }
 
   /**

@@ -14,7 +14,7 @@ import { changedPaths, diffBetween } from './git/diff'
 import { runGit } from './git/git'
 import { mergeBranch } from './git/merge'
 import { turnStartRef, Worktrees } from './git/worktrees'
-import type { Team } from './team'
+import type { Member, RosterFile } from '../../shared/roster'
 
 /** Told when a teammate's branch was merged: the task board moves its tasks in review to done. */
 export type MergeListener = (
@@ -23,7 +23,11 @@ export type MergeListener = (
 ) => void
 
 export interface TeamWorktreesDependencies {
-  readonly team: Team
+  readonly workspace: string
+  /** The roster as it is now (the running team's, or config.json read by the CLI). */
+  readonly roster: () => RosterFile
+  /** Changes config.json (the team's worktree default); absent where only reading. */
+  readonly updateRoster?: (change: (draft: RosterFile) => void) => void
   /** Sends the person's message to a teammate (review comments, rejections, hand-backs). */
   readonly sendToTeammate: (to: string, content: string, extra: Record<string, unknown>) => void
 }
@@ -39,7 +43,7 @@ export class TeamWorktrees {
   private readonly changed = new Map<string, string[]>()
 
   constructor(private readonly deps: TeamWorktreesDependencies) {
-    this.git = new Worktrees(deps.team.paths.workspace)
+    this.git = new Worktrees(deps.workspace)
   }
 
   /** The hook the task board wires: called after every successful merge. */
@@ -50,21 +54,23 @@ export class TeamWorktrees {
 
   /** The member's worktree record, or null when it works in the shared workspace. */
   record(name: string): MemberWorktree | null {
-    return this.deps.team.roster.find(name)?.worktree ?? null
+    return this.member(name)?.worktree ?? null
   }
 
   /** The folder `name`'s file tools and bash work in. */
   toolRoot(name: string): string {
-    return this.record(name) === null ? this.deps.team.paths.workspace : this.git.root(name)
+    return this.record(name) === null ? this.deps.workspace : this.git.root(name)
   }
 
   /** Whether a spawn gives a worktree when it does not say (the team's setting, and git). */
   get defaultOn(): boolean {
-    return this.deps.team.roster.snapshot.worktrees !== false
+    return this.deps.roster().worktrees !== false
   }
 
   setDefault(on: boolean): void {
-    this.deps.team.updateRoster((draft) => {
+    if (!this.deps.updateRoster)
+      throw new TeamError('invalid-argument', 'The team must be running to change its settings.')
+    this.deps.updateRoster((draft) => {
       draft.worktrees = on
     })
   }
@@ -88,7 +94,11 @@ export class TeamWorktrees {
     if (!this.git.available())
       return {
         record: null,
-        note: 'works in the shared workspace: the workspace is not a git repository with a commit',
+        // Said when a worktree was asked for; by default a plain folder is simply shared.
+        note:
+          wanted === true
+            ? 'works in the shared workspace: the workspace is not a git repository with a commit'
+            : '',
       }
     const record = this.git.create(name)
     return { record, note: `works in its own worktree on ${branch} from ${record.base}` }
@@ -107,7 +117,7 @@ export class TeamWorktrees {
 
   diff(name: string, scope: DiffScope, range?: { from: string; to: string }): ReviewDiff {
     const record = this.required(name)
-    const cwd = this.deps.team.paths.workspace
+    const cwd = this.deps.workspace
     let from: string
     let to: string
     if (scope === 'range') {
@@ -133,7 +143,7 @@ export class TeamWorktrees {
   /** The roster's view of every teammate with a worktree: its branch, changed files, overlaps. */
   views(): Map<string, WorktreeView> {
     const views = new Map<string, WorktreeView>()
-    for (const member of this.deps.team.roster.members) {
+    for (const member of this.deps.roster().members) {
       const record = member.worktree
       if (!record) continue
       const files = this.changedFiles(member.name)
@@ -149,6 +159,12 @@ export class TeamWorktrees {
 
   merge(name: string, options: { into?: string; squash?: boolean }): MergeResult {
     const record = this.required(name)
+    // Its uncommitted work is committed first: not while it is still writing it.
+    if (this.member(name)?.status === 'working')
+      throw new TeamError(
+        'member-working',
+        `${name} is working right now; wait until it is idle, or stop it, then merge.`,
+      )
     const result = mergeBranch(this.git, name, {
       into: options.into ?? record.base,
       squash: options.squash === true,
@@ -183,7 +199,7 @@ export class TeamWorktrees {
 
   /** A line comment: the teammate gets a message naming the file and the line. */
   comment(name: string, comment: { file: string; line: number; text: string }): void {
-    if (!this.deps.team.roster.find(name))
+    if (!this.member(name))
       throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
     this.deps.sendToTeammate(
       name,
@@ -234,7 +250,7 @@ export class TeamWorktrees {
     if (cached) return cached
     const record = this.record(name)
     if (record === null || !existsSync(join(this.git.folder(name), '.git'))) return []
-    const cwd = this.deps.team.paths.workspace
+    const cwd = this.deps.workspace
     const to = this.tip(name)
     const files = changedPaths(cwd, this.mergeBase(record.base, to, record.base_commit), to)
     this.changed.set(name, files)
@@ -245,7 +261,7 @@ export class TeamWorktrees {
   private overlapsOf(name: string, files: readonly string[]): Record<string, string[]> {
     const overlaps: Record<string, string[]> = {}
     const mine = new Set(files)
-    for (const member of this.deps.team.roster.members) {
+    for (const member of this.deps.roster().members) {
       if (member.name === name || !member.worktree) continue
       for (const path of this.changedFiles(member.name)) {
         if (!mine.has(path)) continue
@@ -265,18 +281,16 @@ export class TeamWorktrees {
   }
 
   private mergeBase(base: string, to: string, fallback: string): string {
-    const result = runGit(this.deps.team.paths.workspace, ['merge-base', base, to])
+    const result = runGit(this.deps.workspace, ['merge-base', base, to])
     return result.status === 0 ? result.stdout.trim() : fallback
   }
 
   private refExists(ref: string): boolean {
-    return (
-      runGit(this.deps.team.paths.workspace, ['rev-parse', '--verify', '--quiet', ref]).status === 0
-    )
+    return runGit(this.deps.workspace, ['rev-parse', '--verify', '--quiet', ref]).status === 0
   }
 
   private commitOf(revision: string): string {
-    const result = runGit(this.deps.team.paths.workspace, [
+    const result = runGit(this.deps.workspace, [
       'rev-parse',
       '--verify',
       '--quiet',
@@ -288,8 +302,12 @@ export class TeamWorktrees {
     return result.stdout.trim()
   }
 
+  private member(name: string): Member | undefined {
+    return this.deps.roster().members.find((member) => member.name === name)
+  }
+
   private required(name: string): MemberWorktree {
-    if (!this.deps.team.roster.find(name))
+    if (!this.member(name))
       throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
     const record = this.record(name)
     if (record === null)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
 import { TeamError } from '../../../../src/shared/errors'
+import { cli } from '../../../helpers/cli'
 import { gitIn, gitWorkspace } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { tempWorkspace } from '../../../helpers/workspace'
@@ -114,10 +115,20 @@ describe('a worktree per teammate', () => {
     const { dir: workspace } = tempWorkspace()
     const script = queueScript({
       alice: [toolCall('write_file', { path: 'shared.txt', content: 'x' }), text('Done.')],
+      bob: [text('Waiting.')],
     })
     const team = await startHost(script, { workspace })
-    const summary = team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    const summary = team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Work.',
+      worktree: true,
+    })
     expect(summary).toContain('the workspace is not a git repository')
+    // Without asking for one, a plain folder is simply shared, as before worktrees.
+    expect(team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })).toBe(
+      "Spawned 'bob' (role: tester)",
+    )
     await team.host.whenIdle()
     expect(readFileSync(join(workspace, 'shared.txt'), 'utf8')).toBe('x')
     expect(team.host.team.roster.find('alice')?.worktree).toBeUndefined()
@@ -194,5 +205,51 @@ describe('removing a teammate with a worktree', () => {
     await team.host.whenIdle()
     expect(await team.host.removeTeammate('alice')).toContain('Removed alice')
     expect(existsSync(worktreeOf(workspace, 'alice'))).toBe(false)
+  })
+})
+
+describe('the CLI for worktrees', () => {
+  it('spawn --no-worktree and --worktree, and remove asking for --branch', async () => {
+    const workspace = gitWorkspace()
+    const script = queueScript({
+      alice: [toolCall('write_file', { path: 'a.txt', content: 'a' }), text('Done.')],
+      bob: [text('Done.')],
+    })
+    const team = await startHost(script, { workspace })
+    const shared = await cli([
+      'spawn',
+      'bob',
+      'Go.',
+      '--role',
+      'tester',
+      '--no-worktree',
+      '--workspace',
+      workspace,
+    ])
+    expect(shared.stdout).toContain('in the shared workspace')
+    const own = await cli([
+      'spawn',
+      'alice',
+      'Go.',
+      '--role',
+      'coder',
+      '--worktree',
+      '--workspace',
+      workspace,
+    ])
+    expect(own.stdout).toContain('in its worktree on team/alice')
+    await team.host.whenIdle()
+
+    const refused = await cli(['remove', 'alice', '--workspace', workspace])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('--branch keep')
+    expect(team.host.team.roster.find('alice')).toBeDefined()
+    const kept = await cli(['remove', 'alice', '--branch', 'keep', '--workspace', workspace])
+    expect(kept.code).toBe(0)
+    expect(team.host.team.roster.find('alice')).toBeUndefined()
+    expect(gitIn(workspace, 'show', 'team/alice:a.txt')).toBe('a')
+    expect((await cli(['remove', 'bob', '--branch', 'nope', '--workspace', workspace])).code).toBe(
+      2,
+    )
   })
 })
