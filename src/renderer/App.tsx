@@ -13,6 +13,7 @@ import { HelpDialog } from './components/HelpDialog'
 import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
+import { RemoveDialog } from './components/RemoveDialog'
 import { ShutdownDialog } from './components/ShutdownDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
@@ -129,6 +130,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <ModelDialog name={dialog.name} />
     case 'shutdown':
       return <ShutdownDialog name={dialog.name} />
+    case 'remove':
+      return <RemoveDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -9,6 +9,7 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import { reviewCommands } from './review-contract'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -131,6 +132,8 @@ export const commands = {
         thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
+        /** Its own git worktree; absent: the team's default (on in a git repository). */
+        worktree: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -247,6 +250,7 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  ...reviewCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

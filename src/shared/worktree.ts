@@ -57,6 +57,8 @@ export const changedFileSchema = z.object({
   deletions: z.number().int().min(0),
   /** The file's path before a rename. */
   oldPath: z.string().nullable(),
+  /** Its part of the unified diff (`git diff` output), for the diff component. */
+  patch: z.string(),
 })
 export type ChangedFile = z.infer<typeof changedFileSchema>
 
@@ -66,8 +68,6 @@ export const reviewDiffSchema = z.object({
   base: z.string(),
   scope: diffScopeSchema,
   files: z.array(changedFileSchema),
-  /** The unified diff (`git diff` output) of every file, for the diff component. */
-  patch: z.string(),
   /** Files that other teammates' branches change too: path → their names. */
   overlaps: z.record(z.string(), z.array(z.string())),
 })

@@ -25,6 +25,7 @@ import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
 import { toInboxEntryView } from './views'
+import { reviewHandlers } from './review-handlers'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -121,6 +122,7 @@ export class AppService {
 
   private createHandlers(): Handlers {
     return {
+      ...reviewHandlers(() => this.requireHost()),
       getInfo: async () => ({
         version: this.options.version,
         workspace: this.workspace,

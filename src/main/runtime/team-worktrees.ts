@@ -132,12 +132,12 @@ export class TeamWorktrees {
           ? turnStartRef(name)
           : this.mergeBase(record.base, to, record.base_commit)
     }
-    const { files, patch } = diffBetween(cwd, from, to)
+    const { files } = diffBetween(cwd, from, to)
     const overlaps = this.overlapsOf(
       name,
       files.map((file) => file.path),
     )
-    return { name, branch: teammateBranch(name), base: record.base, scope, files, patch, overlaps }
+    return { name, branch: teammateBranch(name), base: record.base, scope, files, overlaps }
   }
 
   /** The roster's view of every teammate with a worktree: its branch, changed files, overlaps. */

@@ -6,6 +6,7 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
+import { ChangesView } from './ChangesView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -21,6 +22,8 @@ export function MainArea() {
           <ActivityPanes />
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
+        ) : view === 'changes' && selected !== LEAD ? (
+          <ChangesView key={selected} name={selected} />
         ) : (
           <Conversation key={selected} name={selected} />
         )}
@@ -81,6 +84,9 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           agent !== undefined && agent.pending > 0 ? `Inbox (${agent.pending})` : 'Inbox',
           'Inbox (Ctrl+I)',
         )}
+        {selected !== LEAD && agent !== undefined
+          ? tab('changes', 'Changes', 'Its changes in its own worktree: diff, comment, merge')
+          : null}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
       </div>
     </div>

@@ -7,6 +7,7 @@ import { reduceEvents } from './reducer'
 import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
+import { createReviewCommands, type ReviewCommands } from './review-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -40,7 +41,7 @@ export interface CoreActions {
   setConnection(connection: ConnectionStatus): void
 }
 
-export type AppState = TeamData & UiState & CoreActions & Commands & Queries
+export type AppState = TeamData & UiState & CoreActions & Commands & Queries & ReviewCommands
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -195,6 +196,13 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       }
     }
 
-    return { ...initialTeamData, ...initialUiState, ...core, ...commands, ...queries }
+    return {
+      ...initialTeamData,
+      ...initialUiState,
+      ...core,
+      ...commands,
+      ...queries,
+      ...createReviewCommands(api),
+    }
   })
 }

@@ -2,7 +2,7 @@ import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'activity'
+export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity'
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */
 export interface SpawnPrefill {
@@ -23,6 +23,8 @@ export type DialogState =
   | { readonly kind: 'model'; readonly name: string }
   /** Confirms a shutdown request before it goes out. */
   | { readonly kind: 'shutdown'; readonly name: string }
+  /** Takes a teammate off the team, asking what becomes of an unmerged branch. */
+  | { readonly kind: 'remove'; readonly name: string }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

@@ -1,22 +1,20 @@
 import type { ChangedFile } from '../../../shared/worktree'
 import { git } from './git'
 
-/** The files changed from `from` to `to` (commits), with their line counts, and the patch. */
-export function diffBetween(
-  cwd: string,
-  from: string,
-  to: string,
-): { files: ChangedFile[]; patch: string } {
+/** The files changed from `from` to `to` (commits), each with its line counts and its patch. */
+export function diffBetween(cwd: string, from: string, to: string): { files: ChangedFile[] } {
   const range = ['--no-color', '--no-ext-diff', '-M', from, to]
   const statuses = parseNameStatus(git(cwd, ['diff', '--name-status', '-z', ...range]))
   const counts = parseNumstat(git(cwd, ['diff', '--numstat', '-z', ...range]))
-  const files = statuses.map((entry) => {
-    const count = counts.get(entry.path) ?? { additions: 0, deletions: 0 }
-    return { ...entry, ...count }
-  })
   // Prefixes named, whatever the person's diff.noprefix: diff components expect a/ and b/.
   const patch = git(cwd, ['diff', '--src-prefix=a/', '--dst-prefix=b/', ...range, '--'])
-  return { files, patch }
+  // The same options list the files in the same order as the name-status above.
+  const parts = patch.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
+  const files = statuses.map((entry, index) => {
+    const count = counts.get(entry.path) ?? { additions: 0, deletions: 0 }
+    return { ...entry, ...count, patch: parts[index] ?? '' }
+  })
+  return { files }
 }
 
 /** The paths changed from `from` to `to`. */

@@ -60,7 +60,8 @@ describe('review: diffs', () => {
     const whole = JSON.parse(branch.stdout) as ReviewDiff
     expect(whole.files.map((file) => file.path).sort()).toEqual(['one.txt', 'two.txt'])
     expect(whole.files[0]).toMatchObject({ status: 'A', additions: 1, deletions: 0 })
-    expect(whole.patch).toContain('+++ b/two.txt')
+    expect(whole.files.find((file) => file.path === 'two.txt')?.patch).toContain('+++ b/two.txt')
+    expect(whole.files.find((file) => file.path === 'one.txt')?.patch).not.toContain('two.txt')
 
     const turn = JSON.parse((await review(workspace, 'diff', 'alice', '--scope', 'turn')).stdout)
     expect((turn as ReviewDiff).files.map((file) => file.path)).toEqual(['two.txt'])
