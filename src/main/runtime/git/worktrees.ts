@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { TeamError } from '../../../shared/errors'
@@ -88,8 +96,13 @@ export class Worktrees {
     const head = git(folder, ['rev-parse', 'HEAD']).trim()
     const scratch = mkdtempSync(join(tmpdir(), 'agent-teams-index-'))
     try {
-      const env = { GIT_INDEX_FILE: join(scratch, 'index') }
-      git(folder, ['read-tree', 'HEAD'], { env })
+      const index = join(scratch, 'index')
+      const env = { GIT_INDEX_FILE: index }
+      // A copy of the worktree's own index keeps git's record of unchanged files, so only
+      // what changed is read again; without one, the index starts from HEAD.
+      const own = this.indexOf(folder)
+      if (own !== null) copyFileSync(own, index)
+      else git(folder, ['read-tree', 'HEAD'], { env })
       git(folder, ['add', '-A'], { env })
       const tree = git(folder, ['write-tree'], { env }).trim()
       if (tree === git(folder, ['rev-parse', 'HEAD^{tree}']).trim()) return head
@@ -99,6 +112,12 @@ export class Worktrees {
     } finally {
       rmSync(scratch, { recursive: true, force: true })
     }
+  }
+
+  private indexOf(folder: string): string | null {
+    const pathText = git(folder, ['rev-parse', '--git-path', 'index']).trim()
+    const file = isAbsolute(pathText) ? pathText : join(folder, pathText)
+    return existsSync(file) ? file : null
   }
 
   /** Marks the start of a turn: the turn's diff is taken from here. */
