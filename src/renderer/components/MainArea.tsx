@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react'
 import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { MainView } from '../store/ui'
@@ -6,9 +7,13 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
-import { ChangesView } from './ChangesView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
+
+// The diff component brings a syntax highlighter with many languages: loaded when first shown.
+const ChangesView = lazy(() =>
+  import('./ChangesView').then((module) => ({ default: module.ChangesView })),
+)
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -23,7 +28,9 @@ export function MainArea() {
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
         ) : view === 'changes' && selected !== LEAD ? (
-          <ChangesView key={selected} name={selected} />
+          <Suspense fallback={<p className="muted">Loading the changes…</p>}>
+            <ChangesView key={selected} name={selected} />
+          </Suspense>
         ) : (
           <Conversation key={selected} name={selected} />
         )}

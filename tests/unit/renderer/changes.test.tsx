@@ -82,7 +82,8 @@ function api() {
 async function openChanges(fake = api()) {
   await renderApp(fake)
   fireEvent.click(await screen.findByTestId('roster-branch-alice'))
-  await screen.findByTestId('changes-file-src/app.ts')
+  // The view is loaded on first use (a chunk of its own): the first wait covers the import.
+  await screen.findByTestId('changes-file-src/app.ts', {}, { timeout: 10_000 })
   return fake
 }
 
