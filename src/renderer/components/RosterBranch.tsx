@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import type { Result } from '../../shared/contract'
 import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
+import './roster-branch.css'
 
 type Worktrees = Result<'getWorktrees'>
 
