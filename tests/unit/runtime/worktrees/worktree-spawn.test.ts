@@ -153,6 +153,35 @@ describe('a worktree per teammate', () => {
   })
 })
 
+describe("the lead's spawn_teammate", () => {
+  it('takes worktree: false for the shared workspace, and gives one by default', async () => {
+    const workspace = gitWorkspace()
+    const script = queueScript({
+      lead: [
+        toolCall('spawn_teammate', {
+          name: 'alice',
+          role: 'coder',
+          prompt: 'Go.',
+          worktree: false,
+        }),
+        toolCall('spawn_teammate', { name: 'bob', role: 'tester', prompt: 'Go.' }),
+        text('Spawned both.'),
+      ],
+      alice: [text('Done.')],
+      bob: [text('Done.')],
+    })
+    const team = await startHost(script, { workspace })
+    team.host.chat('Spawn alice and bob.')
+    await team.host.whenIdle()
+    script.assertConsumed()
+    const [alice, bob] = team.records('lead', 'tool-result')
+    expect(alice?.content).toContain('works in the shared workspace (worktree off)')
+    expect(bob?.content).toContain('works in its own worktree on team/bob')
+    expect(team.host.team.roster.find('alice')?.worktree).toBeUndefined()
+    expect(existsSync(worktreeOf(workspace, 'bob'))).toBe(true)
+  })
+})
+
 describe('removing a teammate with a worktree', () => {
   async function aliceWithWork(): Promise<{ team: HostUnderTest; workspace: string }> {
     const workspace = gitWorkspace()
