@@ -10,6 +10,7 @@ import { budget } from './budget-command'
 import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
+import { remove, review } from './review-commands'
 import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
 import { team } from './template-commands'
@@ -251,4 +252,6 @@ export const commands: Readonly<Record<string, Command>> = {
   team,
   search,
   export: exportCommand,
+  review,
+  remove,
 }

@@ -53,9 +53,26 @@ Commands:
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+        [--worktree|--no-worktree]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
+                         in a git repository it gets its own worktree on team/<name> unless
+                         --no-worktree (or the team turned the default off);
                          --model: its own model (default: the team's), --thinking: extended
                          thinking with a budget of N tokens (at least 1024; off by default)
+  review diff <name> [--scope branch|turn] [--from REV --to REV]
+                         what a teammate changed in its worktree: against its base (branch),
+                         in its last turn, or between two commits (a task's range)
+  review merge <name> [--squash] [--into BRANCH] [--hand-back]
+                         merge its branch into its base (or BRANCH), with a merge commit or
+                         a squash; a conflict is reported (exit 1) and, with --hand-back,
+                         sent to the teammate to resolve; the base is left as it was
+  review reject <name> --reason TEXT
+                         tell the teammate its changes were not accepted, and why
+  review comment <name> --file PATH --line N --text TEXT
+                         a comment on a line of its diff, sent to its inbox
+  remove <name> [--branch keep|merge|delete]
+                         take a teammate off the team; a branch with unmerged work needs
+                         --branch (nothing is deleted without it)
   model <name>           show an agent's model and thinking (the lead's too)
   model <name> [--model ID|default] [--thinking N|off]
                          change them; the agent uses them from its next turn
@@ -115,6 +132,17 @@ const options = {
   until: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  worktree: { type: 'boolean' },
+  'no-worktree': { type: 'boolean' },
+  scope: { type: 'string' },
+  to: { type: 'string' },
+  squash: { type: 'boolean', default: false },
+  into: { type: 'string' },
+  'hand-back': { type: 'boolean', default: false },
+  reason: { type: 'string' },
+  line: { type: 'string' },
+  text: { type: 'string' },
+  branch: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -145,7 +173,7 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
-  /** note edit, team export and team import: a file. */
+  /** note edit, team export and import, review comment: a file. */
   file?: string
   /** team save --description. */
   description?: string
@@ -162,6 +190,27 @@ export type ParsedOptions = {
   format?: string
   /** export: the file to write (default: standard output). */
   out?: string
+  /** spawn --worktree (true) / --no-worktree (false); undefined: the team's default. */
+  worktree?: boolean
+  /** review diff --scope, --from, --to. */
+  scope?: string
+  to?: string
+  /** review merge --squash, --into BRANCH, --hand-back. */
+  squash?: boolean
+  into?: string
+  handBack?: boolean
+  /** review reject --reason; review comment --file --line --text. */
+  reason?: string
+  line?: string
+  text?: string
+  /** remove --branch keep|merge|delete. */
+  branch?: string
+}
+
+/** --worktree and --no-worktree: one of them, or neither (the team's default). */
+function worktreeFlag(on: boolean | undefined, off: boolean | undefined): boolean | undefined {
+  if (on === true && off === true) return undefined
+  return on === true ? true : off === true ? false : undefined
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */
@@ -198,6 +247,8 @@ export async function main(argv: readonly string[], output: Output = process): P
     options: {
       ...parsed.values,
       planFirst: parsed.values['plan-first'],
+      handBack: parsed.values['hand-back'],
+      worktree: worktreeFlag(parsed.values.worktree, parsed.values['no-worktree']),
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

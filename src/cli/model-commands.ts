@@ -115,6 +115,7 @@ export const spawn: Command = async (context) => {
     prompt,
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
+    ...(context.options.worktree === undefined ? {} : { worktree: context.options.worktree }),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(
@@ -129,11 +130,17 @@ export const spawn: Command = async (context) => {
     return member?.role === role && typeof stamp === 'number' && stamp >= sentAt
   })
   const choice = choiceOnDisk(file, name)
+  const worktree = file.members.find((member) => member.name === name)?.worktree ?? null
+  const place = worktree
+    ? `, in its worktree on team/${name}`
+    : context.options.worktree === false
+      ? ', in the shared workspace'
+      : ''
   await writeLine(
     context.output.stdout,
     context.options.json
-      ? JSON.stringify({ name, role, ...choice })
-      : `Spawned ${name} (${role}) on ${describeChoice(choice)}.`,
+      ? JSON.stringify({ name, role, ...choice, worktree })
+      : `Spawned ${name} (${role}) on ${describeChoice(choice)}${place}.`,
   )
   return 0
 }

@@ -13,6 +13,7 @@ import { HelpDialog } from './components/HelpDialog'
 import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
+import { RemoveDialog } from './components/RemoveDialog'
 import { ShutdownDialog } from './components/ShutdownDialog'
 import { InstructionsDialog } from './components/InstructionsDialog'
 import { TemplatesDialog } from './components/TemplatesDialog'
@@ -140,6 +141,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <TemplatesDialog />
     case 'search':
       return <SearchPanel />
+    case 'remove':
+      return <RemoveDialog name={dialog.name} />
     default:
       return assertNever(dialog, 'dialog')
   }

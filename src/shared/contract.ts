@@ -23,6 +23,7 @@ import {
   searchQuerySchema,
   searchResultSchema,
 } from './history'
+import { reviewCommands } from './review-contract'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -163,6 +164,8 @@ export const commands = {
         thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
+        /** Its own git worktree; absent: the team's default (on in a git repository). */
+        worktree: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -340,6 +343,7 @@ export const commands = {
   searchHistory: { params: searchQuerySchema, result: searchResultSchema },
   /** An agent's transcript (`agent`) or the whole team's history, as Markdown or JSONL. */
   exportHistory: { params: exportRequestSchema, result: exportResultSchema },
+  ...reviewCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

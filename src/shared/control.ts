@@ -3,6 +3,7 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
 import { usdLimitSchema } from './budget'
+import { branchActionSchema, type BranchAction } from './worktree'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
@@ -51,6 +52,15 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     model: modelIdSchema.nullable().optional(),
     thinking: thinkingBudgetSchema.nullable().optional(),
     plan_first: z.boolean().optional(),
+    /** Its own git worktree; absent: the team's default. */
+    worktree: z.boolean().optional(),
+    ...stamps,
+  }),
+  /** The person takes a teammate off the team; `branch` says what becomes of its branch. */
+  z.object({
+    command: z.literal('remove'),
+    name: agentName,
+    branch: branchActionSchema.optional(),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -88,7 +98,9 @@ export type ControlCommand =
       readonly model?: string | null
       readonly thinking?: number | null
       readonly planFirst: boolean
+      readonly worktree?: boolean
     }
+  | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
   | {
       readonly command: 'model'
       readonly name: string
@@ -151,6 +163,13 @@ function withoutStamps(line: ControlLine): ControlCommand {
         prompt: line.prompt,
         ...choiceOf(line),
         planFirst: line.plan_first === true,
+        ...(line.worktree === undefined ? {} : { worktree: line.worktree }),
+      }
+    case 'remove':
+      return {
+        command: 'remove',
+        name: line.name,
+        ...(line.branch === undefined ? {} : { branch: line.branch }),
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }

@@ -15,6 +15,7 @@ export const errorCodes = [
   'roster-invalid',
   'roster-conflict',
   'member-working',
+  'unmerged-work',
   'invalid-argument',
   'io',
 ] as const

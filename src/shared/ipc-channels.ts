@@ -3,6 +3,18 @@
  * its named functions without bundling a schema library. Each command has its own IPC channel,
  * `command:<name>`; events come on `events`.
  */
+/** The worktree and review commands (src/shared/review-contract.ts). */
+export const REVIEW_COMMAND_NAMES = [
+  'getWorktrees',
+  'setWorktreeDefault',
+  'getReviewDiff',
+  'mergeTeammate',
+  'handBackConflict',
+  'rejectChanges',
+  'commentOnLine',
+  'removeTeammate',
+] as const
+
 export const commandNames = [
   'getInfo',
   'getSnapshot',
@@ -41,6 +53,7 @@ export const commandNames = [
   'importTemplate',
   'searchHistory',
   'exportHistory',
+  ...REVIEW_COMMAND_NAMES,
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
+import { memberWorktreeSchema } from './worktree'
 
 /** The version of config.json this build writes (a field of our own; s09's files have none). */
 export const ROSTER_FORMAT_VERSION = 1
@@ -53,6 +54,8 @@ export const memberSchema = z.looseObject({
   role: z.string(),
   status: memberStatusSchema,
   ...modelChoiceFields,
+  /** Its own git worktree (absent or null: it works in the shared workspace). */
+  worktree: memberWorktreeSchema.nullable().optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 
@@ -62,6 +65,8 @@ export const rosterSchema = z
     members: z.array(memberSchema),
     /** The lead's own model and thinking (the lead is not a member, as in s09). */
     lead: leadChoiceSchema.optional(),
+    /** Whether a spawn gives a teammate its own worktree by default (absent: yes, in git). */
+    worktrees: z.boolean().optional(),
   })
   .superRefine((roster, context) => {
     const seen = new Set<string>()

@@ -1,5 +1,6 @@
 import type { ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
+import { teammateBranch } from '../../shared/worktree'
 import { Agent } from './agents/agent'
 import type { PauseCause } from './agents/agent-types'
 import type { CompactionPolicy } from './agents/compaction'
@@ -18,6 +19,8 @@ import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
+import type { TeamWorktrees } from './team-worktrees'
+import { worktreeSummary } from './worktree-summary'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -45,6 +48,8 @@ export interface AgentDependencies {
    * from the workspace root to there. Default: the workspace itself.
    */
   readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
+  /** The teammates' worktrees: where each one's tools work, and what it changed. */
+  readonly worktrees: TeamWorktrees
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -70,6 +75,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     paths: team.paths,
     mailbox: team.mailbox,
     clock: deps.clock,
+    toolRoot: isLead ? undefined : () => deps.worktrees.toolRoot(name),
     tools: [
       ...basicTools,
       ...(isLead
@@ -89,7 +95,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
         : teammateSystemPrompt({
             name,
             role: member?.role ?? 'teammate',
-            workspace: team.paths.workspace,
+            workspace: deps.worktrees.toolRoot(name),
+            branch: member?.worktree ? teammateBranch(name) : undefined,
           })
       // Read per call: an edited AGENTS.md or note reaches the next call, and an unchanged one
       // keeps the system prompt (the cached prefix) the same.
@@ -139,7 +146,7 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
         `Team: ${team.roster.snapshot.team_name}`,
         ...members.map((member) => {
           const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}`
+          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${worktreeSummary(deps.worktrees, member.name)}`
         }),
       ].join('\n')
     },

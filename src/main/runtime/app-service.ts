@@ -32,6 +32,7 @@ import { toInboxEntryView } from './views'
 import { exportHistory } from './history/history-export'
 import { hostHistorySource } from './history/sources'
 import { TeamHistory } from './history/team-history'
+import { reviewHandlers } from './review-handlers'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -130,6 +131,7 @@ export class AppService {
 
   private createHandlers(): Handlers {
     return {
+      ...reviewHandlers(() => this.requireHost()),
       getInfo: async () => ({
         version: this.options.version,
         workspace: this.workspace,

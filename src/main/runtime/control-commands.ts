@@ -3,6 +3,7 @@ import type { TeamEvent } from '../../shared/events'
 import type { ModelChoiceChange } from '../../shared/model-choice'
 import { USER } from '../../shared/names'
 import type { Budget } from './agents/guards'
+import type { BranchAction } from '../../shared/worktree'
 import type { SpawnRequest } from './spawn-request'
 import type { ControlCommand } from './team'
 
@@ -16,6 +17,7 @@ export interface ControlTarget {
   reviewPlan(requestId: string, approve: boolean, feedback?: string): string
   spawn(request: SpawnRequest): string
   setModel(name: string, change: ModelChoiceChange): string
+  removeTeammate(name: string, branch?: BranchAction): Promise<string>
 }
 
 /**
@@ -41,15 +43,19 @@ export function runControlCommand(
       host.reviewPlan(command.request_id, command.approve, command.feedback)
     else if (command.command === 'spawn') host.spawn({ ...command, by: USER })
     else if (command.command === 'model') host.setModel(command.name, command)
+    else if (command.command === 'remove')
+      host.removeTeammate(command.name, command.branch).catch((error: unknown) => {
+        if (!(error instanceof TeamError)) throw error
+        publish(controlError(command.name, error))
+      })
     else host.resume(command.name)
   } catch (error) {
     // A command naming an agent that is not running: nothing to do, but say so in the UI.
     if (!(error instanceof TeamError)) throw error
-    publish({
-      type: 'agent-error',
-      agent: ('name' in command ? command.name : null) ?? 'team',
-      code: error.code,
-      message: `control: ${error.message}`,
-    })
+    publish(controlError(('name' in command ? command.name : null) ?? 'team', error))
   }
+}
+
+function controlError(agent: string, error: TeamError): TeamEvent {
+  return { type: 'agent-error', agent, code: error.code, message: `control: ${error.message}` }
 }

@@ -37,6 +37,9 @@ import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { TeamBudgets } from './team-budgets'
+import { TeamWorktrees } from './team-worktrees'
+import { removeTeammate } from './teammate-removal'
+import type { BranchAction } from '../../shared/worktree'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -76,6 +79,8 @@ export class TeamHost {
   private readonly budgets: TeamBudgets
   private readonly agentDependencies: AgentDependencies
   private readonly authAlert: AuthAlert
+  /** The teammates' git worktrees and the review loop over their branches. */
+  readonly worktrees: TeamWorktrees
   private closed = false
 
   private constructor(
@@ -84,6 +89,12 @@ export class TeamHost {
   ) {
     this.model = new ModelClient(options.endpoint)
     this.authAlert = new AuthAlert((event) => team.publish(event))
+    this.worktrees = new TeamWorktrees({
+      workspace: team.paths.workspace,
+      roster: () => team.roster.snapshot,
+      updateRoster: (change) => team.updateRoster(change),
+      sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
+    })
     const clock = options.clock ?? systemClock
     this.protocols = new Protocols({
       team,
@@ -109,7 +120,14 @@ export class TeamHost {
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
       instructions: new ProjectInstructions(team.paths.root),
-      workingFolder: options.workingFolder,
+      // A teammate in its own worktree reads the instruction files of that checkout.
+      workingFolder:
+        options.workingFolder ??
+        ((name) => {
+          const root = this.worktrees.toolRoot(name)
+          return root === team.paths.workspace ? {} : { workingFolder: root, workingRoot: root }
+        }),
+      worktrees: this.worktrees,
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -167,7 +185,9 @@ export class TeamHost {
     }
     const previous = member?.status
     const now = (this.options.clock ?? systemClock).now() / 1000
-    this.team.updateRoster((draft) => enrollMember(draft, request, now))
+    const place = this.worktrees.atSpawn(request.name, request.worktree)
+    this.team.updateRoster((draft) => enrollMember(draft, request, now, place.record))
+    this.worktrees.turnStarted(request.name)
     // Its earlier run's shutdown answer ("shutting down after this step") is over.
     if (previous !== undefined) this.protocols.spawnedAgain(request.name)
     if (previous !== undefined)
@@ -179,7 +199,22 @@ export class TeamHost {
         reason: 'spawned again',
       })
     this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
-    return spawnSummary(request, this.modelChoice(request.name))
+    const summary = spawnSummary(request, this.modelChoice(request.name))
+    return place.note === '' ? summary : `${summary}; ${place.note}`
+  }
+
+  /**
+   * Takes `name` off the roster (its transcript stays in `.team/`). Its worktree goes; its
+   * branch is kept, merged or deleted as `branch` says, and unmerged work without a say is
+   * refused (`unmerged-work`), never deleted. Returns what was done.
+   */
+  async removeTeammate(name: string, branch?: BranchAction): Promise<string> {
+    this.assertOpen()
+    return removeTeammate(
+      { team: this.team, worktrees: this.worktrees, agents: this.agents },
+      name,
+      branch,
+    )
   }
 
   send(request: {
@@ -355,6 +390,17 @@ export class TeamHost {
 
   private route(event: TeamEvent): void {
     if (this.closed) return
+    if (event.type === 'tool-call-finished') this.worktrees.touched(event.agent)
+    else if (event.type === 'agent-status-changed' && event.name !== LEAD) {
+      // A turn that starts from rest: its "last turn" diff is taken from here.
+      if (
+        event.status === 'working' &&
+        event.previous !== 'waiting' &&
+        event.previous !== 'working'
+      )
+        this.worktrees.turnStarted(event.name)
+      else this.worktrees.touched(event.name)
+    }
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)

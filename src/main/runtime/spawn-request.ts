@@ -3,6 +3,7 @@ import {
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
+import type { MemberWorktree } from '../../shared/worktree'
 import type { Roster } from './roster/roster'
 
 /** A spawn as the host takes it: from the person, the lead's tool or a control command. */
@@ -12,18 +13,26 @@ export type SpawnRequest = {
   prompt: string
   planFirst?: boolean
   by?: string
+  /** Its own git worktree: true or false; absent: the team's default (on in a git repository). */
+  worktree?: boolean
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
 
 /** Puts the spawned member on the roster as working: a new one, or one spawned again. */
-export function enrollMember(draft: RosterDraft, request: SpawnRequest, now: number): void {
+export function enrollMember(
+  draft: RosterDraft,
+  request: SpawnRequest,
+  now: number,
+  worktree: MemberWorktree | null = null,
+): void {
   const existing = draft.members.find((candidate) => candidate.name === request.name)
   const fields = {
     role: request.role,
     status: 'working' as const,
     plan_first: request.planFirst === true,
     plan_approved: null,
+    ...(worktree === null ? {} : { worktree }),
   }
   // A re-spawn keeps its model and thinking unless the request says otherwise.
   const choice = { model: request.model, thinking: request.thinking }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react'
 import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { MainView } from '../store/ui'
@@ -8,6 +9,11 @@ import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
+
+// The diff component brings a syntax highlighter with many languages: loaded when first shown.
+const ChangesView = lazy(() =>
+  import('./ChangesView').then((module) => ({ default: module.ChangesView })),
+)
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -21,6 +27,10 @@ export function MainArea() {
           <ActivityPanes />
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
+        ) : view === 'changes' && selected !== LEAD ? (
+          <Suspense fallback={<p className="muted">Loading the changes…</p>}>
+            <ChangesView key={selected} name={selected} />
+          </Suspense>
         ) : (
           <Conversation key={selected} name={selected} />
         )}
@@ -81,6 +91,9 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           agent !== undefined && agent.pending > 0 ? `Inbox (${agent.pending})` : 'Inbox',
           'Inbox (Ctrl+I)',
         )}
+        {selected !== LEAD && agent !== undefined
+          ? tab('changes', 'Changes', 'Its changes in its own worktree: diff, comment, merge')
+          : null}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
       </div>
     </div>

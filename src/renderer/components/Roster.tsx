@@ -13,6 +13,7 @@ import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
 import { TeamControls } from './TeamControls'
+import { RosterBranch, WorktreesProvider } from './RosterBranch'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -31,11 +32,13 @@ export function Roster() {
       </div>
       <TeamControls />
       <TeamBudgetLine />
-      <ul className="roster-list">
-        {order.map((name, index) => (
-          <RosterItem key={name} name={name} position={index + 1} />
-        ))}
-      </ul>
+      <WorktreesProvider>
+        <ul className="roster-list">
+          {order.map((name, index) => (
+            <RosterItem key={name} name={name} position={index + 1} />
+          ))}
+        </ul>
+      </WorktreesProvider>
       {count === 0 ? (
         <p className="roster-empty muted small">
           No teammates yet. Spawn one, apply a template, or ask the lead to put a team together.
@@ -157,6 +160,7 @@ function RosterEntry({
           </span>
         ) : null}
       </button>
+      <RosterBranch name={name} />
       <StatusDetail agent={agent} />
       <ProtocolChips agent={agent} />
       <RosterActions agent={agent} />

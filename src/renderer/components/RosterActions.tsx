@@ -100,6 +100,16 @@ export function RosterActions({ agent }: { readonly agent: AgentState }) {
           Re-spawn
         </button>
       ) : null}
+      {!isLead && agent.status !== 'working' ? (
+        <button
+          type="button"
+          className="link-button link-danger"
+          title={`Take ${name} off the team (asks what to do with unmerged work)`}
+          onClick={() => openDialog({ kind: 'remove', name })}
+        >
+          Remove…
+        </button>
+      ) : null}
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { Dialog, InlineError } from './Dialog'
 import { fieldsFromChoice, ModelFields, readModelFields } from './ModelFields'
 import { statusLook } from './status'
 import { useCommand } from './useCommand'
+import { WorktreeField } from './WorktreeField'
 import { own } from '../../shared/own'
 import type { ModelChoice } from '../../shared/model-choice'
 
@@ -28,6 +29,8 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [prompt, setPrompt] = useState('')
   const [modelFields, setModelFields] = useState(() => fieldsFromChoice(prefill))
   const [planFirst, setPlanFirst] = useState(false)
+  /** Its own worktree, when the person changed the team's default; null: the default. */
+  const [worktree, setWorktree] = useState<boolean | null>(null)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -56,6 +59,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       prompt: prompt.trim(),
       ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
+      ...(worktree === null ? {} : { worktree }),
     })
     if (outcome.ok) closeDialog()
   }
@@ -160,6 +164,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             </span>
           </span>
         </label>
+        <WorktreeField name={trimmedName} value={worktree} onChange={setWorktree} />
         <InlineError error={command.error} />
         <div className="form-actions">
           <span className="muted small">

@@ -8,6 +8,7 @@ import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
+import { createReviewCommands, type ReviewCommands } from './review-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -54,7 +55,8 @@ export type AppState = TeamData &
   Commands &
   ProjectCommands &
   Queries &
-  SearchActions
+  SearchActions &
+  ReviewCommands
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -218,6 +220,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...createProjectCommands(api),
       ...queries,
       ...search,
+      ...createReviewCommands(api),
     }
   })
 }

@@ -2,7 +2,7 @@ import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'activity'
+export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity'
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */
 export interface SpawnPrefill {
@@ -29,6 +29,8 @@ export type DialogState =
   | { readonly kind: 'templates' }
   /** Search across every transcript and inbox of the team (Ctrl+Shift+F). */
   | { readonly kind: 'search' }
+  /** Takes a teammate off the team, asking what becomes of an unmerged branch. */
+  | { readonly kind: 'remove'; readonly name: string }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

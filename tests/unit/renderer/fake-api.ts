@@ -7,8 +7,10 @@ import type {
   InboxEntryView,
   ProtocolRequestView,
   SettingsView,
+  Result,
   TeamSnapshot,
 } from '../../../src/shared/contract'
+import type { ReviewDiff } from '../../../src/shared/worktree'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
@@ -101,6 +103,10 @@ export interface FakeOptions {
   readonly inboxes?: Record<string, InboxEntryView[]>
   /** What getInfo says about the offline model (default: not offline). */
   readonly offline?: boolean
+  /** What getWorktrees answers (default: not a git repository). */
+  readonly worktrees?: Result<'getWorktrees'>
+  /** What getReviewDiff answers, per teammate. */
+  readonly diffs?: Record<string, ReviewDiff>
 }
 
 /** A plan request as the snapshot and protocol-changed carry it. */
@@ -201,6 +207,22 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       fileName: `${agent ?? 'team'}.${format}`,
       mimeType: 'text/plain',
       content: 'exported',
+    })),
+    getWorktrees: vi.fn(
+      async () => options.worktrees ?? { available: false, defaultOn: true, teammates: [] },
+    ),
+    setWorktreeDefault: vi.fn(async () => ({})),
+    getReviewDiff: vi.fn(async ({ name }: { name: string }) => {
+      const diff = options.diffs?.[name]
+      if (diff === undefined) throw rejection('invalid-argument', `${name} has no worktree.`)
+      return diff
+    }),
+    mergeTeammate: vi.fn(async () => ({ outcome: 'nothing', into: 'main' })),
+    handBackConflict: vi.fn(async () => ({})),
+    rejectChanges: vi.fn(async () => ({})),
+    commentOnLine: vi.fn(async () => ({})),
+    removeTeammate: vi.fn(async ({ name }: { name: string }) => ({
+      summary: `Removed ${name} from the team.`,
     })),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)

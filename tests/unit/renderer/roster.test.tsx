@@ -154,7 +154,14 @@ describe('the roster', () => {
 
     // Stop keeps its place (disabled where nothing runs): see the double-click test below.
     expect(actions('lead')).toEqual(['Message', 'Stop', 'Model…'])
-    expect(actions('alice')).toEqual(['Message', 'Stop', 'Shut down…', 'Model…', 'Re-spawn'])
+    expect(actions('alice')).toEqual([
+      'Message',
+      'Stop',
+      'Shut down…',
+      'Model…',
+      'Re-spawn',
+      'Remove…',
+    ])
     expect(actions('bob')).toEqual([
       'Message',
       'Stop',
@@ -162,12 +169,27 @@ describe('the roster', () => {
       'Shut down…',
       'Model…',
       'Re-spawn',
+      'Remove…',
     ])
-    expect(actions('carol')).toEqual(['Message', 'Stop', 'Model…', 'Re-spawn'])
-    expect(actions('dave')).toEqual(['Message', 'Stop', 'Resume', 'Shut down…', 'Model…'])
-    expect(actions('erin')).toEqual(['Message', 'Stop', 'Retry', 'Shut down…', 'Model…'])
+    expect(actions('carol')).toEqual(['Message', 'Stop', 'Model…', 'Re-spawn', 'Remove…'])
+    expect(actions('dave')).toEqual([
+      'Message',
+      'Stop',
+      'Resume',
+      'Shut down…',
+      'Model…',
+      'Remove…',
+    ])
+    expect(actions('erin')).toEqual(['Message', 'Stop', 'Retry', 'Shut down…', 'Model…', 'Remove…'])
     // A budget pause lifts only with a raised budget: that is what it offers, not Resume.
-    expect(actions('fay')).toEqual(['Set budget…', 'Message', 'Stop', 'Shut down…', 'Model…'])
+    expect(actions('fay')).toEqual([
+      'Set budget…',
+      'Message',
+      'Stop',
+      'Shut down…',
+      'Model…',
+      'Remove…',
+    ])
     const stop = (name: string) =>
       within(screen.getByTestId(`roster-item-${name}`)).getByRole('button', { name: 'Stop' })
     expect(stop('alice')).toBeDisabled()

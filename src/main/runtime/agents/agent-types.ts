@@ -21,6 +21,8 @@ export interface AgentOptions {
   readonly mailbox: Mailbox
   readonly clock: Clock
   readonly tools: readonly Tool[]
+  /** Where its file tools and bash work (its own worktree); default: the workspace. */
+  readonly toolRoot?: () => string
   /** The model client to use for the next turn (settings may change between turns). */
   readonly model: () => ModelClient
   readonly modelId?: () => string | undefined

@@ -74,7 +74,7 @@ export class Agent {
     this.compactor = this.newCompactor()
     this.toolCalls = new ToolCalls({
       agent: options.name,
-      workspace: options.paths.workspace,
+      workspace: () => options.toolRoot?.() ?? options.paths.workspace,
       tools: options.tools,
       records: () => this.store.all,
       record: (record) => this.record(record),

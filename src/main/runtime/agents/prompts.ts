@@ -12,9 +12,16 @@ export function teammateSystemPrompt(options: {
   name: string
   role: string
   workspace: string
+  /** Its own git branch, when it works in a worktree of its own. */
+  branch?: string
 }): string {
   return [
     `You are '${options.name}', role: ${options.role}, at ${options.workspace}.`,
+    ...(options.branch
+      ? [
+          `That folder is your own git worktree on the branch ${options.branch}; your file tools and bash work there. Commit your work there; the person reviews and merges it.`,
+        ]
+      : []),
     'Use send_message to communicate (the lead is "lead"). Messages to you arrive as <inbox>…</inbox>.',
     'Complete your task, then report to whoever gave it to you.',
   ].join(' ')

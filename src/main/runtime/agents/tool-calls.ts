@@ -13,7 +13,8 @@ import { MUTATING_TOOLS } from './guards'
 /** What running an agent's tool calls needs from the agent. */
 export interface ToolCallsDependencies {
   readonly agent: string
-  readonly workspace: string
+  /** The folder the tools work in (a teammate's worktree, or the workspace), per call. */
+  readonly workspace: () => string
   readonly tools: readonly Tool[]
   readonly records: () => readonly TranscriptRecord[]
   readonly record: (record: NewTranscriptRecord) => void
@@ -60,7 +61,7 @@ export class ToolCalls {
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
           : tool
-            ? await tool.run(call.input, { workspace: deps.workspace, agent: deps.agent, signal })
+            ? await tool.run(call.input, { workspace: deps.workspace(), agent: deps.agent, signal })
             : {
                 content: `Unknown tool "${call.name}". Available tools: ${[...this.byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
                 isError: true,

@@ -9,7 +9,9 @@ import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
-  spawn(request: { name: string; role: string; prompt: string } & ModelChoiceChange): string
+  spawn(
+    request: { name: string; role: string; prompt: string; worktree?: boolean } & ModelChoiceChange,
+  ): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
@@ -41,6 +43,11 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             maximum: MAX_THINKING_BUDGET,
             description: 'Optional: extended thinking with this budget of tokens; off by default.',
           },
+          worktree: {
+            type: 'boolean',
+            description:
+              'Optional: its own git worktree on the branch team/<name> (default: yes when the workspace is a git repository, unless the team turned it off); false: it works in the shared workspace. A re-spawn keeps its worktree.',
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -52,13 +59,15 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       prompt: z.string(),
       model: z.string().optional(),
       thinking: z.number().optional(),
+      worktree: z.boolean().optional(),
     }),
     async (input) => team.spawn(input),
   )
   const listTeammates = defineTool(
     {
       name: 'list_teammates',
-      description: 'List all teammates with name, role, status.',
+      description:
+        'List all teammates with name, role, status, and for each one with a worktree its branch, how many files it changed and the files another teammate changes too.',
       input_schema: { type: 'object', properties: {} },
     },
     z.object({}).loose(),
