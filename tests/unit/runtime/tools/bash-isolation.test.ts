@@ -25,7 +25,10 @@ async function runInRuntimeWithKey(command: string, workspace: string): Promise<
     const outcome = await bashTool.run({ command: process.argv[1] }, {
       workspace: ${JSON.stringify(workspace)}, agent: 'alice', signal: new AbortController().signal,
     })
-    process.stdout.write(outcome.content)`
+    process.stdout.write(outcome.content)
+    // The sandbox's proxies would otherwise hold the process until their idle stop.
+    const { defaultBashSandbox } = await import(${JSON.stringify(`${REPO_ROOT}/src/main/runtime/tools/bash-sandbox.ts`)})
+    await defaultBashSandbox.close()`
   const child = await run('env', [
     `ANTHROPIC_API_KEY=${PROBE}`,
     process.execPath,
