@@ -9,6 +9,7 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -247,6 +248,13 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  /** bash's OS sandbox: whether it is in force here, and the open team's allowed hosts. */
+  getSandbox: { params: empty, result: sandboxViewSchema },
+  /** Replaces the open team's allowed hosts (`.team/sandbox.json`); a bad host is refused. */
+  setAllowedHosts: {
+    params: z.object({ hosts: z.array(z.string().max(300)).max(MAX_ALLOWED_HOSTS) }).strict(),
+    result: sandboxViewSchema,
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

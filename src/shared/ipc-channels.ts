@@ -28,6 +28,8 @@ export const commandNames = [
   'stopAll',
   'resumeAll',
   'closeWorkspace',
+  'getSandbox',
+  'setAllowedHosts',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -65,10 +65,17 @@ export const teamSandboxFileSchema = z.object({
 })
 export type TeamSandboxFile = z.infer<typeof teamSandboxFileSchema>
 
-/** What the settings view shows of the sandbox for the open team. */
+/** What the settings view shows of the sandbox: this machine's, and the open team's list. */
 export const sandboxViewSchema = z.object({
   status: sandboxStatusSchema,
-  allowedHosts: z.array(z.string()),
+  /** null: no team is open. */
+  team: z
+    .object({
+      allowedHosts: z.array(z.string()),
+      /** Why `.team/sandbox.json` was not used (no host is allowed meanwhile), or null. */
+      problem: z.string().nullable(),
+    })
+    .nullable(),
   preset: z.array(z.string()),
 })
 export type SandboxView = z.infer<typeof sandboxViewSchema>

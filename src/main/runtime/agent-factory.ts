@@ -9,7 +9,7 @@ import type { Clock } from './clock'
 import type { ModelClient } from './model/client'
 import type { Protocols } from './protocols/service'
 import type { Team } from './team'
-import { basicTools } from './tools/basic-tools'
+import { basicTools, basicToolsWith, type BashToolOptions } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 
@@ -32,6 +32,8 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** bash's sandbox rules and approval hooks for this team; absent: the defaults. */
+  readonly bash?: BashToolOptions
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -47,7 +49,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     mailbox: team.mailbox,
     clock: deps.clock,
     tools: [
-      ...basicTools,
+      ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
       ...(isLead
         ? [...messaging.lead, ...protocol.lead]
         : [...messaging.teammate, ...protocol.teammate]),

@@ -21,6 +21,7 @@ import { OfflineModelServer } from './offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
 import { resumeAll, stopAll } from './team-wide'
+import { sandboxView, writeTeamSandbox } from './team-sandbox'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
@@ -204,6 +205,12 @@ export class AppService {
         return {}
       },
       stopAll: async () => ({ count: stopAll(this.requireHost()) }),
+      getSandbox: async () => sandboxView(this.host?.team.paths ?? null),
+      setAllowedHosts: async ({ hosts }) => {
+        const paths = this.requireHost().team.paths
+        writeTeamSandbox(paths, hosts)
+        return sandboxView(paths)
+      },
       resumeAll: async () => {
         await this.prepareModel()
         return { count: resumeAll(this.requireHost()) }

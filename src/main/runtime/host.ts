@@ -29,6 +29,8 @@ import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { TeamBudgets } from './team-budgets'
+import { readTeamSandbox } from './team-sandbox'
+import type { BashSandboxHooks } from './tools/basic-tools'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -51,6 +53,12 @@ export interface HostOptions {
   readonly compaction?: CompactionPolicy
   /** The person's prices per model (settings); Claude's list prices apply to the rest. */
   readonly prices?: PriceOverrides
+  /**
+   * Where the "Needs you" queue connects to bash's sandbox: what it blocked, and commands
+   * that would run unsandboxed (no sandbox on this machine). Absent: blocks are only told to
+   * the model and unsandboxed commands run behind the blocklist.
+   */
+  readonly sandboxHooks?: BashSandboxHooks
 }
 
 /**
@@ -98,6 +106,13 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
+      bash: {
+        sandbox: {
+          teamFolder: team.paths.root,
+          allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
+          hooks: options.sandboxHooks,
+        },
+      },
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
