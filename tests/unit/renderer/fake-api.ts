@@ -8,6 +8,7 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../../src/shared/contract'
+import type { SandboxView } from '../../../src/shared/sandbox'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
@@ -98,6 +99,8 @@ export interface FakeOptions {
   readonly inboxes?: Record<string, InboxEntryView[]>
   /** What getInfo says about the offline model (default: not offline). */
   readonly offline?: boolean
+  /** What getSandbox answers (default: sandboxed, no host allowed). */
+  readonly sandbox?: SandboxView
 }
 
 /** A plan request as the snapshot and protocol-changed carry it. */
@@ -119,6 +122,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
   const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
   const team = options.snapshot ?? snapshot({ offline: options.offline ?? false })
   const settings = options.settings ?? settingsView()
+  let sandbox: SandboxView = options.sandbox ?? {
+    status: { available: true, mechanism: 'bubblewrap' },
+    team: workspace === null ? null : { allowedHosts: [], problem: null },
+    preset: ['registry.npmjs.org', 'pypi.org'],
+  }
   const api = {
     getInfo: vi.fn(async () => ({
       version: '1.0.0',
@@ -178,6 +186,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    getSandbox: vi.fn(async () => sandbox),
+    setAllowedHosts: vi.fn(async ({ hosts }: { hosts: string[] }) => {
+      sandbox = { ...sandbox, team: { allowedHosts: hosts, problem: null } }
+      return sandbox
+    }),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
