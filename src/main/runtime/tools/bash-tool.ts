@@ -84,7 +84,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
         'leaves running in the background are stopped when it ends. ' +
         (probeSandbox().available
           ? 'It runs in an OS sandbox: it can write only in your workspace and in $TMPDIR ' +
-            "(never in .team/), and reach only the hosts the team allows; what is blocked " +
+            '(never in .team/), and reach only the hosts the team allows; what is blocked ' +
             'is reported, and the person decides.'
           : "It runs with the user's own rights, so keep to the workspace. " +
             (pidNamespacesAvailable()
