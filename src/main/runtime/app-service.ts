@@ -262,6 +262,8 @@ export class AppService {
         endpoint: await this.endpoint(),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
         prices: this.settings.view().prices,
+        // The settings and key live here: no agent's command may read them.
+        privateFolders: [this.options.configDirectory],
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.

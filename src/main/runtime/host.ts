@@ -59,6 +59,8 @@ export interface HostOptions {
    * the model and unsandboxed commands run behind the blocklist.
    */
   readonly sandboxHooks?: BashSandboxHooks
+  /** Folders bash may never read, beside the default settings folder: the app's config. */
+  readonly privateFolders?: readonly string[]
 }
 
 /**
@@ -110,6 +112,7 @@ export class TeamHost {
         sandbox: {
           teamFolder: team.paths.root,
           allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
+          unreadable: options.privateFolders,
           hooks: options.sandboxHooks,
         },
       },
