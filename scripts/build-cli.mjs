@@ -78,6 +78,9 @@ export async function buildCli({ outDirectory = OUT } = {}) {
       'process.env.WS_NO_BUFFER_UTIL': '"1"',
       'process.env.WS_NO_UTF_8_VALIDATE': '"1"',
     },
+    // bash's sandbox runtime finds its helper binaries beside its own files: loaded from
+    // node_modules, not bundled.
+    external: ['@anthropic-ai/sandbox-runtime'],
     sourcemap: 'linked',
     outfile: bundle,
     metafile: true,

@@ -31,6 +31,7 @@ import { Team, type ControlCommand, type Disposable, type TeamListener } from '.
 import { TeamBudgets } from './team-budgets'
 import { readTeamSandbox } from './team-sandbox'
 import type { BashSandboxHooks } from './tools/basic-tools'
+import { defaultBashSandbox } from './tools/bash-sandbox'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -330,6 +331,9 @@ export class TeamHost {
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
     await this.team.close()
+    // The sandbox's proxies would keep a CLI process alive until their idle stop; another
+    // team's running command keeps them up (close waits for no one and stops only when idle).
+    await defaultBashSandbox.close()
   }
 
   /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */

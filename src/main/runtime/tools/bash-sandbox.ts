@@ -1,8 +1,9 @@
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { getApplySeccompBinaryPath } from '@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js'
 import { randomBytes } from 'node:crypto'
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { delimiter, dirname, join, sep } from 'node:path'
 import type { BlockedAction, SandboxStatus } from '../../../shared/sandbox'
 import { settingsPath } from '../model/config'
 import type { BashLaunch } from './bash-launch'
@@ -221,6 +222,26 @@ function baseConfig(): SandboxRuntimeConfig {
   return {
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: appSecretFolders(), allowWrite: [], denyWrite: [] },
+    ...unpackedHelpers(),
+  }
+}
+
+/**
+ * In the packaged app the runtime's own files sit inside app.asar, which only Electron can
+ * read: bubblewrap and java, given a path there, find nothing. electron-builder unpacks the
+ * package beside it (asarUnpack), so point the runtime at that copy.
+ */
+function unpackedHelpers(): Pick<SandboxRuntimeConfig, 'seccomp' | 'javaAgentJarPath'> {
+  if (process.platform !== 'linux') return {}
+  const seccomp = getApplySeccompBinaryPath()
+  const archive = `${sep}app.asar${sep}`
+  if (seccomp === null || !seccomp.includes(archive)) return {}
+  const unpacked = seccomp.replace(archive, `${sep}app.asar.unpacked${sep}`)
+  // vendor/seccomp/<arch>/apply-seccomp, three folders below the package's root.
+  const root = dirname(dirname(dirname(dirname(unpacked))))
+  return {
+    seccomp: { applyPath: unpacked },
+    javaAgentJarPath: join(root, 'vendor', 'java-proxy-agent', 'srt-proxy-agent.jar'),
   }
 }
 
