@@ -12,6 +12,7 @@ import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
+import { SandboxNotice } from './SandboxNotice'
 import { TeamControls } from './TeamControls'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
@@ -31,6 +32,7 @@ export function Roster() {
       </div>
       <TeamControls />
       <TeamBudgetLine />
+      <SandboxNotice />
       <ul className="roster-list">
         {order.map((name, index) => (
           <RosterItem key={name} name={name} position={index + 1} />

@@ -75,3 +75,35 @@ describe("the settings' sandbox", () => {
     expect(within(field).queryByLabelText('Allowed hosts (one a line)')).toBeNull()
   })
 })
+
+describe("the roster's sandbox notice", () => {
+  it('says once that bash is not sandboxed, and opens the settings that say why', async () => {
+    const api = fakeApi({
+      sandbox: {
+        status: { available: false, reason: 'bash cannot be sandboxed: bwrap is not installed.' },
+        team: { allowedHosts: [], problem: null },
+        preset: [],
+      },
+    })
+    await renderApp(api)
+    const roster = screen.getByRole('complementary', { name: 'Team' })
+    const notice = await within(roster).findByRole('note')
+    expect(notice).toHaveTextContent('bash is not sandboxed on this computer.')
+    fireEvent.click(within(notice).getByRole('button', { name: 'Why, and what to do' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' })
+    expect(
+      await within(dialog).findByText('Off: bash cannot be sandboxed: bwrap is not installed.'),
+    ).toBeInTheDocument()
+  })
+
+  it('shows nothing while the sandbox is on', async () => {
+    const api = fakeApi()
+    await renderApp(api)
+    await act(async () => {
+      await Promise.resolve()
+    })
+    expect(api.getSandbox).toHaveBeenCalled()
+    const roster = screen.getByRole('complementary', { name: 'Team' })
+    expect(within(roster).queryByText(/not sandboxed/)).toBeNull()
+  })
+})

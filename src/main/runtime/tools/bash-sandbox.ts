@@ -170,7 +170,7 @@ export class BashSandbox {
       rmSync(temporary, { recursive: true, force: true })
     }
     try {
-      const script = `export TMPDIR=${quote(temporary)} TMP=${quote(temporary)} TEMP=${quote(temporary)}\n${command}`
+      const script = `${temporaryEnvironment(temporary)}\n${command}`
       const wrapped = await SandboxManager.wrapWithSandbox(
         script,
         '/bin/bash',
@@ -243,6 +243,19 @@ function unpackedHelpers(): Pick<SandboxRuntimeConfig, 'seccomp' | 'javaAgentJar
     seccomp: { applyPath: unpacked },
     javaAgentJarPath: join(root, 'vendor', 'java-proxy-agent', 'srt-proxy-agent.jar'),
   }
+}
+
+/**
+ * The private temporary folder, and package managers' caches inside it: their usual homes
+ * (~/.npm, ~/.cache) are not writable, and an install would fail on its cache, not its work.
+ */
+function temporaryEnvironment(folder: string): string {
+  const under = (name: string): string => quote(join(folder, name))
+  return (
+    `export TMPDIR=${quote(folder)} TMP=${quote(folder)} TEMP=${quote(folder)} ` +
+    `XDG_CACHE_HOME=${under('cache')} npm_config_cache=${under('npm')} ` +
+    `GOCACHE=${under('go-build')} GOMODCACHE=${under('go-mod')}`
+  )
 }
 
 function quote(text: string): string {
