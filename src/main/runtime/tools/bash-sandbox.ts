@@ -155,8 +155,15 @@ export class BashSandbox {
     }
   }
 
-  /** `command` wrapped to run under `policy`; only inside `use`, once it said available. */
-  async wrap(command: string, policy: SandboxPolicy): Promise<SandboxedCommand> {
+  /**
+   * `command` wrapped to run with `shell` under `policy`; only inside `use`, once it said
+   * available.
+   */
+  async wrap(
+    command: string,
+    policy: SandboxPolicy,
+    shell = '/bin/bash',
+  ): Promise<SandboxedCommand> {
     const commandId = randomBytes(16).toString('base64url')
     // Private: another agent's command cannot read or plant files in it.
     const temporary = mkdtempSync(join(tmpdir(), 'agent-teams-bash-'))
@@ -173,7 +180,7 @@ export class BashSandbox {
       const script = `${temporaryEnvironment(temporary)}\n${command}`
       const wrapped = await SandboxManager.wrapWithSandbox(
         script,
-        '/bin/bash',
+        shell,
         {
           filesystem: {
             denyRead: [...policy.unreadable],

@@ -112,12 +112,16 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
       return sandbox.use(async (status) => {
         let wrapped: SandboxedCommand | null = null
         if (status.available) {
-          wrapped = await sandbox.wrap(input.command, {
-            writable: [context.workspace],
-            readOnly: teamFolders(context, sandboxOptions),
-            unreadable: [...appSecretFolders(), ...(sandboxOptions.unreadable ?? [])],
-            allowedHosts: sandboxOptions.allowedHosts?.() ?? [],
-          })
+          wrapped = await sandbox.wrap(
+            input.command,
+            {
+              writable: [context.workspace],
+              readOnly: teamFolders(context, sandboxOptions),
+              unreadable: [...appSecretFolders(), ...(sandboxOptions.unreadable ?? [])],
+              allowedHosts: sandboxOptions.allowedHosts?.() ?? [],
+            },
+            shell.file,
+          )
         } else {
           await awaitApproval(sandboxOptions.hooks, input.command, status.reason, context)
         }
