@@ -91,7 +91,8 @@ describe("bash's isolation from the runtime", () => {
   it('a setsid -f command is running while the call runs (the probe above sees real processes)', async () => {
     const marker = (300 + Math.random()).toFixed(9)
     const running = bashTool.run({ command: `setsid -f sleep ${marker}; sleep 2` }, setup())
-    await waitFor(() => findProcess(marker) !== null)
+    // Sandboxed: the first command starts the sandbox's proxies, slow on a loaded machine.
+    await waitFor(() => findProcess(marker) !== null, undefined, { timeout: 20_000 })
     await running
   })
 })

@@ -26,7 +26,8 @@ function isRunning(pid: number): boolean {
 }
 
 async function grandchildPid(marker: string): Promise<number> {
-  await waitFor(() => findProcess(marker) !== null)
+  // Through the bash tool it is sandboxed, and the sandbox may start first: slow when loaded.
+  await waitFor(() => findProcess(marker) !== null, undefined, { timeout: 20_000 })
   return findProcess(marker) ?? 0
 }
 
