@@ -26,8 +26,7 @@ function isRunning(pid: number): boolean {
 }
 
 async function grandchildPid(marker: string): Promise<number> {
-  // Through the bash tool it is sandboxed, and the sandbox may start first: slow when loaded.
-  await waitFor(() => findProcess(marker) !== null, undefined, { timeout: 20_000 })
+  await waitFor(() => findProcess(marker) !== null)
   return findProcess(marker) ?? 0
 }
 
