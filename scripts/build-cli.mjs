@@ -11,7 +11,7 @@
 // Dependencies are bundled too. Loaded from node_modules, the Anthropic SDK and zod alone are
 // some 1,500 ES modules to resolve and compile, which took about as long as the rest of a
 // start (0.8 s of CPU for `--help` against 0.3 s bundled).
-import { mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -95,8 +95,22 @@ export async function buildCli({ outDirectory = OUT } = {}) {
     if (file.path !== bundle) writeAtomically(file.path, file.contents)
   const built = result.outputFiles.find((file) => file.path === bundle)
   if (built === undefined) throw new Error(`esbuild wrote no ${bundle}`)
+  copySandboxHelpers(outDirectory)
   writeAtomically(bundle, built.contents, startedAt)
   return true
+}
+
+/**
+ * bash's sandbox runtime, bundled, looks for its helpers (the seccomp filter's binary, the JVM
+ * proxy agent) in vendor/ beside the bundle: bubblewrap and java run them by path.
+ */
+function copySandboxHelpers(outDirectory) {
+  const vendor = join(ROOT, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor')
+  for (const helper of ['seccomp', 'java-proxy-agent'])
+    cpSync(join(vendor, helper), join(outDirectory, 'vendor', helper), {
+      recursive: true,
+      filter: (source) => !source.endsWith('.ts'),
+    })
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   searchResultSchema,
 } from './history'
 import { reviewCommands } from './review-contract'
+import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -344,6 +345,13 @@ export const commands = {
   /** An agent's transcript (`agent`) or the whole team's history, as Markdown or JSONL. */
   exportHistory: { params: exportRequestSchema, result: exportResultSchema },
   ...reviewCommands,
+  /** bash's OS sandbox: whether it is in force here, and the open team's allowed hosts. */
+  getSandbox: { params: empty, result: sandboxViewSchema },
+  /** Replaces the open team's allowed hosts (`.team/sandbox.json`); a bad host is refused. */
+  setAllowedHosts: {
+    params: z.object({ hosts: z.array(z.string().max(300)).max(MAX_ALLOWED_HOSTS) }).strict(),
+    result: sandboxViewSchema,
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

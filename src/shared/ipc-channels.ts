@@ -54,6 +54,8 @@ export const commandNames = [
   'searchHistory',
   'exportHistory',
   ...REVIEW_COMMAND_NAMES,
+  'getSandbox',
+  'setAllowedHosts',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

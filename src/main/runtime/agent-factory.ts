@@ -16,7 +16,7 @@ import type { ModelClient } from './model/client'
 import { DEFAULT_CONTEXT_WINDOW, knownContextWindow } from './model/context-window'
 import type { Protocols } from './protocols/service'
 import type { Team } from './team'
-import { basicTools } from './tools/basic-tools'
+import { basicTools, basicToolsWith, type BashToolOptions } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 import type { TeamWorktrees } from './team-worktrees'
@@ -50,6 +50,8 @@ export interface AgentDependencies {
   readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
   /** The teammates' worktrees: where each one's tools work, and what it changed. */
   readonly worktrees: TeamWorktrees
+  /** bash's sandbox rules and approval hooks for this team; absent: the defaults. */
+  readonly bash?: BashToolOptions
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -77,7 +79,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     clock: deps.clock,
     toolRoot: isLead ? undefined : () => deps.worktrees.toolRoot(name),
     tools: [
-      ...basicTools,
+      ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
       ...(isLead
         ? [...messaging.lead, ...protocol.lead]
         : [...messaging.teammate, ...protocol.teammate]),

@@ -23,6 +23,7 @@ import { TemplateStore } from './templates/template-store'
 import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
 import { Roster } from './roster/roster'
 import { resumeAll, stopAll } from './team-wide'
+import { sandboxView, writeTeamSandbox } from './team-sandbox'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot, type StatusReason } from './team-snapshot'
@@ -216,6 +217,12 @@ export class AppService {
         return {}
       },
       stopAll: async () => ({ count: stopAll(this.requireHost()) }),
+      getSandbox: async () => sandboxView(this.host?.team.paths ?? null),
+      setAllowedHosts: async ({ hosts }) => {
+        const paths = this.requireHost().team.paths
+        writeTeamSandbox(paths, hosts)
+        return sandboxView(paths)
+      },
       resumeAll: async () => {
         await this.prepareModel()
         return { count: resumeAll(this.requireHost()) }
@@ -287,6 +294,8 @@ export class AppService {
         endpoint: await this.endpoint(),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
         prices: this.settings.view().prices,
+        // The settings and key live here: no agent's command may read them.
+        privateFolders: [this.options.configDirectory],
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.

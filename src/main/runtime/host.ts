@@ -40,6 +40,9 @@ import { TeamBudgets } from './team-budgets'
 import { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
 import type { BranchAction } from '../../shared/worktree'
+import { readTeamSandbox } from './team-sandbox'
+import type { BashSandboxHooks } from './tools/basic-tools'
+import { defaultBashSandbox } from './tools/bash-sandbox'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -64,6 +67,14 @@ export interface HostOptions {
   readonly prices?: PriceOverrides
   /** Where each agent works, for its instruction files (default: the workspace). */
   readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
+  /**
+   * Where the "Needs you" queue connects to bash's sandbox: what it blocked, and commands
+   * that would run unsandboxed (no sandbox on this machine). Absent: blocks are only told to
+   * the model and unsandboxed commands run behind the blocklist.
+   */
+  readonly sandboxHooks?: BashSandboxHooks
+  /** Folders bash may never read, beside the default settings folder: the app's config. */
+  readonly privateFolders?: readonly string[]
 }
 
 /**
@@ -128,6 +139,14 @@ export class TeamHost {
           return root === team.paths.workspace ? {} : { workingFolder: root, workingRoot: root }
         }),
       worktrees: this.worktrees,
+      bash: {
+        sandbox: {
+          teamFolder: team.paths.root,
+          allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
+          unreadable: options.privateFolders,
+          hooks: options.sandboxHooks,
+        },
+      },
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -370,6 +389,9 @@ export class TeamHost {
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
     await this.team.close()
+    // The sandbox's proxies would keep a CLI process alive until their idle stop; another
+    // team's running command keeps them up (close waits for no one and stops only when idle).
+    await defaultBashSandbox.close()
   }
 
   /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */

@@ -15,6 +15,10 @@ export class TeamPaths {
   get control(): string {
     return join(this.root, 'control.jsonl')
   }
+  /** The team's sandbox settings for bash: its network allow-list (team-sandbox.ts). */
+  get sandboxSettings(): string {
+    return join(this.root, 'sandbox.json')
+  }
   get inboxDirectory(): string {
     return join(this.root, 'inbox')
   }

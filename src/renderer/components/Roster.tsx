@@ -12,6 +12,7 @@ import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
+import { SandboxNotice } from './SandboxNotice'
 import { TeamControls } from './TeamControls'
 import { RosterBranch, WorktreesProvider } from './RosterBranch'
 
@@ -32,6 +33,7 @@ export function Roster() {
       </div>
       <TeamControls />
       <TeamBudgetLine />
+      <SandboxNotice />
       <WorktreesProvider>
         <ul className="roster-list">
           {order.map((name, index) => (

@@ -7,6 +7,7 @@ import { Dialog, InlineError } from './Dialog'
 import { formatNumber } from './format'
 import { formatUsd } from '../../shared/cost'
 import { PricesField } from './PricesField'
+import { SandboxField } from './SandboxField'
 import { parsePriceRows, rowsFromPrices, samePrices, type PriceRow } from './price-rows'
 import { useCommand } from './useCommand'
 
@@ -251,6 +252,7 @@ function SettingsForm({
           error={priceError}
         />
         <TeamBudgetField />
+        <SandboxField />
         <InlineError error={command.error} />
         <div className="form-actions">
           <button type="button" className="button" onClick={onDone}>

@@ -38,6 +38,9 @@ export interface Commands {
   resumeAll(): Promise<Result<'resumeAll'>>
   /** Closes the team; the window goes back to the first-run screen. */
   closeWorkspace(): Promise<void>
+  /** bash's OS sandbox here, and the open team's allowed hosts (held by the settings view). */
+  getSandbox(): Promise<Result<'getSandbox'>>
+  setAllowedHosts(hosts: readonly string[]): Promise<Result<'setAllowedHosts'>>
 }
 
 export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
@@ -108,6 +111,8 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       get().applyEvents([{ type: 'workspace-opened', snapshot: await api.resetRoster({}) }])
     },
     stopAll: () => api.stopAll({}),
+    getSandbox: () => api.getSandbox({}),
+    setAllowedHosts: (hosts) => api.setAllowedHosts({ hosts: [...hosts] }),
     resumeAll: () => api.resumeAll({}),
     async closeWorkspace() {
       await api.closeWorkspace({})

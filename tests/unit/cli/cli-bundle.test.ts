@@ -67,7 +67,9 @@ describe('the built CLI (scripts/build-cli.mjs)', () => {
     const { output, stdout } = capture()
     expect(await bundle.main(['--help'], output)).toBe(0)
     expect(stdout()).toBe(`${HELP.trimEnd()}\n`)
-  })
+    // A real esbuild run over every dependency (the sandbox runtime among them) on a shared,
+    // loaded machine: the default 30 s is too tight.
+  }, 120_000)
 })
 
 /**

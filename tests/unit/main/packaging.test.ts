@@ -71,7 +71,10 @@ describe('the electron-builder configuration', () => {
     expect(config.files).toEqual([
       { filter: ['out/**', '!out/**/*.map', 'package.json', 'resources/icon.png'] },
     ])
-    expect(config.asarUnpack).toEqual(['out/cli/**'])
+    expect(config.asarUnpack).toEqual([
+      'out/cli/**',
+      'node_modules/@anthropic-ai/sandbox-runtime/**',
+    ])
     expect(config.extraResources).toEqual([{ from: 'resources/bin', to: 'bin' }])
   })
 

@@ -11,6 +11,7 @@ import type {
   TeamSnapshot,
 } from '../../../src/shared/contract'
 import type { ReviewDiff } from '../../../src/shared/worktree'
+import type { SandboxView } from '../../../src/shared/sandbox'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
@@ -107,6 +108,8 @@ export interface FakeOptions {
   readonly worktrees?: Result<'getWorktrees'>
   /** What getReviewDiff answers, per teammate. */
   readonly diffs?: Record<string, ReviewDiff>
+  /** What getSandbox answers (default: sandboxed, no host allowed). */
+  readonly sandbox?: SandboxView
 }
 
 /** A plan request as the snapshot and protocol-changed carry it. */
@@ -128,6 +131,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
   const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
   const team = options.snapshot ?? snapshot({ offline: options.offline ?? false })
   const settings = options.settings ?? settingsView()
+  let sandbox: SandboxView = options.sandbox ?? {
+    status: { available: true, mechanism: 'bubblewrap' },
+    team: workspace === null ? null : { allowedHosts: [], problem: null },
+    preset: ['registry.npmjs.org', 'pypi.org'],
+  }
   const api = {
     getInfo: vi.fn(async () => ({
       version: '1.0.0',
@@ -224,6 +232,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     removeTeammate: vi.fn(async ({ name }: { name: string }) => ({
       summary: `Removed ${name} from the team.`,
     })),
+    getSandbox: vi.fn(async () => sandbox),
+    setAllowedHosts: vi.fn(async ({ hosts }: { hosts: string[] }) => {
+      sandbox = { ...sandbox, team: { allowedHosts: hosts, problem: null } }
+      return sandbox
+    }),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

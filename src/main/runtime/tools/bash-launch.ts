@@ -11,8 +11,10 @@ export interface BashLaunch {
    * 'launcher': bash's parent is a small shell started with the clean environment, so
    * /proc/$PPID/environ holds no key; a `setsid -f` child can outlive the call.
    * 'direct': another bash (Windows) started as it is; there is no /proc to read the key from.
+   * 'sandbox': the OS sandbox (bash-sandbox.ts): bubblewrap's own PID, mount and network
+   * namespaces on Linux, Seatbelt on macOS, with the folders and hosts of its policy.
    */
-  readonly isolation: 'pid-namespace' | 'launcher' | 'direct'
+  readonly isolation: 'pid-namespace' | 'launcher' | 'direct' | 'sandbox'
 }
 
 const BASH = '/bin/bash'

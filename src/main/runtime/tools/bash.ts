@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import { TeamError } from '../../../shared/errors'
-import { bashLaunch } from './bash-launch'
+import { bashLaunch, type BashLaunch } from './bash-launch'
 import { killProcessTree } from './shell'
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000
@@ -17,6 +17,8 @@ export interface BashOptions {
   readonly env?: NodeJS.ProcessEnv
   /** The bash to run (Git for Windows' bash.exe there, see shell.ts); `/bin/bash` otherwise. */
   readonly shell?: string
+  /** How to start it, when not `bashLaunch`'s choice: the OS sandbox's wrap (bash-sandbox.ts). */
+  readonly launch?: BashLaunch
 }
 
 export interface BashResult {
@@ -43,7 +45,7 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   return new Promise((resolveRun, rejectRun) => {
     // Never spawned straight from this process: its environment holds the API key, and bash
     // could read it as /proc/$PPID/environ. See bash-launch.ts for what each launch covers.
-    const launch = bashLaunch(command, options.shell)
+    const launch = options.launch ?? bashLaunch(command, options.shell)
     const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env ?? process.env,

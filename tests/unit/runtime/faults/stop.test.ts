@@ -157,9 +157,11 @@ describe('stopping an agent', () => {
     })
     const team = await startHost(script)
     team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Sleep a while.' })
+    // The first command of a process starts the OS sandbox's proxies first: slow when loaded.
     await waitFor(
       () => findProcess(marker) !== null,
       () => 'the bash command to start',
+      { timeout: 20_000 },
     )
     const sleepPid = findProcess(marker) ?? 0
     expect(processGone(sleepPid)).toBe(false)

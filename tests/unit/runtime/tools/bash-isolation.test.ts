@@ -25,7 +25,10 @@ async function runInRuntimeWithKey(command: string, workspace: string): Promise<
     const outcome = await bashTool.run({ command: process.argv[1] }, {
       workspace: ${JSON.stringify(workspace)}, agent: 'alice', signal: new AbortController().signal,
     })
-    process.stdout.write(outcome.content)`
+    process.stdout.write(outcome.content)
+    // The sandbox's proxies would otherwise hold the process until their idle stop.
+    const { defaultBashSandbox } = await import(${JSON.stringify(`${REPO_ROOT}/src/main/runtime/tools/bash-sandbox.ts`)})
+    await defaultBashSandbox.close()`
   const child = await run('env', [
     `ANTHROPIC_API_KEY=${PROBE}`,
     process.execPath,
@@ -88,7 +91,8 @@ describe("bash's isolation from the runtime", () => {
   it('a setsid -f command is running while the call runs (the probe above sees real processes)', async () => {
     const marker = (300 + Math.random()).toFixed(9)
     const running = bashTool.run({ command: `setsid -f sleep ${marker}; sleep 2` }, setup())
-    await waitFor(() => findProcess(marker) !== null)
+    // Sandboxed: the first command starts the sandbox's proxies, slow on a loaded machine.
+    await waitFor(() => findProcess(marker) !== null, undefined, { timeout: 20_000 })
     await running
   })
 })
