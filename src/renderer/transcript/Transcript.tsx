@@ -1,8 +1,9 @@
 import { measureElement, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { useAppStore } from '../store/context'
 import { RowView } from './RowView'
+import { ScrollHoldContext } from './scroll-hold'
 import { recordRows, withLiveRows, type Row } from './rows'
 import { turnSpends } from './turn-spend'
 import { own } from '../../shared/own'
@@ -85,6 +86,19 @@ export function Transcript({
   const hasOlder = (records[0]?.seq ?? 1) > 1
   const rows = useMemo(() => withLiveRows(recorded, live), [recorded, live])
 
+  // While a row the person clicked changes height, the rows keep their place from the top: kept
+  // to the end (to follow the stream), a card opening near the top would shoot up out of view.
+  const [holding, setHolding] = useState(false)
+  const hold = useCallback(() => setHolding(true), [])
+  useEffect(() => {
+    if (!holding) return
+    // Two frames: the new height is laid out and measured (ResizeObserver) within the first.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => setHolding(false))
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [holding])
+
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -93,7 +107,7 @@ export function Transcript({
     getItemKey: (index) => rows[index]?.key ?? index,
     measureElement: measureRow,
     overscan: 6,
-    anchorTo: 'end',
+    anchorTo: holding ? 'start' : 'end',
     followOnAppend: true,
     scrollEndThreshold: FOLLOW_THRESHOLD,
   })
@@ -121,62 +135,66 @@ export function Transcript({
   const atEnd = rows.length === 0 || distanceFromEnd(virtualizer) <= FOLLOW_THRESHOLD
 
   return (
-    <div className="transcript">
-      <div ref={scroller} className="transcript-scroll" data-testid="transcript" tabIndex={0}>
-        {status === 'failed' ? (
-          <div className="empty-state">
-            <p className="inline-error" role="alert">
-              Could not read the transcript: {transcript?.error}
-            </p>
-            <button type="button" className="button" onClick={() => void loadTranscript(name)}>
-              Try again
-            </button>
-          </div>
-        ) : rows.length === 0 ? (
-          <div className="empty-state">
-            <p className="muted">{status === 'loading' ? 'Loading the transcript…' : emptyHint}</p>
-          </div>
-        ) : (
-          <div className="transcript-sizer" style={{ height: virtualizer.getTotalSize() }}>
-            <div
-              className="transcript-window"
-              style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
-            >
-              {items.map((item) => {
-                const row = rows[item.index]
-                if (row === undefined) return null
-                return (
-                  <div
-                    key={item.key}
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                    className="transcript-row"
-                  >
-                    <RowView row={row} agent={name} spend={own(spends, row.key)} />
-                  </div>
-                )
-              })}
+    <ScrollHoldContext value={hold}>
+      <div className="transcript">
+        <div ref={scroller} className="transcript-scroll" data-testid="transcript" tabIndex={0}>
+          {status === 'failed' ? (
+            <div className="empty-state">
+              <p className="inline-error" role="alert">
+                Could not read the transcript: {transcript?.error}
+              </p>
+              <button type="button" className="button" onClick={() => void loadTranscript(name)}>
+                Try again
+              </button>
             </div>
-          </div>
-        )}
+          ) : rows.length === 0 ? (
+            <div className="empty-state">
+              <p className="muted">
+                {status === 'loading' ? 'Loading the transcript…' : emptyHint}
+              </p>
+            </div>
+          ) : (
+            <div className="transcript-sizer" style={{ height: virtualizer.getTotalSize() }}>
+              <div
+                className="transcript-window"
+                style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+              >
+                {items.map((item) => {
+                  const row = rows[item.index]
+                  if (row === undefined) return null
+                  return (
+                    <div
+                      key={item.key}
+                      data-index={item.index}
+                      ref={virtualizer.measureElement}
+                      className="transcript-row"
+                    >
+                      <RowView row={row} agent={name} spend={own(spends, row.key)} />
+                    </div>
+                  )
+                })}
+              </div>
+            </div>
+          )}
+        </div>
+        {transcript?.loadingOlder ? (
+          <div className="older-marker">Loading earlier entries…</div>
+        ) : null}
+        {transcript?.error && status === 'ready' ? (
+          <p className="inline-error transcript-error" role="alert">
+            Could not read earlier entries: {transcript.error}
+          </p>
+        ) : null}
+        {!atEnd ? (
+          <button
+            type="button"
+            className="button jump-latest"
+            onClick={() => virtualizer.scrollToEnd()}
+          >
+            ↓ Jump to latest
+          </button>
+        ) : null}
       </div>
-      {transcript?.loadingOlder ? (
-        <div className="older-marker">Loading earlier entries…</div>
-      ) : null}
-      {transcript?.error && status === 'ready' ? (
-        <p className="inline-error transcript-error" role="alert">
-          Could not read earlier entries: {transcript.error}
-        </p>
-      ) : null}
-      {!atEnd ? (
-        <button
-          type="button"
-          className="button jump-latest"
-          onClick={() => virtualizer.scrollToEnd()}
-        >
-          ↓ Jump to latest
-        </button>
-      ) : null}
-    </div>
+    </ScrollHoldContext>
   )
 }
