@@ -13,7 +13,9 @@ describe('the Markdown renderer', () => {
   it('renders headings, emphasis, inline code and lists', () => {
     const { container } = render(
       <Markdown
-        text={'# Title\n\nSome **bold**, *italic* and `code`.\n\n- one\n- two\n\n1. first\n2. second'}
+        text={
+          '# Title\n\nSome **bold**, *italic* and `code`.\n\n- one\n- two\n\n1. first\n2. second'
+        }
       />,
     )
     expect(container.querySelector('h3')).toHaveTextContent('Title')
@@ -30,16 +32,16 @@ describe('the Markdown renderer', () => {
     )
     const table = container.querySelector('table')
     expect(table).not.toBeNull()
-    expect(within(table!).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'file',
-      'lines',
-    ])
-    expect(within(table!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
-      'a.ts',
-      '12',
-      'b.ts',
-      '340',
-    ])
+    expect(
+      within(table!)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['file', 'lines'])
+    expect(
+      within(table!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['a.ts', '12', 'b.ts', '340'])
     // text-align through the CSSOM (React's style property), which the CSP allows.
     expect(within(table!).getAllByRole('cell')[1]).toHaveStyle({ textAlign: 'right' })
     expect(container).not.toHaveTextContent('|')
