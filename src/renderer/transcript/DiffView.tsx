@@ -1,5 +1,6 @@
 import { structuredPatch } from 'diff'
 import { memo, useMemo } from 'react'
+import { highlightCode } from '../markdown/highlight'
 
 export interface DiffLine {
   readonly kind: 'add' | 'remove' | 'context' | 'gap'
@@ -33,15 +34,25 @@ const marks: Readonly<Record<DiffLine['kind'], string>> = {
   gap: ' ',
 }
 
-/** An edit_file call as a diff: removed lines in red with "-", added in green with "+". */
+/** Past this many lines the diff is shown without highlighting, which is per line. */
+const HIGHLIGHTED_LINES = 400
+
+/**
+ * An edit_file call as a diff: removed lines in red with "-", added in green with "+", each
+ * highlighted in the file's language (line by line: a construct over several lines may show
+ * plain).
+ */
 export const DiffView = memo(function DiffView({
   oldText,
   newText,
+  language,
 }: {
   readonly oldText: string
   readonly newText: string
+  readonly language: string | null
 }) {
   const lines = useMemo(() => diffLines(oldText, newText), [oldText, newText])
+  const shown = lines.length > HIGHLIGHTED_LINES ? null : language
   if (lines.length === 0) return <p className="muted small">The edit changes nothing.</p>
   return (
     <pre className="diff" aria-label="Changes">
@@ -50,7 +61,9 @@ export const DiffView = memo(function DiffView({
           <span className="diff-mark" aria-hidden="true">
             {marks[line.kind]}
           </span>
-          <span className="diff-text">{line.text}</span>
+          <span className="diff-text">
+            {line.kind === 'gap' ? line.text : highlightCode(line.text, shown)}
+          </span>
         </div>
       ))}
     </pre>

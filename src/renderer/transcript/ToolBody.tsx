@@ -62,8 +62,7 @@ export const ToolBody = memo(function ToolBody({
     case 'edit':
       return (
         <>
-          <div className="tool-file-path">{view.path}</div>
-          <DiffView oldText={view.oldText} newText={view.newText} />
+          <DiffView oldText={view.oldText} newText={view.newText} language={view.language} />
           <Result call={call} />
         </>
       )

@@ -36,6 +36,7 @@ export type ToolView =
       readonly path: string
       readonly oldText: string
       readonly newText: string
+      readonly language: string | null
     }
   | {
       readonly kind: 'bash'
@@ -74,7 +75,7 @@ export function toolView(call: ToolCall): ToolView {
       const parsed = editFileInput.safeParse(input)
       if (!parsed.success) break
       const { path, old_text: oldText, new_text: newText } = parsed.data
-      return { kind: 'edit', path, oldText, newText }
+      return { kind: 'edit', path, oldText, newText, language: languageForPath(path) }
     }
     case 'bash': {
       const parsed = bashInput.safeParse(input)

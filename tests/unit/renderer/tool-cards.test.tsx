@@ -96,9 +96,11 @@ describe('tool cards', () => {
       ['remove', 'y = 2'],
       ['add', 'y = 3'],
     ])
+    // Highlighted in the file's language (Python, from calc.py).
+    expect(card.querySelector('.diff-add .hljs-number')).toHaveTextContent('3')
     expect(card.querySelector('.diff-remove .diff-mark')).toHaveTextContent('-')
     expect(card.querySelector('.diff-add .diff-mark')).toHaveTextContent('+')
-    expect(card).toHaveTextContent('calc.py')
+    expect(card.querySelector('.tool-summary')).toHaveTextContent('calc.py')
   })
 
   it('show bash as a terminal, with the exit code in the header', async () => {
