@@ -135,66 +135,64 @@ export function Transcript({
   const atEnd = rows.length === 0 || distanceFromEnd(virtualizer) <= FOLLOW_THRESHOLD
 
   return (
-    <ScrollHoldContext value={hold}>
-      <div className="transcript">
-        <div ref={scroller} className="transcript-scroll" data-testid="transcript" tabIndex={0}>
-          {status === 'failed' ? (
-            <div className="empty-state">
-              <p className="inline-error" role="alert">
-                Could not read the transcript: {transcript?.error}
-              </p>
-              <button type="button" className="button" onClick={() => void loadTranscript(name)}>
-                Try again
-              </button>
-            </div>
-          ) : rows.length === 0 ? (
-            <div className="empty-state">
-              <p className="muted">
-                {status === 'loading' ? 'Loading the transcript…' : emptyHint}
-              </p>
-            </div>
-          ) : (
-            <div className="transcript-sizer" style={{ height: virtualizer.getTotalSize() }}>
-              <div
-                className="transcript-window"
-                style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
-              >
-                {items.map((item) => {
-                  const row = rows[item.index]
-                  if (row === undefined) return null
-                  return (
-                    <div
-                      key={item.key}
-                      data-index={item.index}
-                      ref={virtualizer.measureElement}
-                      className="transcript-row"
-                    >
+    <div className="transcript">
+      <div ref={scroller} className="transcript-scroll" data-testid="transcript" tabIndex={0}>
+        {status === 'failed' ? (
+          <div className="empty-state">
+            <p className="inline-error" role="alert">
+              Could not read the transcript: {transcript?.error}
+            </p>
+            <button type="button" className="button" onClick={() => void loadTranscript(name)}>
+              Try again
+            </button>
+          </div>
+        ) : rows.length === 0 ? (
+          <div className="empty-state">
+            <p className="muted">{status === 'loading' ? 'Loading the transcript…' : emptyHint}</p>
+          </div>
+        ) : (
+          <div className="transcript-sizer" style={{ height: virtualizer.getTotalSize() }}>
+            <div
+              className="transcript-window"
+              style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+            >
+              {items.map((item) => {
+                const row = rows[item.index]
+                if (row === undefined) return null
+                return (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className="transcript-row"
+                  >
+                    <ScrollHoldContext value={hold}>
                       <RowView row={row} agent={name} spend={own(spends, row.key)} />
-                    </div>
-                  )
-                })}
-              </div>
+                    </ScrollHoldContext>
+                  </div>
+                )
+              })}
             </div>
-          )}
-        </div>
-        {transcript?.loadingOlder ? (
-          <div className="older-marker">Loading earlier entries…</div>
-        ) : null}
-        {transcript?.error && status === 'ready' ? (
-          <p className="inline-error transcript-error" role="alert">
-            Could not read earlier entries: {transcript.error}
-          </p>
-        ) : null}
-        {!atEnd ? (
-          <button
-            type="button"
-            className="button jump-latest"
-            onClick={() => virtualizer.scrollToEnd()}
-          >
-            ↓ Jump to latest
-          </button>
-        ) : null}
+          </div>
+        )}
       </div>
-    </ScrollHoldContext>
+      {transcript?.loadingOlder ? (
+        <div className="older-marker">Loading earlier entries…</div>
+      ) : null}
+      {transcript?.error && status === 'ready' ? (
+        <p className="inline-error transcript-error" role="alert">
+          Could not read earlier entries: {transcript.error}
+        </p>
+      ) : null}
+      {!atEnd ? (
+        <button
+          type="button"
+          className="button jump-latest"
+          onClick={() => virtualizer.scrollToEnd()}
+        >
+          ↓ Jump to latest
+        </button>
+      ) : null}
+    </div>
   )
 }
