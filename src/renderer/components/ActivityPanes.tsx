@@ -4,6 +4,7 @@ import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
 import type { AgentState, LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
+import { toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
 import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
@@ -59,7 +60,9 @@ const ActivityPane = memo(function ActivityPane({
         <div
           className={`pane-tool pane-phase-${tool.phase}${tool.isError ? ' pane-tool-error' : ''}`}
         >
-          <span className="pane-tool-name">{tool.name}</span>
+          <span className="pane-tool-name" title={tool.name}>
+            {toolTitle(tool.name).name}
+          </span>
           <span className="pane-tool-input">{summarizeInput(tool.input)}</span>
           <span className="pane-tool-state">
             {tool.phase === 'finished'
@@ -77,7 +80,7 @@ const ActivityPane = memo(function ActivityPane({
         <div className="pane-tool pane-tool-none">no tool call yet</div>
       )}
       {agent.status === 'error' && agent.failure ? (
-        <p className="pane-error">{agent.failure.message}</p>
+        <p className="pane-failure">{agent.failure.message}</p>
       ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
         <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}

@@ -94,4 +94,27 @@ describe('activity panes', () => {
     await waitFor(() => expect(within(pane).getByText('the tests').tagName).toBe('STRONG'))
     expect(pane.querySelector('.pane-tool-name')).toHaveTextContent('bash')
   })
+
+  it('show an agent’s failure under its status, inside a pane laid out like the others', async () => {
+    const api = fakeApi({
+      snapshot: snapshot({ members: [agentView('alice', { status: 'error' }), agentView('bob')] }),
+    })
+    await renderApp(api)
+    fireEvent.click(screen.getByRole('tab', { name: 'Activity' }))
+    act(() =>
+      api.emit([
+        {
+          type: 'agent-error',
+          agent: 'alice',
+          code: 'api-error',
+          message: 'The endpoint said 500.',
+        },
+      ]),
+    )
+    const pane = screen.getByTestId('activity-pane-alice')
+    expect(pane).toHaveClass('pane-error')
+    // The message has a class of its own: sharing the pane's status class gave the pane its margins.
+    expect(pane.querySelector('.pane-failure')).toHaveTextContent('The endpoint said 500.')
+    expect(pane.querySelectorAll('.pane-error')).toHaveLength(0)
+  })
 })
