@@ -34,8 +34,17 @@ export function installContentSecurityPolicy(session: Session, policy: string): 
   })
 }
 
-/** The app needs no camera, microphone, notifications or other web permissions. */
+/**
+ * The one web permission the page has: writing text to the clipboard (the Copy buttons on
+ * messages and code). No camera, microphone, notifications, or reading the clipboard.
+ */
+const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write']
+
 export function denyAllPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  session.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(ALLOWED_PERMISSIONS.includes(permission)),
+  )
+  session.setPermissionCheckHandler((_contents, permission) =>
+    ALLOWED_PERMISSIONS.includes(permission),
+  )
 }

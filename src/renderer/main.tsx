@@ -4,9 +4,13 @@ import { createRoot } from 'react-dom/client'
 import { resolveApi } from './api'
 import { App } from './App'
 import './styles.css'
+import { themeController } from './theme/theme'
 
 const container = document.getElementById('root')
 if (container === null) throw new Error('index.html has no #root element')
+
+// Before the first paint, so a light page never flashes dark.
+themeController().start()
 
 const { api, onConnectionChange } = resolveApi()
 

@@ -30,6 +30,23 @@ const TEAM_TIMEOUT = 20_000
 const ALICE_TO_BOB = 'Hello bob, this is alice.'
 const BROADCAST = 'Team update: the build is green, carry on.'
 const EXTERNAL = 'Written by another program straight into the inbox file.'
+/** Mail to the lead in Markdown: the offline lead quotes it in its reply, rendered. */
+const MARKDOWN_MAIL = [
+  'Coverage report:',
+  '',
+  '| file | lines |',
+  '| --- | ---: |',
+  '| stats.mjs | 94% |',
+  '',
+  '```js',
+  'const median = (values) => values.sort()[values.length >> 1]',
+  '```',
+].join('\n')
+/** The page's own functions, typed here: this spec compiles without the DOM library. */
+interface PageGlobals {
+  getComputedStyle(element: unknown): { color: string; gridTemplateColumns: string }
+  requestAnimationFrame(callback: () => void): number
+}
 
 let workspace = ''
 let configHome = ''
@@ -353,10 +370,14 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await expect(leadCard).toContainText('→ alice: Please send bob a message')
     await expect(leadCard).toHaveClass(/tool-done/, { timeout: TEAM_TIMEOUT })
     await expect(transcript()).toContainText('Done:', { timeout: TEAM_TIMEOUT })
-    // A card opens to show its input and output.
+    // A card opens to show the message it sent; Raw shows its input and output as they are.
     await leadCard.getByRole('button').first().click()
+    await expect(leadCard.locator('.tool-message')).toContainText('To alice')
+    await expect(leadCard.locator('.tool-message')).toContainText('Please send bob a message')
+    await leadCard.getByRole('button', { name: 'Raw' }).click()
     await expect(leadCard.getByText('Input', { exact: true })).toBeVisible()
     await expect(leadCard.getByText('Output', { exact: true })).toBeVisible()
+    await leadCard.getByRole('button', { name: 'Raw' }).click()
     await expect(status('lead')).toHaveAttribute('data-status', 'idle', { timeout: TEAM_TIMEOUT })
     await shot('05-lead-chat')
 
@@ -396,9 +417,16 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await expect(page.getByTestId('activity-pane-alice')).toContainText('Done.')
     await shot('08-activity-panes')
 
-    // Live all along: each of the three was seen working, and then idle again.
-    for (const name of ['lead', 'alice', 'bob'])
+    // Live all along: the lead and alice were seen working, and then idle again. bob's one
+    // short turn (no tool call) on the offline model may start and end within one event batch
+    // (one frame), so his "working" is not always painted (as alice's in step 6); that he
+    // answered is proved by his transcript above.
+    for (const name of ['lead', 'alice'])
       expect(await statusesOf(name), `${name}'s statuses`).toEqual(['idle', 'working', 'idle'])
+    const bobSeen = await statusesOf('bob')
+    expect(bobSeen[0]).toBe('idle')
+    expect(bobSeen.at(-1)).toBe('idle')
+    expect(bobSeen.filter((state) => state !== 'idle' && state !== 'working')).toEqual([])
     await expectNoErrors()
   })
 
@@ -609,7 +637,79 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await expectNoErrors()
   })
 
-  test('13. a server restarted with a new token: the open page says its address is no longer valid', async () => {
+  test('13. Markdown tables and highlighted code render; tool cards, in both themes', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const file = join(workspace, '.team/inbox/lead.jsonl')
+    const line = {
+      type: 'message',
+      from: 'alice',
+      content: MARKDOWN_MAIL,
+      timestamp: Date.now() / 1000,
+    }
+    appendFileSync(file, `${JSON.stringify(line)}\n`)
+    await openConversation('lead')
+    const reply = transcript().locator('.turn-assistant').filter({ hasText: 'News from the team' })
+    await expect(reply).toHaveCount(1, { timeout: TEAM_TIMEOUT })
+    const table = reply.locator('.markdown table')
+    await expect(table.getByRole('columnheader')).toHaveText(['file', 'lines'])
+    await expect(table.getByRole('cell')).toHaveText(['stats.mjs', '94%'])
+    const code = reply.locator('pre code.language-js')
+    await expect(code).toContainText('const median')
+    await expect(code.locator('.hljs-keyword').first()).toHaveText('const')
+    // Highlighted in colour, from the stylesheet (no inline style: the CSP allows none).
+    const keywordColour = await code
+      .locator('.hljs-keyword')
+      .first()
+      .evaluate((element) => (globalThis as unknown as PageGlobals).getComputedStyle(element).color)
+    const plainColour = await code.evaluate(
+      (element) => (globalThis as unknown as PageGlobals).getComputedStyle(element).color,
+    )
+    expect(keywordColour).not.toBe(plainColour)
+
+    // The send_message card opens where it is: the view does not jump as it grows.
+    await page.keyboard.press('End')
+    const card = transcript().getByTestId('tool-card').filter({ hasText: 'send_message' })
+    const header = card.getByRole('button').first()
+    if ((await header.getAttribute('aria-expanded')) === 'true') await header.click()
+    const before = await card.boundingBox()
+    await header.click()
+    await expect(card.locator('.tool-message')).toBeVisible()
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const page = globalThis as unknown as PageGlobals
+          page.requestAnimationFrame(() => page.requestAnimationFrame(() => done(null)))
+        }),
+    )
+    const after = await card.boundingBox()
+    expect(after?.y).toBe(before?.y)
+
+    const theme = page.getByRole('combobox', { name: 'Theme' })
+    for (const choice of ['dark', 'light'] as const) {
+      await theme.selectOption(choice)
+      await expect(page.locator('html')).toHaveAttribute('data-theme', choice)
+      await openConversation('lead')
+      await shot(`18-transcript-${choice}`)
+      await page.getByRole('tab', { name: 'Activity' }).click()
+      await expect(page.getByTestId('activity-pane-alice')).toBeVisible()
+      await shot(`19-activity-${choice}`)
+    }
+    // Twelve panes fit 1280×800 without scrolling: four columns, three rows of the minimum height.
+    const grid = page.locator('.activity-grid')
+    const fit = await grid.evaluate((element) => ({
+      columns: (globalThis as unknown as PageGlobals)
+        .getComputedStyle(element)
+        .gridTemplateColumns.split(' ').length,
+      height: element.clientHeight,
+    }))
+    expect(fit.columns).toBeGreaterThanOrEqual(4)
+    expect(fit.height).toBeGreaterThanOrEqual(3 * 150 + 2 * 8 + 2 * 8)
+    await theme.selectOption('system')
+    await expect(page.getByTestId('activity-pane-lead')).toContainText('News from the team')
+    await expectNoErrors()
+  })
+
+  test('14. a server restarted with a new token: the open page says its address is no longer valid', async () => {
     const before = server!
     expect(await before.stop()).toBe(0)
     stoppedPorts.add(before.port)

@@ -1,11 +1,13 @@
-import { memo, useCallback, useEffect, useState } from 'react'
+import { memo, useEffect, useState } from 'react'
+import { Markdown } from '../markdown/Markdown'
 import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
 import type { AgentState, LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
+import { toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
-import { PaneTextWriter } from './pane-text'
+import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -16,6 +18,9 @@ export function ActivityPanes() {
   // One writer for all panes: their streaming text goes to the DOM in one frame.
   const [writer] = useState(() => new PaneTextWriter(store))
   useEffect(() => writer.start(), [writer])
+  // After a reload nothing has streamed yet: each pane starts from its transcript's end.
+  const loadActivity = useAppStore((state) => state.loadActivity)
+  useEffect(() => void loadActivity(order), [loadActivity, order])
   return (
     <div className="activity-grid" data-count={order.length}>
       {order.map((name) => (
@@ -35,10 +40,8 @@ const ActivityPane = memo(function ActivityPane({
   const agent = useAppStore((state) => own(state.agents, name))
   const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
-  const text = useCallback(
-    (box: HTMLPreElement | null) => (box === null ? undefined : writer.attach(name, box)),
-    [writer, name],
-  )
+  const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
+  useEffect(() => writer.attach(name, setShown), [writer, name])
   if (agent === undefined) return null
   return (
     <section
@@ -57,13 +60,17 @@ const ActivityPane = memo(function ActivityPane({
         <div
           className={`pane-tool pane-phase-${tool.phase}${tool.isError ? ' pane-tool-error' : ''}`}
         >
-          <span className="pane-tool-name">{tool.name}</span>
+          <span className="pane-tool-name" title={tool.name}>
+            {toolTitle(tool.name).name}
+          </span>
           <span className="pane-tool-input">{summarizeInput(tool.input)}</span>
           <span className="pane-tool-state">
             {tool.phase === 'finished'
               ? tool.isError
                 ? 'error'
-                : 'done'
+                : tool.output === null
+                  ? 'no result'
+                  : 'done'
               : tool.phase === 'input'
                 ? 'writing…'
                 : 'running…'}
@@ -73,11 +80,22 @@ const ActivityPane = memo(function ActivityPane({
         <div className="pane-tool pane-tool-none">no tool call yet</div>
       )}
       {agent.status === 'error' && agent.failure ? (
-        <p className="pane-error">{agent.failure.message}</p>
+        <p className="pane-failure">{agent.failure.message}</p>
       ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
         <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}
-      <pre ref={text} className="pane-text" />
+      <div
+        className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
+        data-testid="pane-text"
+      >
+        <div className="pane-text-lines">
+          {shown.text.length === 0 ? (
+            NOTHING_STREAMED
+          ) : (
+            <Markdown text={shown.text} variant="pane" />
+          )}
+        </div>
+      </div>
       <footer className="pane-footer">
         <PaneSpend agent={agent} />
         {agent.pending > 0 ? (

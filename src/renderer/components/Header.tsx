@@ -1,6 +1,7 @@
 import { useAppStore } from '../store/context'
 import { BrandMark } from './FirstRun'
 import { shortPath } from './format'
+import { ThemeSwitch } from '../theme/ThemeSwitch'
 
 export function Header() {
   const workspace = useAppStore((state) => state.workspace)
@@ -32,6 +33,7 @@ export function Header() {
             Search
           </button>
         ) : null}
+        <ThemeSwitch />
         <button
           type="button"
           className="button button-ghost"

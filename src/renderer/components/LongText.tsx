@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { useScrollHold } from '../transcript/scroll-hold'
 
 /*
  * Past this many lines or characters a message shows its beginning and "Show more": a 50 KB
@@ -32,6 +33,8 @@ export function LongText({
   readonly className: string
 }) {
   const [open, setOpen] = useState(false)
+  // In a transcript, the message stays where it is on screen as it opens.
+  const hold = useScrollHold()
   const preview = useMemo(() => textPreview(text), [text])
   return (
     <>
@@ -43,7 +46,10 @@ export function LongText({
           type="button"
           className="link-button show-more"
           aria-expanded={open}
-          onClick={() => setOpen(!open)}
+          onClick={() => {
+            hold()
+            setOpen(!open)
+          }}
         >
           {open ? 'Show less' : `Show more (${formatSize(text)})`}
         </button>

@@ -153,22 +153,6 @@ export function shortPath(path: string, keep = 3): string {
   return `…/${parts.slice(-keep).join('/')}`
 }
 
-/**
- * The last `count` lines of `text` (trailing whitespace dropped). Scans back from the end, so a
- * long streamed text costs only its tail: the activity panes call this for every frame.
- */
-export function lastLines(text: string, count: number): string {
-  const trimmed = text.trimEnd()
-  let start = trimmed.length
-  for (let found = 0; found < count; found++) {
-    if (start === 0) return trimmed // the text begins with an empty line
-    const newline = trimmed.lastIndexOf('\n', start - 1)
-    if (newline < 0) return trimmed
-    start = newline
-  }
-  return trimmed.slice(start + 1)
-}
-
 /** A sender as the person reads it: their own messages are "You", not the mailbox name "user". */
 export function senderName(from: string): string {
   return from === USER ? 'You' : from

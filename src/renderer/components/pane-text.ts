@@ -1,6 +1,5 @@
 import type { LiveState } from '../store/state'
 import type { AppStore } from '../store/store'
-import { lastLines } from './format'
 import { own } from '../../shared/own'
 
 /** Lines of streaming text a pane shows: enough to follow, little enough for 8 panes on a laptop. */
@@ -28,23 +27,31 @@ const animationFrames: FrameScheduler = {
   cancel: (handle) => cancelAnimationFrame(handle),
 }
 
+/** What a pane shows: the tail of the agent's text, and whether it is streaming now. */
+export interface PaneShown {
+  readonly text: string
+  readonly streaming: boolean
+}
+
+/** Where a pane's text goes (the pane's React state setter). */
+export type PaneSink = (shown: PaneShown) => void
+
 interface Pane {
-  /** The pane's text box (React renders it empty; only this writer fills it). */
-  readonly box: HTMLElement
-  /** The text inside it, edited in place (see writePane). */
-  readonly text: Text
+  readonly sink: PaneSink
   /** The live state it shows; null until the first write. */
   shown: LiveState | undefined | null
+  /** What it was last given: an unchanged tail is not sent again. */
+  text: string
+  streaming: boolean
   /** The frame it was last written in: the longest-waiting panes go first. */
   writtenIn: number
 }
 
 /**
- * The streaming text of every activity pane, written to the DOM straight from one transient
- * store subscription, without re-rendering the panes. Sixteen agents streaming change the store
- * many times a frame: the writes wait for the next animation frame, at most PANES_PER_FRAME of
- * them a frame, and nothing is read back from the layout (the CSS keeps the latest line at the
- * bottom), so that no frame lays out more than a few panes.
+ * The streaming text of every activity pane, from one transient store subscription rather than
+ * a store selector per pane. Sixteen agents streaming change the store many times a frame: the
+ * writes wait for the next animation frame, at most PANES_PER_FRAME panes a frame, so that no
+ * frame renders (parses the Markdown of, lays out) more than a few panes.
  */
 export class PaneTextWriter {
   private readonly panes = new Map<string, Pane>()
@@ -68,17 +75,11 @@ export class PaneTextWriter {
     return () => this.stop()
   }
 
-  /** Shows `name`'s text in `box` now and on the frames it changes; returns the detach. */
-  attach(name: string, box: HTMLElement): () => void {
-    const document = box.ownerDocument
-    const lines = document.createElement('span')
-    lines.className = 'pane-text-lines'
-    const text = document.createTextNode('')
-    lines.append(text)
-    box.replaceChildren(lines)
-    const pane: Pane = { box, text, shown: null, writtenIn: 0 }
+  /** Sends `name`'s text to `sink` now and on the frames it changes; returns the detach. */
+  attach(name: string, sink: PaneSink): () => void {
+    const pane: Pane = { sink, shown: null, text: '', streaming: false, writtenIn: 0 }
     this.panes.set(name, pane)
-    writePane(pane, own(this.store.getState().live, name))
+    writePane(pane, own(this.store.getState().live, name), true)
     return () => {
       if (this.panes.get(name) === pane) this.panes.delete(name)
     }
@@ -103,57 +104,84 @@ export class PaneTextWriter {
       .filter(([name, pane]) => own(live, name) !== pane.shown)
       .sort(([, a], [, b]) => a.writtenIn - b.writtenIn)
     for (const [name, pane] of behind.slice(0, PANES_PER_FRAME)) {
-      writePane(pane, own(live, name))
+      writePane(pane, own(live, name), false)
       pane.writtenIn = this.frameCount
     }
     if (behind.length > PANES_PER_FRAME) this.requestFrame()
   }
 }
 
-/** Writes only (no layout reads), and only when the agent's live state changed. */
-function writePane(pane: Pane, live: LiveState | undefined): void {
+/** Sends the pane its new tail, only when the agent's live state changed what it shows. */
+function writePane(pane: Pane, live: LiveState | undefined, first: boolean): void {
   if (live === pane.shown) return
   pane.shown = live
-  const shown = paneText(live)
-  editText(pane.text, shown.length > 0 ? shown : NOTHING_STREAMED)
-  pane.box.classList.toggle('is-empty', shown.length === 0)
-  pane.box.classList.toggle('is-streaming', (live?.text.length ?? 0) > 0)
+  const text = paneText(live)
+  const streaming = (live?.text.length ?? 0) > 0
+  if (!first && text === pane.text && streaming === pane.streaming) return
+  pane.text = text
+  pane.streaming = streaming
+  pane.sink({ text, streaming })
 }
 
-/**
- * Streamed text mostly grows at the end and loses lines at the start: the text node is edited
- * (deleteData, appendData) rather than replaced, so that the browser shapes only what is new.
- */
-function editText(node: Text, next: string): void {
-  const edit = textEdit(node.data, next)
-  if (edit === null) {
-    node.data = next
-    return
-  }
-  if (edit.drop > 0) node.deleteData(0, edit.drop)
-  if (edit.append.length > 0) node.appendData(edit.append)
-}
-
-/** How `next` is `current` minus `drop` leading characters plus `append`; null if it is not. */
-export function textEdit(current: string, next: string): { drop: number; append: string } | null {
-  if (current.length === 0 || next.length === 0) return null
-  if (next.startsWith(current)) return { drop: 0, append: next.slice(current.length) }
-  // Lines scrolled out: look for next's start in current, where what is kept fits in next. A
-  // few places only (repetitive text has many): past those, replacing costs less than looking.
-  const probe = next.slice(0, 32)
-  let drop = current.indexOf(probe, Math.max(1, current.length - next.length))
-  for (let tries = 0; drop >= 0 && tries < 8; tries++) {
-    const kept = current.length - drop
-    if (kept <= next.length && next.startsWith(current.slice(drop)))
-      return { drop, append: next.slice(kept) }
-    drop = current.indexOf(probe, drop + 1)
-  }
-  return null
-}
-
-/** The tail of what the agent streams (or last said): the last lines, and not too many characters. */
+/** The tail of what the agent streams (or last said), as Markdown that still reads right. */
 export function paneText(live: LiveState | undefined): string {
   if (live === undefined) return ''
-  const text = lastLines(live.text.length > 0 ? live.text : live.lastText, PANE_LINES)
-  return text.length > PANE_CHARACTERS ? text.slice(text.length - PANE_CHARACTERS) : text
+  const text = (live.text.length > 0 ? live.text : live.lastText).trimEnd()
+  return markdownTail(text, PANE_LINES, PANE_CHARACTERS)
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/
+
+/**
+ * The last lines of Markdown text, at most `maxLines` and about `maxCharacters`, cut so that
+ * they render as they did whole: a cut inside a fenced block re-opens the fence, and a cut
+ * inside a table keeps the table's header and delimiter rows (else pipes and fences show raw).
+ */
+export function markdownTail(text: string, maxLines: number, maxCharacters: number): string {
+  const lines = text.split('\n')
+  let start = Math.max(0, lines.length - maxLines)
+  let kept = lines.slice(start).reduce((sum, line) => sum + line.length + 1, 0)
+  while (kept > maxCharacters && start < lines.length - 1) {
+    kept -= (lines[start]?.length ?? 0) + 1
+    start++
+  }
+  if (start === 0) return tailCharacters(text, maxCharacters)
+  const tail = lines.slice(start)
+  const last = tail.length - 1
+  tail[last] = tailCharacters(tail[last] ?? '', maxCharacters)
+  return [...reopened(lines, start), ...tail].join('\n')
+}
+
+function tailCharacters(text: string, maxCharacters: number): string {
+  return text.length > maxCharacters ? text.slice(text.length - maxCharacters) : text
+}
+
+/** The lines that re-open what is open at line `start`: a code fence, or a table's head. */
+function reopened(lines: readonly string[], start: number): string[] {
+  let fence: { marker: string; line: string } | null = null
+  for (let index = 0; index < start; index++) {
+    const line = lines[index] ?? ''
+    const match = FENCE.exec(line)
+    if (match === null) continue
+    const marker = match[1] ?? ''
+    if (fence === null) fence = { marker, line }
+    else if (
+      marker[0] === fence.marker[0] &&
+      marker.length >= fence.marker.length &&
+      (match[2] ?? '').trim() === ''
+    )
+      fence = null
+  }
+  if (fence !== null) return [fence.line]
+  // A table: its rows run up to the cut without a blank line, from a header and a delimiter.
+  if (!(lines[start] ?? '').includes('|')) return []
+  let first = start
+  while (first > 0 && (lines[first - 1] ?? '').includes('|')) first--
+  const delimiter = lines[first + 1]
+  if (first < start && delimiter !== undefined && TABLE_DELIMITER.test(delimiter)) {
+    if (first + 1 >= start) return [lines[first] ?? '']
+    return [lines[first] ?? '', delimiter]
+  }
+  return []
 }

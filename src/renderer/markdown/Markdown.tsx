@@ -1,70 +1,112 @@
-import { memo, useMemo, type ReactNode } from 'react'
-import { assertNever } from '../../shared/errors'
-import { parseMarkdown, type Block, type Inline } from './parse'
+import type { Element, ElementContent } from 'hast'
+import { memo } from 'react'
+import ReactMarkdown, { type Components } from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import { CodeBlock, PlainCode } from './CodeBlock'
 
-/** Model text as Markdown, built from React elements only (never dangerouslySetInnerHTML). */
-export const Markdown = memo(function Markdown({ text }: { readonly text: string }) {
-  const blocks = useMemo(() => parseMarkdown(text), [text])
-  return <div className="markdown">{blocks.map(renderBlock)}</div>
+/** The only links that leave the app: the web and mail (main's link policy decides the rest). */
+const LINK_PROTOCOLS = ['http:', 'https:', 'mailto:']
+
+/** A link's address when it is absolute and of an allowed scheme; otherwise no link at all. */
+export function safeUrl(url: string): string | null {
+  try {
+    return LINK_PROTOCOLS.includes(new URL(url).protocol) ? url : null
+  } catch {
+    return null
+  }
+}
+
+function textOf(nodes: readonly ElementContent[]): string {
+  return nodes
+    .map((node) => ('value' in node ? node.value : 'children' in node ? textOf(node.children) : ''))
+    .join('')
+}
+
+/** A fenced block: its text and the language of its info string (`language-ts`). */
+function fencedCode(pre: Element | undefined): { code: string; language: string | null } {
+  const code = pre?.children.find(
+    (child): child is Element => child.type === 'element' && child.tagName === 'code',
+  )
+  const classes = code?.properties['className']
+  const language = Array.isArray(classes)
+    ? classes.map(String).find((name) => name.startsWith('language-'))
+    : undefined
+  return {
+    code: textOf(code?.children ?? []).replace(/\n$/, ''),
+    language: language?.slice('language-'.length) ?? null,
+  }
+}
+
+/*
+ * Model text is hostile: raw HTML shows as text (react-markdown never renders it), links open
+ * outside the app through main's link policy (target=_blank), images are not fetched (the CSP
+ * allows no remote image) but shown as links, and headings sit below the view's own titles.
+ */
+const components: Components = {
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    ) : (
+      <span>{children}</span>
+    ),
+  img: ({ src, alt }) =>
+    typeof src === 'string' && src !== '' ? (
+      <a href={src} target="_blank" rel="noreferrer noopener">
+        {alt || src}
+      </a>
+    ) : (
+      <span>{alt}</span>
+    ),
+  pre: ({ node }) => {
+    const { code, language } = fencedCode(node)
+    return <CodeBlock code={code} language={language} />
+  },
+  table: ({ children }) => (
+    <div className="markdown-table">
+      <table>{children}</table>
+    </div>
+  ),
+  h1: ({ children }) => <h3>{children}</h3>,
+  h2: ({ children }) => <h4>{children}</h4>,
+  h3: ({ children }) => <h5>{children}</h5>,
+  h4: ({ children }) => <h6>{children}</h6>,
+  h5: ({ children }) => <h6>{children}</h6>,
+}
+
+/** In an activity pane: code highlighted but without the bar (no room, nothing to copy from). */
+const paneComponents: Components = {
+  ...components,
+  pre: ({ node }) => {
+    const { code, language } = fencedCode(node)
+    return <PlainCode code={code} language={language} />
+  },
+}
+
+const remarkPlugins = [remarkGfm]
+
+/**
+ * Model text as GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks), with
+ * highlighted code blocks, built as React elements (never dangerouslySetInnerHTML).
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  variant = 'full',
+}: {
+  readonly text: string
+  /** 'pane': the dense form of the activity panes. */
+  readonly variant?: 'full' | 'pane'
+}) {
+  return (
+    <div className={variant === 'pane' ? 'markdown markdown-pane' : 'markdown'}>
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        components={variant === 'pane' ? paneComponents : components}
+        urlTransform={safeUrl}
+      >
+        {text}
+      </ReactMarkdown>
+    </div>
+  )
 })
-
-function renderBlock(block: Block, key: number): ReactNode {
-  switch (block.kind) {
-    case 'heading': {
-      const Tag = `h${Math.min(6, block.level + 2)}` as 'h3'
-      return <Tag key={key}>{renderInlines(block.children)}</Tag>
-    }
-    case 'paragraph':
-      return <p key={key}>{renderInlines(block.children)}</p>
-    case 'code':
-      return (
-        <pre key={key} className="code-block" data-language={block.language || undefined}>
-          {block.language ? <span className="code-language">{block.language}</span> : null}
-          <code>{block.text}</code>
-        </pre>
-      )
-    case 'list': {
-      const items = block.items.map((item, index) => <li key={index}>{renderInlines(item)}</li>)
-      return block.ordered ? (
-        <ol key={key} start={block.start === 1 ? undefined : block.start}>
-          {items}
-        </ol>
-      ) : (
-        <ul key={key}>{items}</ul>
-      )
-    }
-    case 'quote':
-      return <blockquote key={key}>{block.children.map(renderBlock)}</blockquote>
-    case 'rule':
-      return <hr key={key} />
-    default:
-      return assertNever(block, 'markdown block')
-  }
-}
-
-function renderInlines(inlines: readonly Inline[]): ReactNode[] {
-  return inlines.map(renderInline)
-}
-
-function renderInline(inline: Inline, key: number): ReactNode {
-  switch (inline.kind) {
-    case 'text':
-      return inline.text
-    case 'code':
-      return <code key={key}>{inline.text}</code>
-    case 'strong':
-      return <strong key={key}>{renderInlines(inline.children)}</strong>
-    case 'emphasis':
-      return <em key={key}>{renderInlines(inline.children)}</em>
-    case 'link':
-      return (
-        <a key={key} href={inline.href} target="_blank" rel="noreferrer noopener">
-          {renderInlines(inline.children)}
-        </a>
-      )
-    case 'break':
-      return <br key={key} />
-    default:
-      return assertNever(inline, 'markdown span')
-  }
-}

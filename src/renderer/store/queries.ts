@@ -1,5 +1,6 @@
 import type { AgentTeamsApi } from '../../shared/contract'
 import { describeFailure } from './failures'
+import { liveSeeded } from './live-seed'
 import type { Position } from './state'
 import {
   inboxFailed,
@@ -36,6 +37,8 @@ export function requestLatestTranscript(
 /** How many records each older page holds, read as the person scrolls up. */
 export const TRANSCRIPT_PAGE = 500
 export const INBOX_PAGE = 200
+/** Records read from the end of each transcript for the activity panes (last reply, last call). */
+export const ACTIVITY_TAIL = 20
 /**
  * At most this many loaded entries are re-read on a refresh: the pending ones at the end, whose
  * states may have changed (see inboxRefreshStart).
@@ -50,6 +53,11 @@ export interface Queries {
    */
   adoptTranscript(name: string, page: Promise<TranscriptPage>): Promise<void>
   loadOlderTranscript(name: string): Promise<void>
+  /**
+   * Gives the activity panes each agent's last reply and tool call from its transcript's end,
+   * once per agent and workspace, for agents that have not streamed since the window opened.
+   */
+  loadActivity(names: readonly string[]): Promise<void>
   loadInbox(name: string): Promise<void>
   loadMoreInbox(name: string): Promise<void>
   refreshInbox(name: string): Promise<void>
@@ -64,6 +72,8 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
   let countsInFlight = false
   let countsAgain = false
   const inboxesInFlight = new Set<string>()
+  /** Agents whose activity was asked for, as `workspace NUL name`. */
+  const activityAsked = new Set<string>()
 
   /** A reply that belongs to a workspace no longer open is dropped. */
   const sameWorkspace = (workspace: string | null) => get().workspace === workspace
@@ -119,6 +129,27 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
         if (sameWorkspace(workspace))
           set((state) => transcriptFailed(state, name, describeFailure(error).message))
       }
+    },
+    async loadActivity(names) {
+      const workspace = get().workspace
+      await Promise.all(
+        names.map(async (name) => {
+          const key = `${workspace}\0${name}`
+          if (activityAsked.has(key)) return
+          activityAsked.add(key)
+          const loaded = own(get().transcripts, name)
+          try {
+            const records =
+              loaded?.status === 'ready'
+                ? loaded.records
+                : (await api.getTranscript({ name, last: ACTIVITY_TAIL })).records
+            if (sameWorkspace(workspace)) set((state) => liveSeeded(state, name, records))
+          } catch {
+            // The pane waits for the agent's next call; the transcript view reports the error.
+            activityAsked.delete(key)
+          }
+        }),
+      )
     },
     async loadInbox(name) {
       const existing = own(get().inboxes, name)

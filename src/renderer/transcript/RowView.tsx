@@ -4,6 +4,7 @@ import { USER } from '../../shared/names'
 import type { InjectedMessage } from '../../shared/transcript'
 import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../components/format'
 import { LongText } from '../components/LongText'
+import { CopyButton } from '../markdown/CopyButton'
 import { Markdown } from '../markdown/Markdown'
 import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
@@ -33,6 +34,7 @@ export const RowView = memo(function RowView({
               {formatSeconds(row.atSeconds)}
             </time>
             {spend === undefined ? null : <TurnSpendView spend={spend} />}
+            <CopyButton text={row.text} label="Copy message" />
           </div>
           <LongText className="turn-text" text={row.text} />
         </div>
@@ -59,6 +61,7 @@ export const RowView = memo(function RowView({
                 stopped
               </span>
             ) : null}
+            {row.live ? null : <CopyButton text={row.text} label="Copy message" />}
           </div>
           {/* The raw text, for the desktop's right-click "Copy message". */}
           <div data-copy-message={row.text}>

@@ -1,12 +1,11 @@
-import { memo } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { assertNever } from '../../shared/errors'
-import { formatNumber } from '../components/format'
+import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { summarizeInput, type ToolCall } from './rows'
-import { own } from '../../shared/own'
-
-/** The most output shown before the card says how much more there is. */
-const SHOWN_OUTPUT = 20_000
+import { useScrollHold } from './scroll-hold'
+import { RawBody, ToolBody } from './ToolBody'
+import { toolTitle, toolView, type ToolView } from './tool-views'
 
 function stateLabel(state: ToolCall['state']): string {
   switch (state) {
@@ -25,52 +24,79 @@ function stateLabel(state: ToolCall['state']): string {
   }
 }
 
-/** A tool call as a collapsible card: name and input summary, then input and output. */
+/** The header's state: a bash call says how it exited ("exit 2"), the others their state. */
+function StateChip({ call, view }: { readonly call: ToolCall; readonly view: ToolView }) {
+  const active = call.state === 'streaming' || call.state === 'running'
+  if (view.kind === 'bash' && view.end !== null)
+    return (
+      <span
+        className={`tool-state tool-exit ${view.end.ok ? 'tool-exit-ok' : 'tool-exit-failed'}`}
+        data-testid="exit-code"
+      >
+        {view.end.label}
+      </span>
+    )
+  return (
+    <span className={`tool-state tool-state-${call.state}`}>
+      {active ? <span className="spinner" aria-hidden="true" /> : null}
+      {stateLabel(call.state)}
+    </span>
+  )
+}
+
+/**
+ * A tool call as a collapsible card: its name and a one-line summary, then the tool's own view
+ * (a file, a diff, a terminal, a message); the raw input and output behind "Raw".
+ */
 export const ToolCard = memo(function ToolCard({ call }: { readonly call: ToolCall }) {
   const remembered = useAppStore((state) => own(state.expandedTools, call.id))
   const setExpanded = useAppStore((state) => state.setToolExpanded)
-  const active = call.state === 'streaming' || call.state === 'running'
-  const expanded = remembered ?? (active || call.state === 'failed')
-  const output = call.output ?? ''
+  const hold = useScrollHold()
+  const [raw, setRaw] = useState(false)
+  const view = useMemo(() => toolView(call), [call])
+  const title = toolTitle(call.name)
+  const expanded =
+    remembered ??
+    (call.state === 'streaming' || call.state === 'running' || call.state === 'failed')
   return (
-    <div className={`tool-card tool-${call.state}`} data-testid="tool-card" data-tool={call.name}>
+    <div
+      className={`tool-card tool-${call.state} tool-view-${view.kind}`}
+      data-testid="tool-card"
+      data-tool={call.name}
+    >
       <button
         type="button"
         className="tool-header"
         aria-expanded={expanded}
-        onClick={() => setExpanded(call.id, !expanded)}
+        onClick={() => {
+          hold()
+          setExpanded(call.id, !expanded)
+        }}
       >
         <span className="tool-chevron" aria-hidden="true">
           {expanded ? '▾' : '▸'}
         </span>
-        <span className="tool-name">{call.name}</span>
+        <span className="tool-name">{title.name}</span>
+        {title.server === null ? null : <span className="tool-server">{title.server}</span>}
         <span className="tool-summary">{summarizeInput(call.input)}</span>
-        <span className={`tool-state tool-state-${call.state}`}>
-          {active ? <span className="spinner" aria-hidden="true" /> : null}
-          {stateLabel(call.state)}
-        </span>
+        <StateChip call={call} view={view} />
       </button>
       {expanded ? (
         <div className="tool-body">
-          {call.input.length > 0 ? (
-            <section>
-              <h4 className="tool-section-title">Input</h4>
-              <pre className="tool-pre">{call.input}</pre>
-            </section>
-          ) : null}
-          {call.output !== null ? (
-            <section>
-              <h4 className="tool-section-title">{call.state === 'failed' ? 'Error' : 'Output'}</h4>
-              <pre className={call.state === 'failed' ? 'tool-pre tool-pre-error' : 'tool-pre'}>
-                {output.length > SHOWN_OUTPUT ? output.slice(0, SHOWN_OUTPUT) : output || '(empty)'}
-              </pre>
-              {output.length > SHOWN_OUTPUT ? (
-                <p className="muted small">
-                  {formatNumber(output.length - SHOWN_OUTPUT)} more characters not shown.
-                </p>
-              ) : null}
-            </section>
-          ) : null}
+          <div className="tool-body-bar">
+            <button
+              type="button"
+              className="link-button tool-raw-toggle"
+              aria-pressed={raw}
+              onClick={() => {
+                hold()
+                setRaw(!raw)
+              }}
+            >
+              Raw
+            </button>
+          </div>
+          {raw ? <RawBody call={call} /> : <ToolBody call={call} view={view} />}
         </div>
       ) : null}
     </div>

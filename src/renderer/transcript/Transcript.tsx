@@ -1,8 +1,9 @@
 import { measureElement, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { useAppStore } from '../store/context'
 import { RowView } from './RowView'
+import { ScrollHoldContext } from './scroll-hold'
 import { recordRows, withLiveRows, type Row } from './rows'
 import { turnSpends } from './turn-spend'
 import { useReveal } from './useReveal'
@@ -86,6 +87,19 @@ export function Transcript({
   const hasOlder = (records[0]?.seq ?? 1) > 1
   const rows = useMemo(() => withLiveRows(recorded, live), [recorded, live])
 
+  // While a row the person clicked changes height, the rows keep their place from the top: kept
+  // to the end (to follow the stream), a card opening near the top would shoot up out of view.
+  const [holding, setHolding] = useState(false)
+  const hold = useCallback(() => setHolding(true), [])
+  useEffect(() => {
+    if (!holding) return
+    // Two frames: the new height is laid out and measured (ResizeObserver) within the first.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => setHolding(false))
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [holding])
+
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -94,7 +108,7 @@ export function Transcript({
     getItemKey: (index) => rows[index]?.key ?? index,
     measureElement: measureRow,
     overscan: 6,
-    anchorTo: 'end',
+    anchorTo: holding ? 'start' : 'end',
     followOnAppend: true,
     scrollEndThreshold: FOLLOW_THRESHOLD,
   })
@@ -159,7 +173,9 @@ export function Transcript({
                     }
                     data-revealed={item.key === revealed ? 'true' : undefined}
                   >
-                    <RowView row={row} agent={name} spend={own(spends, row.key)} />
+                    <ScrollHoldContext value={hold}>
+                      <RowView row={row} agent={name} spend={own(spends, row.key)} />
+                    </ScrollHoldContext>
                   </div>
                 )
               })}

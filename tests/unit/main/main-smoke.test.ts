@@ -156,6 +156,11 @@ describe('the built main process, on a recording stand-in for electron', () => {
       granted: false,
       checked: false,
     })
+    // The one exception: writing to the clipboard, for the Copy buttons.
+    expect(await main.request('permission', { permission: 'clipboard-sanitized-write' })).toEqual({
+      granted: true,
+      checked: true,
+    })
   })
 
   it('serves the built page on app:// with its CSP, and nothing outside out/renderer', async () => {

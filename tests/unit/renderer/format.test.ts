@@ -6,7 +6,6 @@ import {
   formatTokens,
   formatNumber,
   formatSeconds,
-  lastLines,
 } from '../../../src/renderer/components/format'
 
 describe('formatting', () => {
@@ -69,21 +68,5 @@ describe('tokens with the prompt cache', () => {
     expect(describeTokens(cached)).toBe(
       `${(12_100).toLocaleString()} input + 200 output tokens (of the input, ${(10_000).toLocaleString()} read from the cache and 600 written to it)`,
     )
-  })
-})
-
-describe('lastLines', () => {
-  const reference = (text: string, count: number) =>
-    text.trimEnd().split('\n').slice(-count).join('\n')
-
-  it('keeps exactly the last lines, as splitting the whole text would', () => {
-    const cases = ['', 'one', 'a\nb\nc', 'a\nb\nc\n\n  ', '\nabc', '\n\n\nx', 'a\n\nb', '\n']
-    for (const text of cases)
-      for (const count of [1, 2, 3, 5]) expect(lastLines(text, count)).toBe(reference(text, count))
-  })
-
-  it('returns the tail of a long stream', () => {
-    const text = Array.from({ length: 1000 }, (_, index) => `line ${index}`).join('\n')
-    expect(lastLines(text, 3)).toBe('line 997\nline 998\nline 999')
   })
 })

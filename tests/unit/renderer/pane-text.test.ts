@@ -1,13 +1,14 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  NOTHING_STREAMED,
   PANE_CHARACTERS,
   PANE_LINES,
   PANES_PER_FRAME,
   PaneTextWriter,
-  textEdit,
+  markdownTail,
   type FrameScheduler,
+  type PaneShown,
+  type PaneSink,
 } from '../../../src/renderer/components/pane-text'
 import { createAppStore, type AppStore } from '../../../src/renderer/store/store'
 import { agentView, fakeApi, snapshot } from './fake-api'
@@ -35,20 +36,31 @@ function steppedFrames(): FrameScheduler & { step(): void; readonly waiting: num
   }
 }
 
-/** A pane's text box that counts every read of its layout. */
-const layoutReads = new WeakMap<HTMLElement, number>()
-function box(): HTMLElement {
-  const element = document.createElement('pre')
-  layoutReads.set(element, 0)
-  for (const property of ['scrollHeight', 'scrollTop', 'clientHeight', 'offsetHeight'])
-    Object.defineProperty(element, property, {
-      get: () => {
-        layoutReads.set(element, (layoutReads.get(element) ?? 0) + 1)
-        return 0
-      },
-      set: () => {},
-    })
-  return element
+/** A pane's sink that keeps what it was last given and how many times it was written. */
+interface Recorder {
+  readonly sink: PaneSink
+  readonly text: string
+  readonly streaming: boolean
+  readonly writes: number
+}
+function recorder(): Recorder {
+  let shown: PaneShown = { text: '', streaming: false }
+  let writes = 0
+  return {
+    sink: (next) => {
+      shown = next
+      writes++
+    },
+    get text() {
+      return shown.text
+    },
+    get streaming() {
+      return shown.streaming
+    },
+    get writes() {
+      return writes
+    },
+  }
 }
 
 function openedStore(members = ['alice', 'bob']): AppStore {
@@ -73,28 +85,27 @@ describe('the activity panes’ streaming text', () => {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    const alice = box()
-    const bob = box()
-    writer.attach('alice', alice)
-    writer.attach('bob', bob)
+    const alice = recorder()
+    const bob = recorder()
+    writer.attach('alice', alice.sink)
+    writer.attach('bob', bob.sink)
     stop = writer.start()
     frames.step()
-    expect(alice.textContent).toBe(NOTHING_STREAMED)
-    expect(alice.classList.contains('is-empty')).toBe(true)
+    expect(alice.text).toBe('')
+    expect(alice.writes).toBe(1)
 
     for (let index = 0; index < 20; index++) {
       delta(store, 'alice', `a${index} `)
       delta(store, 'bob', `b${index} `)
     }
     expect(frames.waiting).toBe(1)
-    expect(alice.textContent).toBe(NOTHING_STREAMED)
+    expect(alice.text).toBe('')
 
     frames.step()
-    expect(alice.textContent).toBe(Array.from({ length: 20 }, (_, i) => `a${i}`).join(' '))
-    expect(bob.textContent).toContain('b19')
-    expect(alice.classList.contains('is-streaming')).toBe(true)
-    expect(alice.classList.contains('is-empty')).toBe(false)
-    expect((layoutReads.get(alice) ?? 0) + (layoutReads.get(bob) ?? 0)).toBe(0)
+    expect(alice.text).toBe(Array.from({ length: 20 }, (_, i) => `a${i}`).join(' '))
+    expect(bob.text).toContain('b19')
+    expect(alice.streaming).toBe(true)
+    expect(alice.writes).toBe(2)
   })
 
   it('writes a few panes a frame, the longest-waiting first, until every one is current', () => {
@@ -103,13 +114,13 @@ describe('the activity panes’ streaming text', () => {
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
     const boxes = names.map((name) => {
-      const element = box()
-      writer.attach(name, element)
-      return element
+      const pane = recorder()
+      writer.attach(name, pane.sink)
+      return pane
     })
     stop = writer.start()
     frames.step()
-    const current = (text: string) => boxes.filter((element) => element.textContent === text)
+    const current = (text: string) => boxes.filter((pane) => pane.text === text)
 
     for (const name of names) delta(store, name, 'one')
     frames.step()
@@ -119,10 +130,7 @@ describe('the activity panes’ streaming text', () => {
     // The two left behind go first in the next frame, even though the others changed again.
     for (const name of names) delta(store, name, ' two')
     frames.step()
-    expect(boxes.slice(PANES_PER_FRAME).map((element) => element.textContent)).toEqual([
-      'one two',
-      'one two',
-    ])
+    expect(boxes.slice(PANES_PER_FRAME).map((pane) => pane.text)).toEqual(['one two', 'one two'])
     frames.step()
     frames.step()
     expect(current('one two')).toHaveLength(names.length)
@@ -133,12 +141,12 @@ describe('the activity panes’ streaming text', () => {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    const alice = box()
-    writer.attach('alice', alice)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
     stop = writer.start()
     delta(store, 'alice', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'))
     frames.step()
-    const lines = (alice.textContent ?? '').split('\n')
+    const lines = alice.text.split('\n')
     expect(lines).toHaveLength(PANE_LINES)
     expect(lines[lines.length - 1]).toBe('line 99')
   })
@@ -147,23 +155,23 @@ describe('the activity panes’ streaming text', () => {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    const alice = box()
-    writer.attach('alice', alice)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
     stop = writer.start()
     const long = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' ')
     delta(store, 'alice', long)
     frames.step()
-    expect(alice.textContent).toBe(long.slice(long.length - PANE_CHARACTERS))
+    expect(alice.text).toBe(long.slice(long.length - PANE_CHARACTERS))
     delta(store, 'alice', ' more')
     frames.step()
-    expect(alice.textContent).toBe(`${long} more`.slice(-PANE_CHARACTERS))
+    expect(alice.text).toBe(`${long} more`.slice(-PANE_CHARACTERS))
   })
 
   it('asks for no frame when the live text did not change, and none after it stops', () => {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    writer.attach('alice', box())
+    writer.attach('alice', recorder().sink)
     stop = writer.start()
     frames.step()
     store.getState().showView('activity')
@@ -181,49 +189,54 @@ describe('the activity panes’ streaming text', () => {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    const alice = box()
-    const detach = writer.attach('alice', alice)
+    const alice = recorder()
+    const detach = writer.attach('alice', alice.sink)
     stop = writer.start()
     detach()
     delta(store, 'alice', 'after')
     frames.step()
-    expect(alice.textContent).toBe(NOTHING_STREAMED)
+    expect(alice.text).toBe('')
+    expect(alice.writes).toBe(1)
   })
 })
 
-describe('a pane text edit', () => {
-  const apply = (current: string, next: string) => {
-    const edit = textEdit(current, next)
-    return edit === null ? null : current.slice(edit.drop) + edit.append
-  }
+describe('a pane’s Markdown tail', () => {
+  const lines = (count: number, prefix = 'line') =>
+    Array.from({ length: count }, (_, index) => `${prefix} ${index}`)
 
-  it('appends what streamed and drops what scrolled out at the start', () => {
-    expect(textEdit('abc', 'abcdef')).toEqual({ drop: 0, append: 'def' })
-    const kept = 'the second line, long enough to be found again where it starts'
-    expect(textEdit(`line 1\n${kept}`, `${kept} and more`)).toEqual({
-      drop: 7,
-      append: ' and more',
-    })
-    expect(textEdit('same', 'same')).toEqual({ drop: 0, append: '' })
+  it('keeps short text whole', () => {
+    expect(markdownTail('a\n\n```ts\nx\n```', 14, 1200)).toBe('a\n\n```ts\nx\n```')
   })
 
-  it('gives up when the new text is not the old one moved on', () => {
-    expect(textEdit('', 'abc')).toBeNull()
-    expect(textEdit('abc', 'xyz')).toBeNull()
-    expect(textEdit('abcdef', 'abc')).toBeNull()
+  it('re-opens a fence the cut falls inside, so the code still reads as code', () => {
+    const text = ['Intro', '```ts', ...lines(30, 'const a'), '```', 'after'].join('\n')
+    const tail = markdownTail(text, 5, 1200).split('\n')
+    expect(tail).toEqual(['```ts', 'const a 27', 'const a 28', 'const a 29', '```', 'after'])
   })
 
-  it('always yields the new text when it finds an edit', () => {
-    const cases: [string, string][] = [
-      ['ab ab ab ab', 'ab ab ab c'],
-      ['x'.repeat(500), 'x'.repeat(400) + 'y'],
-      ['one two one two', 'one two three'],
-      ['abcabcabc', 'cabcabcd'],
-    ]
-    for (const [current, next] of cases) {
-      const result = apply(current, next)
-      if (result !== null) expect(result).toBe(next)
-    }
-    expect(apply('x'.repeat(500), 'x'.repeat(400) + 'y')).toBe('x'.repeat(400) + 'y')
+  it('does not re-open a fence that closed before the cut', () => {
+    const text = ['```', 'code', '```', ...lines(20)].join('\n')
+    expect(markdownTail(text, 3, 1200)).toBe('line 17\nline 18\nline 19')
+  })
+
+  it('keeps a table’s header and delimiter when the cut falls inside its rows', () => {
+    const rows = Array.from({ length: 20 }, (_, index) => `| f${index} | ${index} |`)
+    const text = ['Files:', '', '| file | n |', '| --- | --: |', ...rows].join('\n')
+    expect(markdownTail(text, 2, 1200).split('\n')).toEqual([
+      '| file | n |',
+      '| --- | --: |',
+      '| f18 | 18 |',
+      '| f19 | 19 |',
+    ])
+  })
+
+  it('keeps the header alone when the cut falls on the delimiter', () => {
+    const text = ['x', '| a | b |', '| - | - |', '| 1 | 2 |'].join('\n')
+    expect(markdownTail(text, 2, 1200)).toBe('| a | b |\n| - | - |\n| 1 | 2 |')
+  })
+
+  it('leaves pipes in plain prose alone', () => {
+    const text = ['a | b', ...lines(5), 'c | d'].join('\n')
+    expect(markdownTail(text, 2, 1200)).toBe('line 4\nc | d')
   })
 })

@@ -97,9 +97,9 @@ describe('the transcript', () => {
 
     const [bash, read] = within(transcript).getAllByTestId('tool-card')
     expect(bash).toHaveTextContent('node --test')
-    expect(bash).toHaveTextContent('done')
+    expect(within(bash!).getByTestId('exit-code')).toHaveTextContent('exit 0')
     expect(bash).not.toHaveTextContent('pass 4') // collapsed
-    fireEvent.click(within(bash!).getByRole('button'))
+    fireEvent.click(within(bash!).getByRole('button', { expanded: false }))
     expect(bash).toHaveTextContent('pass 4')
 
     expect(read).toHaveClass('tool-failed')

@@ -301,7 +301,11 @@ const commands = {
   permission({ permission }) {
     return new Promise((resolve) => {
       sessionHandlers.permissionRequest(windows[0].webContents, permission, resolve, {})
-    }).then((granted) => ({ granted, checked: sessionHandlers.permissionCheck() }))
+    }).then((granted) => ({
+      granted,
+      // As Electron calls it: (webContents, permission, requestingOrigin, details).
+      checked: sessionHandlers.permissionCheck(windows[0].webContents, permission, '', {}),
+    }))
   },
   /** The page paints its first frame. */
   'page-ready'(message) {

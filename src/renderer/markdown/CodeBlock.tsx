@@ -1,0 +1,47 @@
+import { memo, useMemo } from 'react'
+import { CopyButton } from './CopyButton'
+import { highlightCode, knownLanguage } from './highlight'
+
+/** A block of code, highlighted when its language is known, with its language and a copy button. */
+export const CodeBlock = memo(function CodeBlock({
+  code,
+  language,
+  title,
+}: {
+  readonly code: string
+  readonly language: string | null
+  /** What the bar names instead of the language (a file's path). */
+  readonly title?: string | undefined
+}) {
+  const known = knownLanguage(language)
+  const highlighted = useMemo(() => highlightCode(code, known), [code, known])
+  const label = title ?? language ?? ''
+  return (
+    <div className="code-block" data-language={known ?? undefined}>
+      <div className="code-block-bar">
+        <span className="code-language">{label}</span>
+        <CopyButton text={code} label="Copy code" />
+      </div>
+      <pre className="code-block-pre">
+        <code className={known === null ? 'hljs' : `hljs language-${known}`}>{highlighted}</code>
+      </pre>
+    </div>
+  )
+})
+
+/** Highlighted code alone, for the dense activity panes. */
+export const PlainCode = memo(function PlainCode({
+  code,
+  language,
+}: {
+  readonly code: string
+  readonly language: string | null
+}) {
+  const known = knownLanguage(language)
+  const highlighted = useMemo(() => highlightCode(code, known), [code, known])
+  return (
+    <pre className="code-plain">
+      <code className={known === null ? 'hljs' : `hljs language-${known}`}>{highlighted}</code>
+    </pre>
+  )
+})
