@@ -10,6 +10,7 @@ import { budget } from './budget-command'
 import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
+import { tasks } from './task-commands'
 import { chat, demo, transcript } from './team-commands'
 import { UsageError, writeLine, type Output } from './output'
 
@@ -244,4 +245,5 @@ export const commands: Readonly<Record<string, Command>> = {
   budget,
   spawn,
   model,
+  tasks,
 }

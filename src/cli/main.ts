@@ -53,6 +53,17 @@ A running team (the app, serve or chat, in another terminal):
   budget [<name>] --clear
                          lift every limit
 
+The task board (.team/tasks/; no running team needed, a running one sees every change):
+  tasks add "<subject>" [--description D] [--blocked-by ID[,ID...]] [--as NAME]
+                         add a pending task; prints its id
+  tasks list             every task with its status, owner and open blockers
+  tasks show <id>        one task: description, result, links and history
+  tasks claim <id> --as <name>
+                         take a pending task: exit 0 when won, 1 when another holds it, it
+                         is blocked, or <name> already holds a task in progress (says which)
+  tasks done <id> --as <name> [--result TEXT]
+                         complete a task <name> holds; says which tasks it unblocked
+
 Exit status: 0 done, 1 refused (the message says what to do), 2 a usage mistake, 70 a bug.
 
 Options:
@@ -85,6 +96,11 @@ const options = {
   model: { type: 'string' },
   thinking: { type: 'string' },
   'plan-first': { type: 'boolean', default: false },
+  'auto-claim': { type: 'boolean', default: false },
+  description: { type: 'string' },
+  'blocked-by': { type: 'string' },
+  as: { type: 'string' },
+  result: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -115,6 +131,16 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
+  /** spawn --auto-claim: the teammate claims pending tasks by itself when idle. */
+  autoClaim?: boolean
+  /** tasks add --description. */
+  description?: string
+  /** tasks add --blocked-by: task ids, comma-separated. */
+  blockedBy?: string
+  /** tasks claim/done/add --as: who acts on the board. */
+  as?: string
+  /** tasks done --result. */
+  result?: string
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */
@@ -151,6 +177,8 @@ export async function main(argv: readonly string[], output: Output = process): P
     options: {
       ...parsed.values,
       planFirst: parsed.values['plan-first'],
+      autoClaim: parsed.values['auto-claim'],
+      blockedBy: parsed.values['blocked-by'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },
