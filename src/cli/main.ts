@@ -32,10 +32,11 @@ Commands:
                          open the printed address, which carries the launch's secret token
 
 A running team (the app, serve or chat, in another terminal):
-  spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+  spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first] [--auto-claim]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          --model: its own model (default: the team's), --thinking: extended
-                         thinking with a budget of N tokens (at least 1024; off by default)
+                         thinking with a budget of N tokens (at least 1024; off by default);
+                         --auto-claim: when idle, it claims the next task that fits its role
   model <name>           show an agent's model and thinking (the lead's too)
   model <name> [--model ID|default] [--thinking N|off]
                          change them; the agent uses them from its next turn

@@ -115,6 +115,7 @@ export const spawn: Command = async (context) => {
     prompt,
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
+    ...(context.options.autoClaim === true ? { auto_claim: true } : {}),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(

@@ -9,6 +9,8 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import { taskBoardSchema } from './tasks'
+import { taskCommands } from './task-commands'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -96,6 +98,8 @@ export const teamSnapshotSchema = z.object({
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
   alert: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The task board (absent from hosts that predate it: an empty board). */
+  tasks: taskBoardSchema.optional(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -131,6 +135,8 @@ export const commands = {
         thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
+        /** Claims pending tasks from the board by itself when idle; absent: as it was. */
+        autoClaim: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -247,6 +253,7 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  ...taskCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -51,6 +51,7 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     model: modelIdSchema.nullable().optional(),
     thinking: thinkingBudgetSchema.nullable().optional(),
     plan_first: z.boolean().optional(),
+    auto_claim: z.boolean().optional(),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -88,6 +89,7 @@ export type ControlCommand =
       readonly model?: string | null
       readonly thinking?: number | null
       readonly planFirst: boolean
+      readonly autoClaim?: boolean
     }
   | {
       readonly command: 'model'
@@ -151,6 +153,7 @@ function withoutStamps(line: ControlLine): ControlCommand {
         prompt: line.prompt,
         ...choiceOf(line),
         planFirst: line.plan_first === true,
+        ...(line.auto_claim === undefined ? {} : { autoClaim: line.auto_claim }),
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }

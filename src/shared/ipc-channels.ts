@@ -28,6 +28,9 @@ export const commandNames = [
   'stopAll',
   'resumeAll',
   'closeWorkspace',
+  'listTasks',
+  'createTask',
+  'updateTask',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

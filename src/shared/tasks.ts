@@ -21,7 +21,12 @@ export const MAX_RESULT_LENGTH = 100_000
 
 /** What a task is about, elsewhere in the team: a message, or an agent's transcript turn. */
 export const taskLinkSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('message'), id: z.string().min(1).max(200) }),
+  z.object({
+    kind: z.literal('message'),
+    id: z.string().min(1).max(200),
+    /** "alice → lead: …", when the runtime knew the message as it linked it. */
+    summary: z.string().max(500).optional(),
+  }),
   z.object({
     kind: z.literal('turn'),
     agent: z.string().min(1).max(64),

@@ -12,6 +12,7 @@ import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
+import { taskTools, type TaskOperations } from './tools/task-tools'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -32,6 +33,8 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** The task board's tools. */
+  readonly tasks: TaskOperations
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -40,6 +43,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
   const isLead = name === LEAD
   const messaging = teamTools(teamOperations(deps))
   const protocol = protocolTools(protocols)
+  const board = taskTools(deps.tasks)
   return new Agent({
     name,
     kind: isLead ? 'lead' : 'teammate',
@@ -49,8 +53,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     tools: [
       ...basicTools,
       ...(isLead
-        ? [...messaging.lead, ...protocol.lead]
-        : [...messaging.teammate, ...protocol.teammate]),
+        ? [...messaging.lead, ...protocol.lead, ...board.lead]
+        : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
     ],
     model: deps.model,
     modelId: () => deps.modelChoice(name).model ?? undefined,

@@ -25,6 +25,7 @@ import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
 import { toInboxEntryView } from './views'
+import { taskHandlers } from './task-handlers'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -222,6 +223,7 @@ export class AppService {
         this.options.pickFolder
           ? { path: await this.options.pickFolder(), supported: true }
           : { path: null, supported: false },
+      ...taskHandlers(() => this.requireHost()),
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.

@@ -29,6 +29,8 @@ import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { TeamBudgets } from './team-budgets'
+import { TeamTasks } from './tasks/team-tasks'
+import { TASK_BOARD_SENDER, TaskAutomation, autoClaimOf } from './tasks/task-automation'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -66,6 +68,9 @@ export class TeamHost {
   private readonly budgets: TeamBudgets
   private readonly agentDependencies: AgentDependencies
   private readonly authAlert: AuthAlert
+  /** The task board: the contract's task commands, the agents' task tools. */
+  readonly tasks: TeamTasks
+  private readonly taskAutomation: TaskAutomation
   private closed = false
 
   private constructor(
@@ -84,8 +89,18 @@ export class TeamHost {
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
     )
+    this.tasks = new TeamTasks(team)
+    this.taskAutomation = new TaskAutomation({
+      tasks: this.tasks,
+      members: () => team.roster.members,
+      autoClaims: (name) => autoClaimOf(team.roster.find(name)),
+      send: (request) => team.send(request),
+      publish: (event) => team.publish(event),
+      giveTask: (name, text) => this.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
+    })
     this.agentDependencies = {
       team,
+      tasks: this.tasks.toolOperations(),
       protocols: this.protocols,
       clock,
       roundCap: options.roundCap ?? DEFAULT_ROUND_CAP,
@@ -115,6 +130,9 @@ export class TeamHost {
     try {
       host = new TeamHost(team, options)
       team.onControl((command) => host?.control(command))
+      host.taskAutomation.releaseAtOpen(
+        (name) => name === LEAD || team.roster.find(name) !== undefined,
+      )
       host.resumeAfterStart()
       return host
     } catch (error) {
@@ -309,6 +327,7 @@ export class TeamHost {
     if (this.closed) return
     this.closed = true
     this.subscription.dispose()
+    this.taskAutomation.close()
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
     await this.team.close()
@@ -332,6 +351,7 @@ export class TeamHost {
 
   private route(event: TeamEvent): void {
     if (this.closed) return
+    this.taskAutomation.handle(event)
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)

@@ -9,7 +9,14 @@ import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
-  spawn(request: { name: string; role: string; prompt: string } & ModelChoiceChange): string
+  spawn(
+    request: {
+      name: string
+      role: string
+      prompt: string
+      autoClaim?: boolean
+    } & ModelChoiceChange,
+  ): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
@@ -41,6 +48,11 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             maximum: MAX_THINKING_BUDGET,
             description: 'Optional: extended thinking with this budget of tokens; off by default.',
           },
+          auto_claim: {
+            type: 'boolean',
+            description:
+              'Optional: when idle, the teammate claims the next unblocked pending task that fits its role by itself.',
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -52,8 +64,10 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       prompt: z.string(),
       model: z.string().optional(),
       thinking: z.number().optional(),
+      auto_claim: z.boolean().optional(),
     }),
-    async (input) => team.spawn(input),
+    async ({ auto_claim, ...input }) =>
+      team.spawn({ ...input, ...(auto_claim === undefined ? {} : { autoClaim: auto_claim }) }),
   )
   const listTeammates = defineTool(
     {
