@@ -1,6 +1,6 @@
 import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
-import type { MainView } from '../store/ui'
+import { isTeamView, type MainView } from '../store/ui'
 import { ActivityPanes } from './ActivityPanes'
 import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
@@ -8,6 +8,7 @@ import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
+import { TaskBoardView } from './board/TaskBoardView'
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -19,6 +20,8 @@ export function MainArea() {
       <div className="main-content">
         {view === 'activity' ? (
           <ActivityPanes />
+        ) : view === 'board' ? (
+          <TaskBoardView />
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
         ) : (
@@ -42,7 +45,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
       role="tab"
       aria-selected={view === target}
       className={view === target ? 'tab is-active' : 'tab'}
-      onClick={() => (target === 'activity' ? showView('activity') : select(selected, target))}
+      onClick={() => (isTeamView(target) ? showView(target) : select(selected, target))}
       title={title}
     >
       {label}
@@ -50,7 +53,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   )
   return (
     <div className="view-bar">
-      {view !== 'activity' && agent !== undefined ? (
+      {!isTeamView(view) && agent !== undefined ? (
         <div className="view-agent">
           <h1 className="view-title">{selected === LEAD ? 'Lead' : selected}</h1>
           <span className="view-role">
@@ -66,7 +69,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
         </div>
       ) : (
         <div className="view-agent">
-          <h1 className="view-title">Team activity</h1>
+          <h1 className="view-title">{view === 'board' ? 'Task board' : 'Team activity'}</h1>
           <span className="view-role">{working} working</span>
         </div>
       )}
@@ -82,6 +85,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           'Inbox (Ctrl+I)',
         )}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
+        {tab('board', 'Board', 'The task board')}
       </div>
     </div>
   )

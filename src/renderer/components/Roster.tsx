@@ -13,6 +13,8 @@ import { badgeLook, StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
 import { TeamControls } from './TeamControls'
+import { isTeamView } from '../store/ui'
+import { RosterTask } from './board/RosterTask'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -90,7 +92,7 @@ function TeamBudgetLine() {
 
 function RosterItem({ name, position }: { readonly name: string; readonly position: number }) {
   const agent = useAppStore((state) => own(state.agents, name))
-  const selected = useAppStore((state) => state.selected === name && state.view !== 'activity')
+  const selected = useAppStore((state) => state.selected === name && !isTeamView(state.view))
   const select = useAppStore((state) => state.select)
   if (agent === undefined) return null
   return <RosterEntry agent={agent} selected={selected} select={select} position={position} />
@@ -150,6 +152,7 @@ function RosterEntry({
         ) : null}
       </button>
       <StatusDetail agent={agent} />
+      <RosterTask name={name} />
       <ProtocolChips agent={agent} />
       <RosterActions agent={agent} />
     </li>

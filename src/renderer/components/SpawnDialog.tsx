@@ -28,6 +28,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [prompt, setPrompt] = useState('')
   const [modelFields, setModelFields] = useState(() => fieldsFromChoice(prefill))
   const [planFirst, setPlanFirst] = useState(false)
+  const [autoClaim, setAutoClaim] = useState(false)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -37,6 +38,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
     prompt: useId(),
     rule: useId(),
     planFirst: useId(),
+    autoClaim: useId(),
   }
 
   const trimmedName = name.trim()
@@ -56,6 +58,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       prompt: prompt.trim(),
       ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
+      ...(autoClaim ? { autoClaim: true } : {}),
     })
     if (outcome.ok) closeDialog()
   }
@@ -157,6 +160,21 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             <span className="field-hint">
               It submits a plan and waits for your approval (or the lead’s) before it may run
               commands or change files.
+            </span>
+          </span>
+        </label>
+        <label className="toggle" htmlFor={ids.autoClaim}>
+          <input
+            id={ids.autoClaim}
+            type="checkbox"
+            checked={autoClaim}
+            onChange={(event) => setAutoClaim(event.target.checked)}
+          />
+          <span className="toggle-text">
+            <span>Auto-claim tasks</span>
+            <span className="field-hint">
+              When idle, it takes the next unblocked task from the board that fits its role, and
+              tells the lead.
             </span>
           </span>
         </label>

@@ -36,6 +36,10 @@ export interface Commands {
   resumeAll(): Promise<Result<'resumeAll'>>
   /** Closes the team; the window goes back to the first-run screen. */
   closeWorkspace(): Promise<void>
+  /** The task board, by hand: the board's change comes back as `tasks-changed`. */
+  createTask(params: Params<'createTask'>): Promise<Result<'createTask'>>
+  /** Edits a task; `owner` assigns it (the teammate is told in its inbox). */
+  updateTask(params: Params<'updateTask'>): Promise<Result<'updateTask'>>
 }
 
 export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
@@ -104,6 +108,8 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     async resetRoster() {
       get().applyEvents([{ type: 'workspace-opened', snapshot: await api.resetRoster({}) }])
     },
+    createTask: (params) => api.createTask(params),
+    updateTask: (params) => api.updateTask(params),
     stopAll: () => api.stopAll({}),
     resumeAll: () => api.resumeAll({}),
     async closeWorkspace() {

@@ -9,6 +9,7 @@ import type {
   TeamSnapshot,
 } from '../../../src/shared/contract'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
+import type { Task } from '../../../src/shared/tasks'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
 export type FakeApi = {
@@ -178,6 +179,9 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    listTasks: vi.fn(async () => team.tasks ?? { tasks: [], problems: [] }),
+    createTask: vi.fn(async ({ subject }: { subject: string }) => taskOf('9', { subject })),
+    updateTask: vi.fn(async ({ id }: { id: string }) => taskOf(id)),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -188,6 +192,26 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     listenerCount: () => listeners.size,
   }
   return api as unknown as FakeApi
+}
+
+/** A task as the board holds it: pending, unassigned, made by the lead, unless changed. */
+export function taskOf(id: string, change: Partial<Task> = {}): Task {
+  return {
+    v: 1,
+    id,
+    subject: `Task ${id}`,
+    description: '',
+    status: 'pending',
+    owner: null,
+    blocked_by: [],
+    created_by: 'lead',
+    created_at: 1_700_000_000,
+    updated_at: 1_700_000_000,
+    links: [],
+    result: null,
+    notes: [],
+    ...change,
+  }
 }
 
 /** A command rejection as the transports deliver it: `{ name, code, message }`. */
