@@ -17,6 +17,7 @@ import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { join } from 'node:path'
 import { TaskBoard } from './tasks/task-board'
 import { TaskFeed } from './tasks/task-feed'
+import { sweepLeftovers } from './tasks/task-files'
 
 export interface TeamOptions {
   readonly workspace: string
@@ -61,6 +62,7 @@ export class Team {
     clock: Clock,
   ) {
     this.tasks = new TaskBoard(paths.root, clock)
+    sweepLeftovers(this.tasks.directory)
     this.taskFeed = new TaskFeed(this.tasks, (event) => this.emit(event))
   }
 

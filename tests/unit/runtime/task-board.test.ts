@@ -1,8 +1,17 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TaskBoard } from '../../../src/main/runtime/tasks/task-board'
+import { sweepLeftovers } from '../../../src/main/runtime/tasks/task-files'
 
 let root: string
 let board: TaskBoard
@@ -116,5 +125,22 @@ describe('the task board', () => {
     expect(readFileSync(join(tasks, '2.json'), 'utf8')).toBe('{"v":1,"id":"2"')
     expect(board.claim('2', 'alice')).toMatchObject({ ok: false, reason: 'damaged' })
     expect(() => board.update('3', { note: 'x' }, 'lead')).toThrow(/3\.json is skipped/)
+  })
+
+  it('sweeps what killed writers left, never a task', () => {
+    board.create({ subject: 'a', by: 'lead' })
+    const tasks = join(root, 'tasks')
+    // pid 2^22 + 1 is above Linux's pid_max: no process has it.
+    writeFileSync(join(tasks, `.1.json.${2 ** 22 + 1}.ab12.tmp`), '{')
+    writeFileSync(join(tasks, `.1.json.${process.pid}.cd34.tmp`), '{')
+    writeFileSync(join(tasks, 'board.lock.0011aa.tmp'), '{}')
+    utimesSync(join(tasks, 'board.lock.0011aa.tmp'), new Date(0), new Date(0))
+    writeFileSync(join(tasks, 'board.lock.2233bb.stale'), '{}')
+    sweepLeftovers(tasks)
+    expect(readdirSync(tasks).sort()).toEqual([
+      `.1.json.${process.pid}.cd34.tmp`,
+      '1.json',
+      'board.lock.2233bb.stale',
+    ])
   })
 })

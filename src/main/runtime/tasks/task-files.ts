@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import { jsonTextTooDeep } from '../../../shared/json-limits'
@@ -11,6 +11,7 @@ import {
   type TaskProblem,
 } from '../../../shared/tasks'
 import { writeFileAtomicSync } from '../fs/durable'
+import { isProcessAlive } from '../fs/processes'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 
 /** The board's folder: `.team/tasks/`, one `<id>.json` per task and the board's lock. */
@@ -123,4 +124,32 @@ export function requireTask(directory: string, id: string): Task {
   if (read === null) throw new TeamError('invalid-argument', `There is no task ${id}.`)
   if ('problem' in read) throw new TeamError('io', read.problem.message)
   return read.task
+}
+
+/** How old a lock's leftover temp file must be before it is surely nobody's. */
+const LEFTOVER_AGE_MS = 60_000
+
+/**
+ * Removes what killed writers left in the folder: temp files of atomic writes whose process is
+ * gone (`.<id>.json.<pid>.<hex>.tmp`), and the lock's temp and stale files after a minute. The
+ * tasks themselves are never touched.
+ */
+export function sweepLeftovers(directory: string, now: number = Date.now()): void {
+  let entries: string[]
+  try {
+    entries = readdirSync(directory)
+  } catch {
+    return
+  }
+  for (const entry of entries) {
+    const path = join(directory, entry)
+    const write = /^\..+\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(entry)
+    const lockLeftover = /^board\.lock\.[0-9a-f]+\.(tmp|stale)$/.test(entry)
+    try {
+      if (write !== null && !isProcessAlive(Number(write[1]))) unlinkSync(path)
+      else if (lockLeftover && now - statSync(path).mtimeMs > LEFTOVER_AGE_MS) unlinkSync(path)
+    } catch {
+      // Gone already, or not ours to remove: the next open looks again.
+    }
+  }
 }
