@@ -71,3 +71,35 @@ describe('the board and a running team', () => {
     expect(task?.notes.at(-1)?.text).toBe('released: alice was stopped')
   })
 })
+
+describe('auto-claim and the person', () => {
+  it('a stopped teammate with auto-claim does not take its released task back by itself', async () => {
+    const held = gate()
+    let asked = false
+    const team = await startHost(
+      agentScript((agent, call) => {
+        if (agent !== 'bob') return text('Ok.')
+        if (call === 1) return text('Ready.')
+        asked = true
+        return held.hold(text('Working on it.'))
+      }),
+    )
+    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.', autoClaim: true })
+    await team.host.whenIdle()
+    team.host.tasks.create({ subject: 'Test the parser', by: 'user' })
+    await waitFor(
+      () => asked,
+      () => "bob's auto-claimed turn",
+    )
+    team.host.stop('bob')
+    held.open()
+    await team.host.whenIdle()
+    // Released, and not claimed again: the stop holds until the person or a message wakes bob.
+    await new Promise((resolve) => setImmediate(resolve))
+    await team.host.whenIdle()
+    expect(team.host.tasks.view().tasks[0]).toMatchObject({ status: 'pending', owner: null })
+    expect(
+      team.events.filter((event) => event.type === 'task-auto-claimed').map((event) => event.type),
+    ).toHaveLength(1)
+  })
+})

@@ -26,6 +26,8 @@ export interface TaskAutomationDependencies {
  */
 export class TaskAutomation {
   private readonly waiting = new Set<string>()
+  /** Teammates the person stopped: no auto-claim restarts them until they work again. */
+  private readonly stopped = new Set<string>()
   private pending: NodeJS.Immediate | null = null
   private closed = false
 
@@ -46,6 +48,8 @@ export class TaskAutomation {
   handle(event: TeamEvent): void {
     if (this.closed) return
     if (event.type === 'agent-status-changed') {
+      if (event.status === 'working') this.stopped.delete(event.name)
+      if (event.status === 'idle' && event.reason === 'stopped') this.stopped.add(event.name)
       const reason = releaseReason(event.name, event.status, event.reason)
       if (reason !== null)
         this.deps.tasks.release(
@@ -83,7 +87,7 @@ export class TaskAutomation {
   }
 
   private autoClaim(name: string): void {
-    if (this.closed || !this.deps.autoClaims(name)) return
+    if (this.closed || this.stopped.has(name) || !this.deps.autoClaims(name)) return
     const member = this.deps.members().find((candidate) => candidate.name === name)
     if (member?.status !== 'idle') return
     const board = this.deps.tasks.view()

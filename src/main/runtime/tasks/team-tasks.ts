@@ -1,4 +1,4 @@
-import { LEAD } from '../../../shared/names'
+import { LEAD, USER } from '../../../shared/names'
 import type { Task, TaskBoardView, TaskLink } from '../../../shared/tasks'
 import { assertKnownAgent } from '../known-agent'
 import type { TaskOperations, TaskToolChange } from '../tools/task-tools'
@@ -33,7 +33,7 @@ export class TeamTasks {
   /** The lead's and the person's change (any field), or a teammate's of its own task. */
   update(id: string, change: TaskChange, by: string): Task {
     if (change.owner != null) assertKnownAgent(change.owner, this.team.roster)
-    const onlyOwner = by !== LEAD && by !== 'user'
+    const onlyOwner = by !== LEAD && by !== USER
     return this.changed(this.team.tasks.update(id, change, by, onlyOwner))
   }
 
