@@ -58,7 +58,9 @@ function parseTaskText(file: string, id: string, text: string): TaskRead {
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return bad(`it is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+    return bad(
+      `it is not valid JSON (${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')})`,
+    )
   }
   const version = (value as { v?: unknown } | null)?.v
   if (typeof version === 'number' && version > TASKS_FORMAT_VERSION)
