@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { TeamError } from '../../../shared/errors'
 import {
   MAX_DESCRIPTION_LENGTH,
@@ -14,7 +13,13 @@ import {
 import { systemClock, type Clock } from '../clock'
 import { withBoardLock } from './board-lock'
 import { assertDependencies, unblockedBy } from './task-graph'
-import { readAllTasks, requireTask, tasksDirectory, writeTaskFile } from './task-files'
+import {
+  ensureTasksDirectory,
+  readAllTasks,
+  requireTask,
+  tasksDirectory,
+  writeTaskFile,
+} from './task-files'
 
 /** Notes kept per task: the newest; a task released a thousand times stays a small file. */
 const MAX_NOTES = 200
@@ -83,8 +88,7 @@ export class TaskBoard {
     const subject = checkSubject(request.subject)
     const description = checkText(request.description ?? '', 'description', MAX_DESCRIPTION_LENGTH)
     const blockedBy = unique(request.blockedBy ?? [])
-    mkdirSync(this.directory, { recursive: true })
-    return withBoardLock(this.directory, () => {
+    return this.locked(() => {
       const { tasks, highestId } = readAllTasks(this.directory)
       const id = String(highestId + 1)
       assertDependencies(id, blockedBy, tasks)
@@ -229,7 +233,7 @@ export class TaskBoard {
   }
 
   private locked<T>(operation: () => T): T {
-    mkdirSync(this.directory, { recursive: true })
+    ensureTasksDirectory(this.directory)
     return withBoardLock(this.directory, operation)
   }
 

@@ -87,7 +87,12 @@ export function readAllTasks(directory: string): {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       return { tasks: [], problems: [], highestId: 0 }
-    throw error
+    // A file (or anything else) in the folder's place: an empty board that says why.
+    return {
+      tasks: [],
+      problems: [{ file: directory, message: folderProblem(directory, error) }],
+      highestId: 0,
+    }
   }
   const tasks: Task[] = []
   const problems: TaskProblem[] = []
@@ -112,6 +117,24 @@ export function readAllTasks(directory: string): {
   }
   tasks.sort((a, b) => compareTaskIds(a.id, b.id))
   return { tasks, problems, highestId }
+}
+
+function folderProblem(directory: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  const what =
+    code === 'ENOTDIR' ? 'it is not a folder' : `it cannot be read (${code ?? String(error)})`
+  return `The task board ${directory} is unusable: ${what}. Move it aside; a new board starts empty.`
+}
+
+/** Makes the board's folder, or refuses with what to do when something else is in its place. */
+export function ensureTasksDirectory(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true })
+    if (statSync(directory).isDirectory()) return
+    throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' })
+  } catch (error) {
+    throw new TeamError('io', folderProblem(directory, error))
+  }
 }
 
 /** Replaces (or creates) a task's file atomically and durably. */
