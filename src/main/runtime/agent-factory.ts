@@ -13,6 +13,7 @@ import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 import { taskTools, type TaskOperations } from './tools/task-tools'
+import { currentTaskNote } from './tasks/task-text'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -111,11 +112,12 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
     listTeammates: () => {
       const members = team.roster.members
       if (members.length === 0) return 'No teammates.'
+      const { tasks } = team.tasks.list()
       return [
         `Team: ${team.roster.snapshot.team_name}`,
         ...members.map((member) => {
           const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}`
+          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${currentTaskNote(member.name, tasks)}`
         }),
       ].join('\n')
     },

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { text, toolCall } from '../../../src/main/runtime/offline-model/script'
-import { agentScript, gate, rosterOnDisk } from '../../helpers/agents'
+import {
+  agentScript,
+  gate,
+  requestsOf,
+  resultText,
+  rosterOnDisk,
+  toolResults,
+} from '../../helpers/agents'
 import { cli } from '../../helpers/cli'
 import { startHost } from '../../helpers/host'
 import { waitFor } from '../../helpers/wait'
@@ -101,5 +108,24 @@ describe('auto-claim and the person', () => {
     expect(
       team.events.filter((event) => event.type === 'task-auto-claimed').map((event) => event.type),
     ).toHaveLength(1)
+  })
+
+  it("list_teammates tells the lead each teammate's current task", async () => {
+    const team = await startHost(
+      agentScript((agent, call) => {
+        if (agent === 'lead' && call === 1) return toolCall('list_teammates', {})
+        return text('Ok.')
+      }),
+    )
+    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hello.' })
+    await team.host.whenIdle()
+    team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
+    expect(team.host.tasks.claim('1', 'alice').ok).toBe(true)
+    team.host.chat('Who does what?')
+    await team.host.whenIdle()
+    const [list] = [...toolResults(requestsOf(team, 'lead')[1]).values()]
+    expect(resultText(list)).toMatch(
+      /alice \(coder\): idle, on task #1 \(in progress\): Write the parser/,
+    )
   })
 })

@@ -11,6 +11,15 @@ export function taskLine(task: Task, tasks: readonly Task[]): string {
   return `#${task.id} [${task.status}] ${task.subject}${details.length > 0 ? ` (${details.join('; ')})` : ''}`
 }
 
+/** ", on task #3 (in progress): Write the parser" for list_teammates; empty when it holds none. */
+export function currentTaskNote(name: string, tasks: readonly Task[]): string {
+  const task =
+    tasks.find((each) => each.owner === name && each.status === 'in_progress') ??
+    tasks.find((each) => each.owner === name && each.status === 'review')
+  if (task === undefined) return ''
+  return `, on task #${task.id} (${task.status === 'review' ? 'in review' : 'in progress'}): ${task.subject}`
+}
+
 /** The board as text for a person or a model: a line a task, then the files that were skipped. */
 export function boardText(board: TaskBoardView): string {
   const lines =
