@@ -11,6 +11,7 @@ import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
 import { remove, review } from './review-commands'
+import { tasks } from './task-commands'
 import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
 import { team } from './template-commands'
@@ -254,4 +255,5 @@ export const commands: Readonly<Record<string, Command>> = {
   export: exportCommand,
   review,
   remove,
+  tasks,
 }

@@ -53,12 +53,13 @@ Commands:
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
-        [--worktree|--no-worktree]
+        [--worktree|--no-worktree] [--auto-claim]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          in a git repository it gets its own worktree on team/<name> unless
                          --no-worktree (or the team turned the default off);
                          --model: its own model (default: the team's), --thinking: extended
-                         thinking with a budget of N tokens (at least 1024; off by default)
+                         thinking with a budget of N tokens (at least 1024; off by default);
+                         --auto-claim: when idle, it claims the next task that fits its role
   review diff <name> [--scope branch|turn] [--from REV --to REV]
                          what a teammate changed in its worktree: against its base (branch),
                          in its last turn, or between two commits (a task's range)
@@ -89,6 +90,17 @@ A running team (the app, serve or chat, in another terminal):
                          cents); agents paused by a budget go on
   budget [<name>] --clear
                          lift every limit
+
+The task board (.team/tasks/; no running team needed, a running one sees every change):
+  tasks add "<subject>" [--description D] [--blocked-by ID[,ID...]] [--as NAME]
+                         add a pending task; prints its id
+  tasks list             every task with its status, owner and open blockers
+  tasks show <id>        one task: description, result, links and history
+  tasks claim <id> --as <name>
+                         take a pending task: exit 0 when won, 1 when another holds it, it
+                         is blocked, or <name> already holds a task in progress (says which)
+  tasks done <id> --as <name> [--result TEXT]
+                         complete a task <name> holds; says which tasks it unblocked
 
 Exit status: 0 done, 1 refused (the message says what to do), 2 a usage mistake, 70 a bug.
 
@@ -143,6 +155,10 @@ const options = {
   line: { type: 'string' },
   text: { type: 'string' },
   branch: { type: 'string' },
+  'auto-claim': { type: 'boolean', default: false },
+  'blocked-by': { type: 'string' },
+  as: { type: 'string' },
+  result: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -175,7 +191,7 @@ export type ParsedOptions = {
   planFirst: boolean
   /** note edit, team export and import, review comment: a file. */
   file?: string
-  /** team save --description. */
+  /** team save and tasks add --description. */
   description?: string
   /** team save, export and import: replace what is there. */
   replace?: boolean
@@ -205,6 +221,14 @@ export type ParsedOptions = {
   text?: string
   /** remove --branch keep|merge|delete. */
   branch?: string
+  /** spawn --auto-claim: the teammate claims pending tasks by itself when idle. */
+  autoClaim?: boolean
+  /** tasks add --blocked-by: task ids, comma-separated. */
+  blockedBy?: string
+  /** tasks claim/done/add --as: who acts on the board. */
+  as?: string
+  /** tasks done --result. */
+  result?: string
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */
@@ -249,6 +273,8 @@ export async function main(argv: readonly string[], output: Output = process): P
       planFirst: parsed.values['plan-first'],
       handBack: parsed.values['hand-back'],
       worktree: worktreeFlag(parsed.values.worktree, parsed.values['no-worktree']),
+      autoClaim: parsed.values['auto-claim'],
+      blockedBy: parsed.values['blocked-by'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

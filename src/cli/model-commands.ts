@@ -116,6 +116,7 @@ export const spawn: Command = async (context) => {
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
     ...(context.options.worktree === undefined ? {} : { worktree: context.options.worktree }),
+    ...(context.options.autoClaim === true ? { auto_claim: true } : {}),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(

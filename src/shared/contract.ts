@@ -25,6 +25,8 @@ import {
 } from './history'
 import { reviewCommands } from './review-contract'
 import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
+import { taskBoardSchema } from './tasks'
+import { taskCommands } from './task-commands'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -130,6 +132,8 @@ export const teamSnapshotSchema = z.object({
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
   alert: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The task board (absent from hosts that predate it: an empty board). */
+  tasks: taskBoardSchema.optional(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -167,6 +171,8 @@ export const commands = {
         planFirst: z.boolean().optional(),
         /** Its own git worktree; absent: the team's default (on in a git repository). */
         worktree: z.boolean().optional(),
+        /** Claims pending tasks from the board by itself when idle; absent: as it was. */
+        autoClaim: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -352,6 +358,7 @@ export const commands = {
     params: z.object({ hosts: z.array(z.string().max(300)).max(MAX_ALLOWED_HOSTS) }).strict(),
     result: sandboxViewSchema,
   },
+  ...taskCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

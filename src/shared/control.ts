@@ -54,6 +54,7 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     plan_first: z.boolean().optional(),
     /** Its own git worktree; absent: the team's default. */
     worktree: z.boolean().optional(),
+    auto_claim: z.boolean().optional(),
     ...stamps,
   }),
   /** The person takes a teammate off the team; `branch` says what becomes of its branch. */
@@ -99,6 +100,7 @@ export type ControlCommand =
       readonly thinking?: number | null
       readonly planFirst: boolean
       readonly worktree?: boolean
+      readonly autoClaim?: boolean
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
   | {
@@ -164,6 +166,7 @@ function withoutStamps(line: ControlLine): ControlCommand {
         ...choiceOf(line),
         planFirst: line.plan_first === true,
         ...(line.worktree === undefined ? {} : { worktree: line.worktree }),
+        ...(line.auto_claim === undefined ? {} : { autoClaim: line.auto_claim }),
       }
     case 'remove':
       return {

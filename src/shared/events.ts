@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES } from './messages'
 import { MEMBER_STATUSES, waitCauseSchema } from './roster'
+import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 
 /**
@@ -129,6 +130,15 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,
+  }),
+  /** The task board changed (by an agent, the person, or another program): all of it. */
+  z.object({ type: z.literal('tasks-changed'), board: taskBoardSchema }),
+  /** An agent with auto-claim on took a task by itself. */
+  z.object({
+    type: z.literal('task-auto-claimed'),
+    agent: z.string(),
+    task: z.string(),
+    subject: z.string(),
   }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>

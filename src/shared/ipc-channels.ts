@@ -56,6 +56,9 @@ export const commandNames = [
   ...REVIEW_COMMAND_NAMES,
   'getSandbox',
   'setAllowedHosts',
+  'listTasks',
+  'createTask',
+  'updateTask',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -21,6 +21,8 @@ import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 import type { TeamWorktrees } from './team-worktrees'
 import { worktreeSummary } from './worktree-summary'
+import { taskTools, type TaskOperations } from './tools/task-tools'
+import { currentTaskNote } from './tasks/task-text'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -52,6 +54,8 @@ export interface AgentDependencies {
   readonly worktrees: TeamWorktrees
   /** bash's sandbox rules and approval hooks for this team; absent: the defaults. */
   readonly bash?: BashToolOptions
+  /** The task board's tools. */
+  readonly tasks: TaskOperations
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -71,6 +75,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
   const isLead = name === LEAD
   const messaging = teamTools(teamOperations(deps))
   const protocol = protocolTools(protocols)
+  const board = taskTools(deps.tasks)
   return new Agent({
     name,
     kind: isLead ? 'lead' : 'teammate',
@@ -81,8 +86,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     tools: [
       ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
       ...(isLead
-        ? [...messaging.lead, ...protocol.lead]
-        : [...messaging.teammate, ...protocol.teammate]),
+        ? [...messaging.lead, ...protocol.lead, ...board.lead]
+        : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
     ],
     model: deps.model,
     modelId: () => deps.modelChoice(name).model ?? undefined,
@@ -144,11 +149,12 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
     listTeammates: () => {
       const members = team.roster.members
       if (members.length === 0) return 'No teammates.'
+      const { tasks } = team.tasks.list()
       return [
         `Team: ${team.roster.snapshot.team_name}`,
         ...members.map((member) => {
           const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${worktreeSummary(deps.worktrees, member.name)}`
+          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${worktreeSummary(deps.worktrees, member.name)}${currentTaskNote(member.name, tasks)}`
         }),
       ].join('\n')
     },

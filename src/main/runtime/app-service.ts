@@ -34,6 +34,7 @@ import { exportHistory } from './history/history-export'
 import { hostHistorySource } from './history/sources'
 import { TeamHistory } from './history/team-history'
 import { reviewHandlers } from './review-handlers'
+import { taskHandlers } from './task-handlers'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -260,6 +261,7 @@ export class AppService {
         knownAgent: (name) => this.knownAgent(name),
         nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
       }),
+      ...taskHandlers(() => this.requireHost()),
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.

@@ -43,6 +43,9 @@ import type { BranchAction } from '../../shared/worktree'
 import { readTeamSandbox } from './team-sandbox'
 import type { BashSandboxHooks } from './tools/basic-tools'
 import { defaultBashSandbox } from './tools/bash-sandbox'
+import { TeamTasks } from './tasks/team-tasks'
+import { completeReviewedOnMerge } from './tasks/review-merge'
+import { TASK_BOARD_SENDER, TaskAutomation, autoClaimOf } from './tasks/task-automation'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -92,6 +95,9 @@ export class TeamHost {
   private readonly authAlert: AuthAlert
   /** The teammates' git worktrees and the review loop over their branches. */
   readonly worktrees: TeamWorktrees
+  /** The task board: the contract's task commands, the agents' task tools. */
+  readonly tasks: TeamTasks
+  private readonly taskAutomation: TaskAutomation
   private closed = false
 
   private constructor(
@@ -116,8 +122,19 @@ export class TeamHost {
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
     )
+    this.tasks = new TeamTasks(team)
+    completeReviewedOnMerge(this.worktrees, this.tasks)
+    this.taskAutomation = new TaskAutomation({
+      tasks: this.tasks,
+      members: () => team.roster.members,
+      autoClaims: (name) => autoClaimOf(team.roster.find(name)),
+      send: (request) => team.send(request),
+      publish: (event) => team.publish(event),
+      giveTask: (name, text) => this.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
+    })
     this.agentDependencies = {
       team,
+      tasks: this.tasks.toolOperations(),
       protocols: this.protocols,
       clock,
       roundCap: options.roundCap ?? DEFAULT_ROUND_CAP,
@@ -164,6 +181,9 @@ export class TeamHost {
     try {
       host = new TeamHost(team, options)
       team.onControl((command) => host?.control(command))
+      host.taskAutomation.releaseAtOpen(
+        (name) => name === LEAD || team.roster.find(name) !== undefined,
+      )
       host.resumeAfterStart()
       return host
     } catch (error) {
@@ -386,6 +406,7 @@ export class TeamHost {
     if (this.closed) return
     this.closed = true
     this.subscription.dispose()
+    this.taskAutomation.close()
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
     await this.team.close()
@@ -423,6 +444,7 @@ export class TeamHost {
         this.worktrees.turnStarted(event.name)
       else this.worktrees.touched(event.name)
     }
+    this.taskAutomation.handle(event)
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)

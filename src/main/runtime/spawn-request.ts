@@ -15,6 +15,8 @@ export type SpawnRequest = {
   by?: string
   /** Its own git worktree: true or false; absent: the team's default (on in a git repository). */
   worktree?: boolean
+  /** Claims pending tasks by itself when idle (config.json's `auto_claim`); absent: unchanged. */
+  autoClaim?: boolean
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
@@ -36,11 +38,13 @@ export function enrollMember(
   }
   // A re-spawn keeps its model and thinking unless the request says otherwise.
   const choice = { model: request.model, thinking: request.thinking }
+  // Auto-claim, like the model, stays as it was on a re-spawn that does not say.
+  const autoClaim = request.autoClaim === undefined ? {} : { auto_claim: request.autoClaim }
   if (existing) {
-    Object.assign(existing, fields, { updated_at: now })
+    Object.assign(existing, fields, autoClaim, { updated_at: now })
     applyModelChoice(existing, choice)
   } else {
-    const member = { name: request.name, ...fields, created_at: now }
+    const member = { name: request.name, ...fields, ...autoClaim, created_at: now }
     applyModelChoice(member, choice)
     draft.members.push(member)
   }
@@ -59,5 +63,5 @@ export function spawnTask(request: SpawnRequest): string {
 export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
   const model = choice.model === null ? '' : `, model: ${choice.model}`
   const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
-  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
 }

@@ -82,6 +82,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     teamBudget: host.budgetOf(null),
     offline: sources.offline,
     alert: sources.alert,
+    tasks: host.tasks.view(),
   }
 }
 

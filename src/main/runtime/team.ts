@@ -15,6 +15,9 @@ import { ControlChannel } from './control-channel'
 import { statSync } from 'node:fs'
 import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import { join } from 'node:path'
+import { TaskBoard } from './tasks/task-board'
+import { TaskFeed } from './tasks/task-feed'
+import { sweepLeftovers } from './tasks/task-files'
 
 export interface TeamOptions {
   readonly workspace: string
@@ -45,6 +48,10 @@ export class Team {
   /** The pending write of statuses staged in the roster (one per tick, however many change). */
   private statusWrite: NodeJS.Immediate | null = null
   private closed = false
+  /** The task board in `.team/tasks/`, shared with other processes (`agent-teams tasks`). */
+  readonly tasks: TaskBoard
+  /** Reports the board's changes, whoever made them, as `tasks-changed`. */
+  readonly taskFeed: TaskFeed
 
   private constructor(
     readonly paths: TeamPaths,
@@ -52,7 +59,12 @@ export class Team {
     readonly mailbox: Mailbox,
     private readonly lock: FileLock,
     private readonly pendingEvents: TeamEvent[],
-  ) {}
+    clock: Clock,
+  ) {
+    this.tasks = new TaskBoard(paths.root, clock)
+    sweepLeftovers(this.tasks.directory)
+    this.taskFeed = new TaskFeed(this.tasks, (event) => this.emit(event))
+  }
 
   static async open(options: TeamOptions): Promise<Team> {
     const paths = new TeamPaths(options.workspace)
@@ -74,7 +86,7 @@ export class Team {
       const recovered: TeamEvent[] = roster
         .recoverStale()
         .map((change) => ({ type: 'agent-status-changed', ...change }))
-      const team = new Team(paths, roster, mailbox, lock, recovered)
+      const team = new Team(paths, roster, mailbox, lock, recovered, clock)
       team.control = new ControlChannel(
         paths.control,
         join(paths.root, 'control-rejected.jsonl'),
@@ -119,6 +131,7 @@ export class Team {
     if (this.closed) return
     this.closed = true
     await this.watcher?.close()
+    this.taskFeed.close()
     this.flushStatuses()
     this.listeners.clear()
     this.lock.release()
@@ -159,6 +172,10 @@ export class Team {
   private onFileChange(change: TeamChange): void {
     if (change.kind === 'control') {
       this.readControl()
+      return
+    }
+    if (change.kind === 'tasks') {
+      this.taskFeed.changed()
       return
     }
     if (change.kind === 'inbox') {

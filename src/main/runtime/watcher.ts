@@ -11,7 +11,7 @@ export type TeamChange =
       readonly name: string
       readonly change: 'added' | 'appended' | 'removed'
     }
-  | { readonly kind: 'config' | 'control' }
+  | { readonly kind: 'config' | 'control' | 'tasks' }
 
 /**
  * chokidar throttles `change` per file (50 ms) and sends nothing after the throttle, so the last
@@ -105,10 +105,12 @@ export class TeamWatcher {
       inside === '' ||
       inside === 'inbox' ||
       inside === 'config.json' ||
-      inside === 'control.jsonl'
+      inside === 'control.jsonl' ||
+      inside === 'tasks'
     )
       return false
     const parts = inside.split(sep)
+    if (parts.length === 2 && parts[0] === 'tasks') return !this.isTaskFile(path)
     return !(parts.length === 2 && parts[0] === 'inbox' && parts[1]?.endsWith('.jsonl'))
   }
 
@@ -204,14 +206,20 @@ export class TeamWatcher {
 
   private classify(
     path: string,
-  ): { kind: 'config' | 'control' } | { kind: 'inbox'; name: string } | null {
+  ): { kind: 'config' | 'control' | 'tasks' } | { kind: 'inbox'; name: string } | null {
     if (path === this.paths.config) return { kind: 'config' }
     if (path === this.paths.control) return { kind: 'control' }
+    if (this.isTaskFile(path)) return { kind: 'tasks' }
     if (dirname(path) === this.paths.inboxDirectory && path.endsWith('.jsonl')) {
       const name = basename(path, '.jsonl')
       return isValidName(name) ? { kind: 'inbox', name } : null
     }
     return null
+  }
+
+  /** `.team/tasks/<n>.json`, replaced by rename on every change (not the lock, not temp files). */
+  private isTaskFile(path: string): boolean {
+    return dirname(path) === join(this.paths.root, 'tasks') && /^[^.].*\.json$/.test(basename(path))
   }
 
   private emitFor(path: string, change: 'added' | 'appended' | 'removed'): void {

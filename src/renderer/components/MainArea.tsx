@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
-import type { MainView } from '../store/ui'
+import { isTeamView, type MainView } from '../store/ui'
 import { ActivityPanes } from './ActivityPanes'
 import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
@@ -9,6 +9,7 @@ import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
+import { TaskBoardView } from './board/TaskBoardView'
 
 // The diff component brings a syntax highlighter with many languages: loaded when first shown.
 const ChangesView = lazy(() =>
@@ -25,6 +26,8 @@ export function MainArea() {
       <div className="main-content">
         {view === 'activity' ? (
           <ActivityPanes />
+        ) : view === 'board' ? (
+          <TaskBoardView />
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
         ) : view === 'changes' && selected !== LEAD ? (
@@ -52,7 +55,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
       role="tab"
       aria-selected={view === target}
       className={view === target ? 'tab is-active' : 'tab'}
-      onClick={() => (target === 'activity' ? showView('activity') : select(selected, target))}
+      onClick={() => (isTeamView(target) ? showView(target) : select(selected, target))}
       title={title}
     >
       {label}
@@ -60,7 +63,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   )
   return (
     <div className="view-bar">
-      {view !== 'activity' && agent !== undefined ? (
+      {!isTeamView(view) && agent !== undefined ? (
         <div className="view-agent">
           <h1 className="view-title">{selected === LEAD ? 'Lead' : selected}</h1>
           <span className="view-role">
@@ -76,7 +79,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
         </div>
       ) : (
         <div className="view-agent">
-          <h1 className="view-title">Team activity</h1>
+          <h1 className="view-title">{view === 'board' ? 'Task board' : 'Team activity'}</h1>
           <span className="view-role">{working} working</span>
         </div>
       )}
@@ -95,6 +98,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           ? tab('changes', 'Changes', 'Its changes in its own worktree: diff, comment, merge')
           : null}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
+        {tab('board', 'Board', 'The task board')}
       </div>
     </div>
   )

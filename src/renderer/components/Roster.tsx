@@ -15,6 +15,8 @@ import { RosterActions } from './RosterActions'
 import { SandboxNotice } from './SandboxNotice'
 import { TeamControls } from './TeamControls'
 import { RosterBranch, WorktreesProvider } from './RosterBranch'
+import { isTeamView } from '../store/ui'
+import { RosterTask } from './board/RosterTask'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
@@ -103,7 +105,7 @@ function TeamBudgetLine() {
 
 function RosterItem({ name, position }: { readonly name: string; readonly position: number }) {
   const agent = useAppStore((state) => own(state.agents, name))
-  const selected = useAppStore((state) => state.selected === name && state.view !== 'activity')
+  const selected = useAppStore((state) => state.selected === name && !isTeamView(state.view))
   const select = useAppStore((state) => state.select)
   if (agent === undefined) return null
   return <RosterEntry agent={agent} selected={selected} select={select} position={position} />
@@ -164,6 +166,7 @@ function RosterEntry({
       </button>
       <RosterBranch name={name} />
       <StatusDetail agent={agent} />
+      <RosterTask name={name} />
       <ProtocolChips agent={agent} />
       <RosterActions agent={agent} />
     </li>

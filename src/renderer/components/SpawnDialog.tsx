@@ -31,6 +31,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [planFirst, setPlanFirst] = useState(false)
   /** Its own worktree, when the person changed the team's default; null: the default. */
   const [worktree, setWorktree] = useState<boolean | null>(null)
+  const [autoClaim, setAutoClaim] = useState(false)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -40,6 +41,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
     prompt: useId(),
     rule: useId(),
     planFirst: useId(),
+    autoClaim: useId(),
   }
 
   const trimmedName = name.trim()
@@ -60,6 +62,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
       ...(worktree === null ? {} : { worktree }),
+      ...(autoClaim ? { autoClaim: true } : {}),
     })
     if (outcome.ok) closeDialog()
   }
@@ -165,6 +168,21 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           </span>
         </label>
         <WorktreeField name={trimmedName} value={worktree} onChange={setWorktree} />
+        <label className="toggle" htmlFor={ids.autoClaim}>
+          <input
+            id={ids.autoClaim}
+            type="checkbox"
+            checked={autoClaim}
+            onChange={(event) => setAutoClaim(event.target.checked)}
+          />
+          <span className="toggle-text">
+            <span>Auto-claim tasks</span>
+            <span className="field-hint">
+              When idle, it takes the next unblocked task from the board that fits its role, and
+              tells the lead.
+            </span>
+          </span>
+        </label>
         <InlineError error={command.error} />
         <div className="form-actions">
           <span className="muted small">

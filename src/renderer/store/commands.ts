@@ -41,6 +41,10 @@ export interface Commands {
   /** bash's OS sandbox here, and the open team's allowed hosts (held by the settings view). */
   getSandbox(): Promise<Result<'getSandbox'>>
   setAllowedHosts(hosts: readonly string[]): Promise<Result<'setAllowedHosts'>>
+  /** The task board, by hand: the board's change comes back as `tasks-changed`. */
+  createTask(params: Params<'createTask'>): Promise<Result<'createTask'>>
+  /** Edits a task; `owner` assigns it (the teammate is told in its inbox). */
+  updateTask(params: Params<'updateTask'>): Promise<Result<'updateTask'>>
 }
 
 export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
@@ -110,6 +114,8 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     async resetRoster() {
       get().applyEvents([{ type: 'workspace-opened', snapshot: await api.resetRoster({}) }])
     },
+    createTask: (params) => api.createTask(params),
+    updateTask: (params) => api.updateTask(params),
     stopAll: () => api.stopAll({}),
     getSandbox: () => api.getSandbox({}),
     setAllowedHosts: (hosts) => api.setAllowedHosts({ hosts: [...hosts] }),

@@ -99,6 +99,14 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return state.alert?.code === event.code ? { ...state, alert: null } : state
     case 'protocol-changed':
       return changeProtocol(state, event.request)
+    case 'tasks-changed':
+      return { ...state, tasks: event.board }
+    case 'task-auto-claimed':
+      return addNotice(state, {
+        tone: 'info',
+        title: `${event.agent} took task #${event.task}`,
+        message: `${event.agent} claimed "${event.subject}" from the board by itself (auto-claim).`,
+      })
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':
@@ -146,6 +154,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     live: {},
     transcripts: {},
     inboxes: {},
+    tasks: snapshot.tasks ?? { tasks: [], problems: [] },
   }
 }
 

@@ -10,6 +10,7 @@ import type { MemberStatus, WaitCause } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
 import type { ModelUsage } from '../../shared/cost'
+import type { TaskBoardView } from '../../shared/tasks'
 
 /** An inbox position, as the contract carries it. */
 export type Position = InboxEntryView['position']
@@ -151,6 +152,8 @@ export interface TeamData {
   readonly live: Readonly<Record<string, LiveState>>
   readonly transcripts: Readonly<Record<string, TranscriptState>>
   readonly inboxes: Readonly<Record<string, InboxState>>
+  /** The task board as the last `tasks-changed` (or the snapshot) gave it. */
+  readonly tasks: TaskBoardView
   readonly notices: readonly Notice[]
   readonly nextNoticeId: number
 }
@@ -176,6 +179,7 @@ export const initialTeamData: TeamData = {
   live: {},
   transcripts: {},
   inboxes: {},
+  tasks: { tasks: [], problems: [] },
   notices: [],
   nextNoticeId: 1,
 }

@@ -6,6 +6,7 @@ import { reviewDismissed } from './protocols'
 import { reduceEvents } from './reducer'
 import { initialTeamData, type TeamData } from './state'
 import { createCommands, type Commands } from './commands'
+import { isTeamView } from './ui'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
 import { createReviewCommands, type ReviewCommands } from './review-commands'
@@ -104,7 +105,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
         set((state) => reduceEvents(state, events))
         const { view, selected, inboxes, agents } = get()
         if (own(agents, selected) === undefined && own(agents, LEAD) !== undefined)
-          set({ selected: LEAD, view: view === 'activity' ? view : 'conversation' })
+          set({ selected: LEAD, view: isTeamView(view) ? view : 'conversation' })
         // The open inbox is read first: the person is looking at it, and the server answers
         // requests in order, so it would otherwise wait behind the snapshot.
         if (view === 'inbox' && own(inboxes, selected)?.stale === true)
@@ -116,7 +117,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       select(name, view) {
         set((state) => ({
           selected: name,
-          view: view ?? (state.view === 'activity' ? 'conversation' : state.view),
+          view: view ?? (isTeamView(state.view) ? 'conversation' : state.view),
         }))
       },
       showView(view) {
@@ -137,7 +138,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       requestComposerFocus() {
         // The inbox has a composer of its own; the activity panes have none.
         set((state) => ({
-          view: state.view === 'activity' ? 'conversation' : state.view,
+          view: isTeamView(state.view) ? 'conversation' : state.view,
           composerFocusRequest: state.composerFocusRequest + 1,
         }))
       },

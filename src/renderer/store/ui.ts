@@ -2,7 +2,12 @@ import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity'
+export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity' | 'board'
+
+/** Views of the whole team (the activity panes, the task board) rather than of one agent. */
+export function isTeamView(view: MainView): boolean {
+  return view === 'activity' || view === 'board'
+}
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */
 export interface SpawnPrefill {

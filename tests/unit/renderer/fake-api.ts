@@ -13,6 +13,7 @@ import type {
 import type { ReviewDiff } from '../../../src/shared/worktree'
 import type { SandboxView } from '../../../src/shared/sandbox'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
+import type { Task } from '../../../src/shared/tasks'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
 export type FakeApi = {
@@ -237,6 +238,9 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       sandbox = { ...sandbox, team: { allowedHosts: hosts, problem: null } }
       return sandbox
     }),
+    listTasks: vi.fn(async () => team.tasks ?? { tasks: [], problems: [] }),
+    createTask: vi.fn(async ({ subject }: { subject: string }) => taskOf('9', { subject })),
+    updateTask: vi.fn(async ({ id }: { id: string }) => taskOf(id)),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -269,6 +273,26 @@ function folderListing(typed: string): FolderListing {
       .map((name) => ({ name, path: `${folder}/${name}` })),
     truncated: false,
     problem: names ? null : `${folder} does not exist.`,
+  }
+}
+
+/** A task as the board holds it: pending, unassigned, made by the lead, unless changed. */
+export function taskOf(id: string, change: Partial<Task> = {}): Task {
+  return {
+    v: 1,
+    id,
+    subject: `Task ${id}`,
+    description: '',
+    status: 'pending',
+    owner: null,
+    blocked_by: [],
+    created_by: 'lead',
+    created_at: 1_700_000_000,
+    updated_at: 1_700_000_000,
+    links: [],
+    result: null,
+    notes: [],
+    ...change,
   }
 }
 

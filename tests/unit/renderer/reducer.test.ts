@@ -137,6 +137,35 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
       reason: null,
     },
   },
+  'tasks-changed': {
+    type: 'tasks-changed',
+    board: {
+      tasks: [
+        {
+          v: 1,
+          id: '1',
+          subject: 'Write the parser',
+          description: '',
+          status: 'pending',
+          owner: null,
+          blocked_by: [],
+          created_by: 'lead',
+          created_at: 1,
+          updated_at: 1,
+          links: [],
+          result: null,
+          notes: [],
+        },
+      ],
+      problems: [],
+    },
+  },
+  'task-auto-claimed': {
+    type: 'task-auto-claimed',
+    agent: 'bob',
+    task: '1',
+    subject: 'Write the parser',
+  },
   'workspace-closed': { type: 'workspace-closed' },
   'menu-command': { type: 'menu-command', command: { kind: 'toggle-roster' } },
   'desktop-notice': {

@@ -61,7 +61,12 @@ export class ToolCalls {
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
           : tool
-            ? await tool.run(call.input, { workspace: deps.workspace(), agent: deps.agent, signal })
+            ? await tool.run(call.input, {
+                workspace: deps.workspace(),
+                agent: deps.agent,
+                signal,
+                turn: lastTurn(deps.records()),
+              })
             : {
                 content: `Unknown tool "${call.name}". Available tools: ${[...this.byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
                 isError: true,
@@ -106,4 +111,13 @@ export class ToolCalls {
       is_error: isError,
     })
   }
+}
+
+/** The seq of the latest model turn: the one whose tool calls are being run. */
+function lastTurn(records: readonly TranscriptRecord[]): number | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const record = records[index]
+    if (record?.kind === 'assistant') return record.seq
+  }
+  return undefined
 }

@@ -10,7 +10,13 @@ import { defineTool, type Tool } from './types'
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
   spawn(
-    request: { name: string; role: string; prompt: string; worktree?: boolean } & ModelChoiceChange,
+    request: {
+      name: string
+      role: string
+      prompt: string
+      worktree?: boolean
+      autoClaim?: boolean
+    } & ModelChoiceChange,
   ): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
@@ -48,6 +54,11 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             description:
               'Optional: its own git worktree on the branch team/<name> (default: yes when the workspace is a git repository, unless the team turned it off); false: it works in the shared workspace. A re-spawn keeps its worktree.',
           },
+          auto_claim: {
+            type: 'boolean',
+            description:
+              'Optional: when idle, the teammate claims the next unblocked pending task that fits its role by itself.',
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -60,8 +71,10 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       model: z.string().optional(),
       thinking: z.number().optional(),
       worktree: z.boolean().optional(),
+      auto_claim: z.boolean().optional(),
     }),
-    async (input) => team.spawn(input),
+    async ({ auto_claim, ...input }) =>
+      team.spawn({ ...input, ...(auto_claim === undefined ? {} : { autoClaim: auto_claim }) }),
   )
   const listTeammates = defineTool(
     {

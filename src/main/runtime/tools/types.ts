@@ -8,6 +8,8 @@ export interface ToolContext {
   readonly agent: string
   /** Aborted when the agent is stopped: a running bash must be killed. */
   readonly signal: AbortSignal
+  /** The transcript seq of the model turn that made the call (what a task links to). */
+  readonly turn?: number
 }
 
 /** What goes back to the model as a `tool_result` block. */

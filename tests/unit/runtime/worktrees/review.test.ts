@@ -159,6 +159,11 @@ describe('review: merge', () => {
       alice: [toolCall('write_file', { path: 'feature.txt', content: 'feature\n' }), text('Done.')],
     })
     team.host.worktrees.onMerged((name) => merged.push(name))
+    // Alice's task waits in review; bob's is someone else's and stays.
+    const mine = team.host.tasks.create({ subject: 'Feature', by: 'lead', owner: 'alice' })
+    team.host.tasks.update(mine.id, { status: 'review' }, 'lead')
+    const other = team.host.tasks.create({ subject: 'Other', by: 'lead' })
+    team.host.tasks.update(other.id, { status: 'review' }, 'lead')
     const result = team.host.worktrees.merge('alice', {})
     expect(result).toMatchObject({
       outcome: 'merged',
@@ -167,6 +172,10 @@ describe('review: merge', () => {
       files: ['feature.txt'],
     })
     expect(merged).toEqual(['alice'])
+    // The merge lands the work: the teammate's task in review is done.
+    const status = (id: string) => team.host.tasks.view().tasks.find((t) => t.id === id)?.status
+    expect(status(mine.id)).toBe('done')
+    expect(status(other.id)).toBe('review')
     expect(readFileSync(join(workspace, 'feature.txt'), 'utf8')).toBe('feature\n')
     expect(gitIn(workspace, 'log', '-1', '--format=%P').split(' ')).toHaveLength(2)
     expect(gitIn(workspace, 'log', '-1', '--format=%s')).toBe("Merge team/alice (alice's work)")
