@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
 import { MEMBER_STATUSES } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
@@ -96,6 +97,8 @@ export const teamSnapshotSchema = z.object({
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
   alert: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The team's MCP servers; null when no team is open. */
+  mcp: mcpStateSchema.nullable(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -131,6 +134,8 @@ export const commands = {
         thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
+        /** The MCP servers it may use; null: every one; absent: as it was (every one when new). */
+        mcpServers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -247,6 +252,14 @@ export const commands = {
   resumeAll: { params: empty, result: z.object({ count: z.number().int().min(0) }) },
   /** Closes the open team (File > Close Folder); the window goes back to the first-run screen. */
   closeWorkspace: { params: empty, result: empty },
+  /** Answers the trust question for the workspace's MCP servers (remembered when trusted). */
+  trustMcpServers: { params: z.object({ trust: z.boolean() }).strict(), result: mcpStateSchema },
+  /** Adds an MCP server to `.team/mcp.json`; it starts when the workspace's servers are trusted. */
+  addMcpServer: {
+    params: z.object({ name: mcpServerNameSchema, server: mcpServerInputSchema }).strict(),
+    result: mcpStateSchema,
+  },
+  removeMcpServer: { params: z.object({ name: mcpServerNameSchema }).strict(), result: mcpStateSchema },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

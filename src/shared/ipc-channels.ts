@@ -28,6 +28,9 @@ export const commandNames = [
   'stopAll',
   'resumeAll',
   'closeWorkspace',
+  'trustMcpServers',
+  'addMcpServer',
+  'removeMcpServer',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerNameSchema } from './mcp'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
 
@@ -38,6 +39,8 @@ export const memberSchema = z.looseObject({
   role: z.string(),
   status: memberStatusSchema,
   ...modelChoiceFields,
+  /** The MCP servers it may use (chosen at spawn); absent or null: every server. */
+  mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 

@@ -12,6 +12,7 @@ import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
 import { protocolTools } from './tools/protocol-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
+import type { Tool } from './tools/types'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -32,6 +33,10 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** The MCP tools agent `name` may use, from the servers running now. */
+  readonly mcpTools?: (name: string) => readonly Tool[]
+  /** Resolves once MCP servers still starting are up (or failed): their tools are then known. */
+  readonly mcpStarted?: (signal: AbortSignal) => Promise<void>
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -52,6 +57,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
         ? [...messaging.lead, ...protocol.lead]
         : [...messaging.teammate, ...protocol.teammate]),
     ],
+    moreTools: () => deps.mcpTools?.(name) ?? [],
+    beforeTurn: deps.mcpStarted,
     model: deps.model,
     modelId: () => deps.modelChoice(name).model ?? undefined,
     thinkingBudget: () => deps.modelChoice(name).thinking ?? undefined,

@@ -28,6 +28,8 @@ import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
+import { mayUseServer } from './mcp/agent-servers'
+import { McpServers, type McpOptions } from './mcp/servers'
 import { TeamBudgets } from './team-budgets'
 
 export { DEFAULT_ROUND_CAP }
@@ -51,6 +53,8 @@ export interface HostOptions {
   readonly compaction?: CompactionPolicy
   /** The person's prices per model (settings); Claude's list prices apply to the rest. */
   readonly prices?: PriceOverrides
+  /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
+  readonly mcp?: McpOptions
 }
 
 /**
@@ -66,6 +70,8 @@ export class TeamHost {
   private readonly budgets: TeamBudgets
   private readonly agentDependencies: AgentDependencies
   private readonly authAlert: AuthAlert
+  /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
+  readonly mcp: McpServers
   private closed = false
 
   private constructor(
@@ -81,6 +87,9 @@ export class TeamHost {
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
     })
+    this.mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
+      team.publish({ type: 'mcp-changed', state }),
+    )
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
     )
@@ -98,6 +107,9 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
+      mcpTools: (name) =>
+        this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
+      mcpStarted: (signal) => this.mcp.whenStarted(signal),
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -114,6 +126,7 @@ export class TeamHost {
     let host: TeamHost | null = null
     try {
       host = new TeamHost(team, options)
+      host.mcp.open()
       team.onControl((command) => host?.control(command))
       host.resumeAfterStart()
       return host
@@ -144,6 +157,7 @@ export class TeamHost {
     this.assertOpen()
     assertSpawnableName(request.name)
     assertModelChoice(request)
+    this.mcp.assertKnown(request.mcpServers)
     const member = this.team.roster.find(request.name)
     // The roster's status decides: an agent that reported idle may still be finishing its
     // last step, and a new turn then simply keeps it going.
@@ -311,6 +325,7 @@ export class TeamHost {
     this.subscription.dispose()
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
+    await this.mcp.close()
     await this.team.close()
   }
 

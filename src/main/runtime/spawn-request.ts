@@ -12,6 +12,8 @@ export type SpawnRequest = {
   prompt: string
   planFirst?: boolean
   by?: string
+  /** The MCP servers it may use; null: every server; absent: as it was (every one when new). */
+  mcpServers?: readonly string[] | null
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
@@ -30,11 +32,25 @@ export function enrollMember(draft: RosterDraft, request: SpawnRequest, now: num
   if (existing) {
     Object.assign(existing, fields, { updated_at: now })
     applyModelChoice(existing, choice)
+    applyServerChoice(existing, request.mcpServers)
   } else {
-    const member = { name: request.name, ...fields, created_at: now }
+    const member: typeof fields & { name: string; created_at: number; mcp_servers?: string[] } = {
+      name: request.name,
+      ...fields,
+      created_at: now,
+    }
     applyModelChoice(member, choice)
+    applyServerChoice(member, request.mcpServers)
     draft.members.push(member)
   }
+}
+
+function applyServerChoice(
+  member: { mcp_servers?: string[] | null },
+  servers: readonly string[] | null | undefined,
+): void {
+  if (servers === null) delete member.mcp_servers
+  else if (servers !== undefined) member.mcp_servers = [...new Set(servers)]
 }
 
 /** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */
@@ -48,5 +64,9 @@ export function spawnTask(request: SpawnRequest): string {
 export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
   const model = choice.model === null ? '' : `, model: ${choice.model}`
   const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
-  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}`
+  const servers =
+    request.mcpServers === undefined || request.mcpServers === null
+      ? ''
+      : `, MCP servers: ${request.mcpServers.length === 0 ? 'none' : request.mcpServers.join(', ')}`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers})${request.planFirst ? ', plan first' : ''}`
 }

@@ -46,6 +46,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       teamBudget: none,
       offline: sources.offline,
       alert: null,
+      mcp: null,
     }
   }
   const roster = host.roster()
@@ -74,6 +75,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     teamBudget: host.budgetOf(null),
     offline: sources.offline,
     alert: sources.alert,
+    mcp: host.mcp.state(),
   }
 }
 

@@ -99,6 +99,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return state.alert?.code === event.code ? { ...state, alert: null } : state
     case 'protocol-changed':
       return changeProtocol(state, event.request)
+    case 'mcp-changed':
+      return state.workspace === null ? state : { ...state, mcp: event.state }
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':
@@ -141,6 +143,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     offline: snapshot.offline,
     defaultModel: snapshot.defaultModel,
     teamBudget: snapshot.teamBudget,
+    mcp: snapshot.mcp,
     protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
     sentReviews: {},
     live: {},

@@ -51,6 +51,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     teamBudget: { tokens: null, rounds: null, usd: null },
     offline: false,
     alert: null,
+    mcp: null,
     ...change,
   }
 }
