@@ -11,6 +11,7 @@ import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
 import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
+import { mcp } from './mcp-commands'
 import { UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -244,4 +245,5 @@ export const commands: Readonly<Record<string, Command>> = {
   budget,
   spawn,
   model,
+  mcp,
 }

@@ -30,12 +30,24 @@ Commands:
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
+  mcp list               the team's MCP servers (.mcp.json and .team/mcp.json): trusted ones
+                         are started once and shown with their tools, or why they fail
+  mcp add <name> [--env NAME=value]... -- <command> [args...]
+  mcp add <name> --url URL [--header "Name: value"]...
+                         add a stdio or Streamable HTTP server to .team/mcp.json
+  mcp remove <name>      remove a server added with mcp add
+
+chat, demo and serve start the workspace's MCP servers once you trust them: they ask on a
+terminal (a yes is remembered for this content of .mcp.json); --trust-workspace trusts them
+for this run without asking; with neither, the servers stay off.
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+        [--mcp NAMES|all|none]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          --model: its own model (default: the team's), --thinking: extended
-                         thinking with a budget of N tokens (at least 1024; off by default)
+                         thinking with a budget of N tokens (at least 1024; off by default),
+                         --mcp: the MCP servers it may use, by name with commas (default all)
   model <name>           show an agent's model and thinking (the lead's too)
   model <name> [--model ID|default] [--thinking N|off]
                          change them; the agent uses them from its next turn
@@ -85,6 +97,11 @@ const options = {
   model: { type: 'string' },
   thinking: { type: 'string' },
   'plan-first': { type: 'boolean', default: false },
+  mcp: { type: 'string' },
+  'trust-workspace': { type: 'boolean', default: false },
+  url: { type: 'string' },
+  env: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -115,6 +132,14 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
+  /** spawn --mcp: server names separated by commas, "all" or "none". */
+  mcp?: string
+  /** chat, demo, serve: start the workspace's MCP servers this run without asking. */
+  trustWorkspace: boolean
+  /** mcp add: a Streamable HTTP server's address, its headers (K: V) and a stdio one's env (K=V). */
+  url?: string
+  env?: string[]
+  header?: string[]
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */
@@ -151,6 +176,7 @@ export async function main(argv: readonly string[], output: Output = process): P
     options: {
       ...parsed.values,
       planFirst: parsed.values['plan-first'],
+      trustWorkspace: parsed.values['trust-workspace'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

@@ -1,3 +1,4 @@
+import { isValidServerName, MCP_SERVER_NAME_RULE } from '../shared/mcp'
 import { TeamError } from '../shared/errors'
 import { MAX_CONTROL_LINE_BYTES } from '../shared/control'
 import {
@@ -88,6 +89,21 @@ function matches(choice: ModelChoice, change: ModelChoiceChange): boolean {
   )
 }
 
+/** `--mcp a,b`: only those servers; `--mcp none`: no server; `--mcp all`: every server. */
+function serverChoice(option: string | undefined): { mcp_servers?: string[] | null } {
+  if (option === undefined) return {}
+  const value = option.trim()
+  if (value === 'all') return { mcp_servers: null }
+  if (value === 'none') return { mcp_servers: [] }
+  const names = value.split(',').map((name) => name.trim())
+  const wrong = names.find((name) => !isValidServerName(name))
+  if (wrong !== undefined)
+    throw new UsageError(
+      `--mcp takes server names separated by commas, "all" or "none"; "${wrong}" is not a server name (${MCP_SERVER_NAME_RULE})`,
+    )
+  return { mcp_servers: names }
+}
+
 /**
  * `agent-teams spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]`:
  * the person spawns a teammate in the running team, through control.jsonl.
@@ -115,6 +131,7 @@ export const spawn: Command = async (context) => {
     prompt,
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
+    ...serverChoice(context.options.mcp),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(

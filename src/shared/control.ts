@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerNameSchema } from './mcp'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
@@ -51,6 +52,8 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     model: modelIdSchema.nullable().optional(),
     thinking: thinkingBudgetSchema.nullable().optional(),
     plan_first: z.boolean().optional(),
+    /** The MCP servers it may use; null: every one; absent: as it was. */
+    mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -88,6 +91,7 @@ export type ControlCommand =
       readonly model?: string | null
       readonly thinking?: number | null
       readonly planFirst: boolean
+      readonly mcpServers?: readonly string[] | null
     }
   | {
       readonly command: 'model'
@@ -151,6 +155,7 @@ function withoutStamps(line: ControlLine): ControlCommand {
         prompt: line.prompt,
         ...choiceOf(line),
         planFirst: line.plan_first === true,
+        ...(line.mcp_servers === undefined ? {} : { mcpServers: line.mcp_servers }),
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }

@@ -28,7 +28,14 @@ export const MCP_SOURCES = ['workspace', 'team'] as const
  * tools are offered; restarting: it stopped and comes back after a pause; failed: it stopped
  * too often or could not start, see `detail`; invalid: its configuration is wrong, see `detail`.
  */
-export const MCP_STATUSES = ['off', 'starting', 'running', 'restarting', 'failed', 'invalid'] as const
+export const MCP_STATUSES = [
+  'off',
+  'starting',
+  'running',
+  'restarting',
+  'failed',
+  'invalid',
+] as const
 export type McpStatus = (typeof MCP_STATUSES)[number]
 
 export const mcpServerViewSchema = z.object({

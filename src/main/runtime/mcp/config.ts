@@ -14,7 +14,11 @@ export type ServerLaunch =
       readonly args: readonly string[]
       readonly env: Readonly<Record<string, string>>
     }
-  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly type: 'http'
+      readonly url: string
+      readonly headers: Readonly<Record<string, string>>
+    }
 
 /** One entry of `.mcp.json` or `.team/mcp.json`, judged on its own. */
 export interface ConfiguredServer {
@@ -139,16 +143,23 @@ function judgeEntry(
     secrets: [],
   })
   if (!isValidServerName(name))
-    return wrong(`The server name ${JSON.stringify(name).slice(0, 40)} is not allowed: use ${MCP_SERVER_NAME_RULE}`)
+    return wrong(
+      `The server name ${JSON.stringify(name).slice(0, 40)} is not allowed: use ${MCP_SERVER_NAME_RULE}`,
+    )
   if (!isObject(entry)) return wrong(`"${name}" must be an object with "command" or "url"`)
   if (entry.type === 'sse')
     return wrong(`"${name}" uses the SSE transport, which is not supported: use "type": "http"`)
   if (entry.type !== undefined && entry.type !== 'stdio' && entry.type !== 'http')
-    return wrong(`"${name}" has an unknown "type" (${JSON.stringify(entry.type).slice(0, 40)}): use "stdio" or "http"`)
+    return wrong(
+      `"${name}" has an unknown "type" (${JSON.stringify(entry.type).slice(0, 40)}): use "stdio" or "http"`,
+    )
   if (entry.type === 'http' || (entry.type === undefined && 'url' in entry)) {
     const parsed = httpEntry.safeParse({ type: 'http', ...entry })
     if (!parsed.success) return wrong(`"${name}": ${issues(parsed.error)}`, 'http')
-    const expanded = expandAll(env, { url: parsed.data.url, ...prefixed('header:', parsed.data.headers) })
+    const expanded = expandAll(env, {
+      url: parsed.data.url,
+      ...prefixed('header:', parsed.data.headers),
+    })
     if ('missing' in expanded) return wrong(`"${name}" uses ${expanded.missing}`, 'http')
     const url = expanded.values.url ?? ''
     let address: URL

@@ -87,7 +87,9 @@ export class McpConnection {
   async call(tool: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const client = this.client
     if (this.status !== 'running' || client === null)
-      throw new Error(`the MCP server "${this.name}" is ${this.status}${this.detail ? `: ${this.detail}` : ''}`)
+      throw new Error(
+        `the MCP server "${this.name}" is ${this.status}${this.detail ? `: ${this.detail}` : ''}`,
+      )
     const result = await client.callTool(
       { name: tool, arguments: (input ?? {}) as Record<string, unknown> },
       undefined,

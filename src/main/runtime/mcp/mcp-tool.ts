@@ -48,10 +48,13 @@ export function toOutcome(result: CallToolResult): ToolOutcome {
         texts.push(block.text)
         break
       case 'image':
-        if (!IMAGE_TYPES.has(block.mimeType)) texts.push(`[an image of type ${block.mimeType}, which cannot be shown]`)
-        else if (block.data.length > IMAGE_BASE64_CHARS) texts.push('[an image over 5 MB, left out]')
+        if (!IMAGE_TYPES.has(block.mimeType))
+          texts.push(`[an image of type ${block.mimeType}, which cannot be shown]`)
+        else if (block.data.length > IMAGE_BASE64_CHARS)
+          texts.push('[an image over 5 MB, left out]')
         else if (images.length >= MAX_IMAGES) texts.push('[more images, left out]')
-        else images.push({ media_type: block.mimeType as ToolImage['media_type'], data: block.data })
+        else
+          images.push({ media_type: block.mimeType as ToolImage['media_type'], data: block.data })
         break
       case 'audio':
         texts.push(`[audio of type ${block.mimeType}, which cannot be passed on]`)

@@ -103,7 +103,8 @@ export class McpServers {
    * again; a trust given to the old content carries over, since the person made the change.
    */
   async reload(): Promise<void> {
-    const wasTrusted = this.trust === 'trusted'
+    // No server before means nothing to distrust: the person's own first server is trusted.
+    const wasTrusted = this.trust === 'trusted' || this.trust === 'none'
     await this.stopAll()
     this.load()
     if (wasTrusted && this.trust === 'ask') this.trustServers(!this.options.trustForRun)

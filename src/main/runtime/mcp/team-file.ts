@@ -16,7 +16,10 @@ import { readEntries } from './config'
  */
 export function addTeamServer(paths: TeamPaths, name: string, input: McpServerInput): void {
   if (!isValidServerName(name))
-    throw new TeamError('invalid-argument', `"${name}" is not a server name: use ${MCP_SERVER_NAME_RULE}.`)
+    throw new TeamError(
+      'invalid-argument',
+      `"${name}" is not a server name: use ${MCP_SERVER_NAME_RULE}.`,
+    )
   const parsed = mcpServerInputSchema.safeParse(input)
   if (!parsed.success)
     throw new TeamError(
@@ -27,10 +30,16 @@ export function addTeamServer(paths: TeamPaths, name: string, input: McpServerIn
     throw new TeamError('invalid-argument', `The address must start with http:// or https://.`)
   const workspace = readEntries(paths.workspaceMcpServers)
   if (workspace.entries.some(([existing]) => existing === name))
-    throw new TeamError('invalid-argument', `"${name}" is already in .mcp.json; choose another name.`)
+    throw new TeamError(
+      'invalid-argument',
+      `"${name}" is already in .mcp.json; choose another name.`,
+    )
   const team = teamEntries(paths)
   if (team.some(([existing]) => existing === name))
-    throw new TeamError('invalid-argument', `"${name}" is already added; remove it first to change it.`)
+    throw new TeamError(
+      'invalid-argument',
+      `"${name}" is already added; remove it first to change it.`,
+    )
   const { type, ...rest } = parsed.data
   const entry = type === 'http' ? { type, ...rest } : rest
   write(paths, [...team, [name, entry]])

@@ -9,7 +9,14 @@ import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
-  spawn(request: { name: string; role: string; prompt: string } & ModelChoiceChange): string
+  spawn(
+    request: {
+      name: string
+      role: string
+      prompt: string
+      mcpServers?: string[]
+    } & ModelChoiceChange,
+  ): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
@@ -41,6 +48,12 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             maximum: MAX_THINKING_BUDGET,
             description: 'Optional: extended thinking with this budget of tokens; off by default.',
           },
+          mcp_servers: {
+            type: 'array',
+            items: { type: 'string' },
+            description:
+              "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -52,8 +65,10 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       prompt: z.string(),
       model: z.string().optional(),
       thinking: z.number().optional(),
+      mcp_servers: z.array(z.string()).max(100).optional(),
     }),
-    async (input) => team.spawn(input),
+    async ({ mcp_servers, ...input }) =>
+      team.spawn({ ...input, ...(mcp_servers === undefined ? {} : { mcpServers: mcp_servers }) }),
   )
   const listTeammates = defineTool(
     {
