@@ -198,7 +198,7 @@ export class McpConnection {
     if (delay === undefined) {
       this.setStatus(
         'failed',
-        `${reason}; gave up after ${this.attempt + 1} attempts. Fix it, then open the team again.`,
+        `${reason}; gave up after ${this.attempt + 1} attempt${this.attempt === 0 ? '' : 's'}. Fix it, then open the team again.`,
       )
       return
     }
@@ -253,5 +253,6 @@ function describeFailure(error: unknown, secrets: readonly string[]): string {
   const message = error instanceof Error ? error.message : String(error)
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (code === 'ENOENT') return 'its command was not found'
+  if (/Connection closed/i.test(message)) return 'it exited before it answered'
   return redact(`it could not start: ${message}`, secrets).slice(0, 500)
 }
