@@ -14,6 +14,7 @@ import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
 import { ShutdownDialog } from './components/ShutdownDialog'
+import { McpDialog, McpTrustDialog } from './components/McpDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
 import { SpawnDialog } from './components/SpawnDialog'
@@ -101,6 +102,9 @@ function Shell() {
 
 function Dialogs() {
   const dialog = useAppStore((state) => state.dialog)
+  // The workspace's MCP servers wait for the person's trust: asked before anything else opens.
+  const askTrust = useAppStore((state) => state.mcp?.trust === 'ask')
+  if (dialog === null && askTrust) return <McpTrustDialog />
   return dialog === null ? null : <DialogView dialog={dialog} />
 }
 
@@ -129,6 +133,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <ModelDialog name={dialog.name} />
     case 'shutdown':
       return <ShutdownDialog name={dialog.name} />
+    case 'mcp':
+      return <McpDialog />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -28,6 +28,12 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [prompt, setPrompt] = useState('')
   const [modelFields, setModelFields] = useState(() => fieldsFromChoice(prefill))
   const [planFirst, setPlanFirst] = useState(false)
+  const serverNames = useAppStore(
+    (state) => state.mcp?.servers.map((server) => server.name).join('\n') ?? '',
+  )
+  const servers = serverNames === '' ? [] : serverNames.split('\n')
+  // Servers left out of the teammate's tools; none by default (every server).
+  const [withoutServers, setWithoutServers] = useState<readonly string[]>([])
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -56,6 +62,9 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       prompt: prompt.trim(),
       ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
+      ...(withoutServers.length > 0
+        ? { mcpServers: servers.filter((server) => !withoutServers.includes(server)) }
+        : {}),
     })
     if (outcome.ok) closeDialog()
   }
@@ -160,6 +169,27 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             </span>
           </span>
         </label>
+        {servers.length > 0 ? (
+          <fieldset className="field mcp-choice">
+            <legend>MCP servers it may use</legend>
+            {servers.map((server) => (
+              <label key={server} className="toggle">
+                <input
+                  type="checkbox"
+                  checked={!withoutServers.includes(server)}
+                  onChange={(event) =>
+                    setWithoutServers((current) =>
+                      event.target.checked
+                        ? current.filter((item) => item !== server)
+                        : [...current, server],
+                    )
+                  }
+                />
+                <span className="toggle-text">{server}</span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         <InlineError error={command.error} />
         <div className="form-actions">
           <span className="muted small">

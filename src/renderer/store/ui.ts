@@ -23,6 +23,8 @@ export type DialogState =
   | { readonly kind: 'model'; readonly name: string }
   /** Confirms a shutdown request before it goes out. */
   | { readonly kind: 'shutdown'; readonly name: string }
+  /** The team's MCP servers: their state, tools and stderr; add and remove. */
+  | { readonly kind: 'mcp' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }
