@@ -34,7 +34,9 @@ describe('agent-teams mcp (the real binary)', () => {
     )
     expect(trusted.stdout).toMatch(/notes \(stdio, \.mcp\.json\): running · 7 tools: echo, fail/)
     expect(trusted.stdout).toContain(`${process.execPath} ${STDIO_SERVER}`)
-    expect(trusted.stdout).toMatch(/broken \(stdio, \.mcp\.json\): failed — it exited before it answered/)
+    expect(trusted.stdout).toMatch(
+      /broken \(stdio, \.mcp\.json\): failed — it exited before it answered/,
+    )
     expect(trusted.stdout).toContain('stderr: notes-server: cannot open the notes database')
     expect(trusted.code).toBe(1)
   }, 90_000)
