@@ -259,7 +259,10 @@ export const commands = {
     params: z.object({ name: mcpServerNameSchema, server: mcpServerInputSchema }).strict(),
     result: mcpStateSchema,
   },
-  removeMcpServer: { params: z.object({ name: mcpServerNameSchema }).strict(), result: mcpStateSchema },
+  removeMcpServer: {
+    params: z.object({ name: mcpServerNameSchema }).strict(),
+    result: mcpStateSchema,
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -107,8 +107,7 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
-      mcpTools: (name) =>
-        this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
+      mcpTools: (name) => this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
       mcpStarted: (signal) => this.mcp.whenStarted(signal),
     }
     this.subscription = team.subscribe((event) => this.route(event))

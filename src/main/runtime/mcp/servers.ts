@@ -30,6 +30,7 @@ export class McpServers {
   private connections: McpConnection[] = []
   private trust: McpTrust = 'none'
   private publishTimer: ReturnType<typeof setTimeout> | null = null
+  private published = ''
   private closed = false
   private readonly policy: ConnectionPolicy
 
@@ -44,6 +45,8 @@ export class McpServers {
   /** Reads the configuration and starts the servers if the person trusts this content. */
   open(): void {
     this.load()
+    // The snapshot a window opens with carries this state: only changes are published.
+    this.published = JSON.stringify(this.state())
   }
 
   state(): McpState {
@@ -171,7 +174,11 @@ export class McpServers {
     if (this.closed || this.publishTimer) return
     this.publishTimer = setTimeout(() => {
       this.publishTimer = null
-      if (!this.closed) this.publish(this.state())
+      const state = this.state()
+      const text = JSON.stringify(state)
+      if (this.closed || text === this.published) return
+      this.published = text
+      this.publish(state)
     }, PUBLISH_AFTER_MS)
   }
 }
