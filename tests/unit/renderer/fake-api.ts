@@ -179,6 +179,12 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    trustMcpServers: vi.fn(async ({ trust }: { trust: boolean }) => ({
+      ...(team.mcp ?? { servers: [], problems: [] }),
+      trust: trust ? ('trusted' as const) : ('declined' as const),
+    })),
+    addMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
+    removeMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
