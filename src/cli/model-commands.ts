@@ -1,4 +1,5 @@
 import { isValidServerName, MCP_SERVER_NAME_RULE } from '../shared/mcp'
+import { readMcpConfiguration } from '../main/runtime/mcp/config'
 import { TeamError } from '../shared/errors'
 import { MAX_CONTROL_LINE_BYTES } from '../shared/control'
 import {
@@ -124,6 +125,15 @@ export const spawn: Command = async (context) => {
       'member-working',
       `"${name}" is working right now; wait until it is idle, or stop it first.`,
     )
+  const servers = serverChoice(context.options.mcp)
+  // The running team refuses a server it does not have; said here at once instead.
+  const known = readMcpConfiguration(paths, process.env).servers.map((server) => server.name)
+  const unknown = (servers.mcp_servers ?? []).filter((server) => !known.includes(server))
+  if (unknown.length > 0)
+    throw new TeamError(
+      'invalid-argument',
+      `No MCP server ${unknown.map((server) => `"${server}"`).join(', ')} in this workspace; ${known.length === 0 ? 'it has none' : `it has ${known.join(', ')}`}.`,
+    )
   const command = {
     command: 'spawn',
     name,
@@ -131,7 +141,7 @@ export const spawn: Command = async (context) => {
     prompt,
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
-    ...serverChoice(context.options.mcp),
+    ...servers,
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(
