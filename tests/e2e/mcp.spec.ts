@@ -105,7 +105,7 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
     await page.getByRole('button', { name: 'MCP 1/1' }).click()
     const dialog = page.getByRole('dialog', { name: 'MCP servers' })
     await expect(dialog).toContainText('Running')
-    await expect(dialog).toContainText('Tools: echo, fail, hang, picture, pid, token, crash')
+    await expect(dialog).toContainText('Tools: echo, fail, hang, picture, pid, token, leak, crash')
     await expect(dialog.getByLabel('notes stderr')).toContainText('notes-server: started as')
     await page.screenshot({ path: join(screenshots, 'mcp-03-servers.png') })
     await page.keyboard.press('Escape')

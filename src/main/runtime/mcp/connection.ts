@@ -2,7 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js'
+import {
+  McpError,
+  type CallToolResult,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerView, McpStatus } from '../../../shared/mcp'
 import type { ConfiguredServer, ServerLaunch } from './config'
 
@@ -42,6 +46,8 @@ export class McpConnection {
   private restarts = 0
   private attempt = 0
   private client: Client | null = null
+  /** The client still connecting: closed with the team too, so no half-started server stays. */
+  private pending: Client | null = null
   private connectedAt = 0
   private connecting: Promise<void> | null = null
   private retryTimer: ReturnType<typeof setTimeout> | null = null
@@ -84,18 +90,35 @@ export class McpConnection {
     await this.connecting
   }
 
+  /** Secrets the server was given, to be cut out of anything it says. */
+  get secrets(): readonly string[] {
+    return this.server.secrets
+  }
+
   async call(tool: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const client = this.client
     if (this.status !== 'running' || client === null)
       throw new Error(
         `the MCP server "${this.name}" is ${this.status}${this.detail ? `: ${this.detail}` : ''}`,
       )
-    const result = await client.callTool(
-      { name: tool, arguments: (input ?? {}) as Record<string, unknown> },
-      undefined,
-      { signal, timeout: this.options.policy.callTimeoutMs },
-    )
-    return result as CallToolResult
+    try {
+      const result = await client.callTool(
+        { name: tool, arguments: (input ?? {}) as Record<string, unknown> },
+        undefined,
+        { signal, timeout: this.options.policy.callTimeoutMs },
+      )
+      return result as CallToolResult
+    } catch (error) {
+      // An HTTP server that went away is noticed only by a failed request: connect again.
+      if (!(error instanceof McpError) && !signal.aborted && this.server.transport === 'http')
+        this.lost(client, 'it stopped answering')
+      throw new Error(
+        redact(error instanceof Error ? error.message : String(error), this.server.secrets),
+        {
+          cause: error,
+        },
+      )
+    }
   }
 
   view(): McpServerView {
@@ -116,10 +139,11 @@ export class McpConnection {
     this.closed = true
     if (this.retryTimer) clearTimeout(this.retryTimer)
     this.retryTimer = null
-    const client = this.client
+    const clients = [this.client, this.pending]
     this.client = null
+    this.pending = null
     if (this.server.launch !== null) this.setStatus('off', null)
-    await client?.close().catch(() => undefined)
+    await Promise.all(clients.map((client) => client?.close().catch(() => undefined)))
   }
 
   private connect(): void {
@@ -147,6 +171,7 @@ export class McpConnection {
       },
     )
     const transport = this.transport(launch)
+    this.pending = client
     try {
       await client.connect(transport, { timeout: this.options.policy.connectTimeoutMs })
       const tools = await listAllTools(client, this.options.policy.connectTimeoutMs)
@@ -162,6 +187,8 @@ export class McpConnection {
     } catch (error) {
       await client.close().catch(() => undefined)
       if (!this.closed) this.retry(describeFailure(error, this.server.secrets))
+    } finally {
+      if (this.pending === client) this.pending = null
     }
   }
 

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { mcpToolName } from '../../../shared/mcp'
 import type { Tool, ToolDefinition, ToolImage, ToolOutcome } from '../tools/types'
-import type { McpConnection, McpToolInfo } from './connection'
+import { redact, type McpConnection, type McpToolInfo } from './connection'
 
 /** The API's rule for tool names; an MCP tool whose full name breaks it is left out. */
 const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/
@@ -30,7 +30,9 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool | nu
     definition,
     async run(input, context): Promise<ToolOutcome> {
       try {
-        return toOutcome(await connection.call(info.name, input, context.signal))
+        const outcome = toOutcome(await connection.call(info.name, input, context.signal))
+        // A server that echoes its token must not put it in the transcript.
+        return { ...outcome, content: redact(outcome.content, connection.secrets) }
       } catch (error) {
         return { content: failure(connection, info.name, error, context.signal), isError: true }
       }
@@ -88,7 +90,8 @@ function failure(
 ): string {
   const where = `${mcpToolName(connection.name, tool)}`
   if (signal.aborted) return `${where} was stopped before it answered.`
-  if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number))
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error
+  if (cause instanceof McpError && cause.code === (ErrorCode.RequestTimeout as number))
     return `${where} did not answer in time, and was cancelled: try again later, or do without it.`
   const message = error instanceof Error ? error.message : String(error)
   return `${where} failed: ${message}`

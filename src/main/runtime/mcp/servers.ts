@@ -125,8 +125,12 @@ export class McpServers {
     const starting = this.connections.filter((connection) => connection.isStarting)
     if (starting.length === 0) return
     await new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => resolve(), { once: true })
-      void Promise.all(starting.map((connection) => connection.whenStarted())).then(() => resolve())
+      const done = (): void => {
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      signal.addEventListener('abort', done, { once: true })
+      void Promise.all(starting.map((connection) => connection.whenStarted())).then(done)
     })
   }
 

@@ -205,7 +205,9 @@ describe('MCP tools through the real SDKs', () => {
     writeMcpJson(dir, {
       notes: stdioEntry({ args: [marker], env: { NOTES_TOKEN: '${TEST_NOTES_SECRET}' } }),
     })
-    const script = queueScript({ lead: [toolCall('mcp__notes__token', {}), text('ok')] })
+    const script = queueScript({
+      lead: [toolCall('mcp__notes__token', {}), toolCall('mcp__notes__leak', {}), text('ok')],
+    })
     const { host, events, records } = await startHost(script, {
       workspace: dir,
       ...trustedOptions({ env: { ...process.env, TEST_NOTES_SECRET: secret } }),
@@ -213,6 +215,7 @@ describe('MCP tools through the real SDKs', () => {
     host.chat('Check the token.')
     await host.whenIdle()
     expect(records('lead', 'tool-result')[0]?.content).toBe('has a token')
+    expect(records('lead', 'tool-result')[1]?.content).toBe('my token is ***')
     const notes = host.mcp.state().servers[0]
     await waitFor(() => (host.mcp.state().servers[0]?.stderrTail.length ?? 0) >= 2)
     expect(host.mcp.state().servers[0]?.stderrTail).toContain('notes-server: using token ***')
