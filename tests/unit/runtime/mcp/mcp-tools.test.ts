@@ -148,6 +148,7 @@ describe('MCP tools through the real SDKs', () => {
     writeMcpJson(dir, {
       notes: stdioEntry(),
       broken: stdioEntry({ args: ['--crash-on-start'] }),
+      missing: { command: '/nonexistent/mcp-server' },
     })
     const script = queueScript({
       lead: [toolCall('mcp__notes__crash', {}), text('crashed')],
@@ -170,6 +171,9 @@ describe('MCP tools through the real SDKs', () => {
     )
     expect(broken()?.detail).toContain('gave up after 3 attempts')
     expect(broken()?.stderrTail).toContain('notes-server: cannot open the notes database')
+    const missing = () => host.mcp.state().servers.find((server) => server.name === 'missing')
+    await waitFor(() => missing()?.status === 'failed', () => JSON.stringify(missing()), WAIT)
+    expect(missing()?.detail).toMatch(/^its command was not found; gave up/)
   }, 60_000)
 
   it('gives each agent the servers chosen at spawn, and refuses an unknown one', async () => {
