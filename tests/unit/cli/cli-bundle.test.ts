@@ -67,7 +67,9 @@ describe('the built CLI (scripts/build-cli.mjs)', () => {
     const { output, stdout } = capture()
     expect(await bundle.main(['--help'], output)).toBe(0)
     expect(stdout()).toBe(`${HELP.trimEnd()}\n`)
-  })
+    // A bound, not a measure: esbuild over the CLI and its dependencies (the MCP SDK among
+    // them) takes a while on a busy two-core machine.
+  }, 120_000)
 })
 
 /**
