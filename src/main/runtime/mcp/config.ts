@@ -177,8 +177,12 @@ function judgeEntry(
       transport: 'http',
       launch: { type: 'http', url, headers },
       problem: null,
-      target: `${address.origin}${address.pathname}`,
-      secrets: [...Object.values(headers), ...(address.search ? [address.search.slice(1)] : [])],
+      // As written (a `${VAR}` stays a name), without the query, which often holds a key.
+      target: (parsed.data.url.split('?')[0] ?? '').slice(0, 300),
+      secrets: [
+        ...Object.values(headers),
+        ...[address.search.slice(1), address.password, address.username].filter(Boolean),
+      ],
     }
   }
   const parsed = stdioEntry.safeParse(entry)
@@ -209,8 +213,12 @@ function judgeEntry(
     transport: 'stdio',
     launch,
     problem: null,
-    target: [launch.command, ...launch.args].join(' ').slice(0, 300),
-    secrets: Object.values(launch.env),
+    // As written: an argument that came from `${VAR}` shows the name, never the value.
+    target: [parsed.data.command, ...args].join(' ').slice(0, 300),
+    secrets: [
+      ...Object.values(launch.env),
+      ...launch.args.filter((arg, index) => arg !== args[index]),
+    ],
   }
 }
 

@@ -44,8 +44,8 @@ describe('.mcp.json', () => {
         args: ['-y', 'server', '/home/x/x'],
         env: { KEY: 'abc123' },
       },
-      target: 'npx -y server /home/x/x',
-      secrets: ['abc123'],
+      target: 'npx -y server ${HOME}/x',
+      secrets: ['abc123', '/home/x/x'],
     })
     expect(api).toMatchObject({
       transport: 'http',
