@@ -172,7 +172,11 @@ describe('MCP tools through the real SDKs', () => {
     expect(broken()?.detail).toContain('gave up after 3 attempts')
     expect(broken()?.stderrTail).toContain('notes-server: cannot open the notes database')
     const missing = () => host.mcp.state().servers.find((server) => server.name === 'missing')
-    await waitFor(() => missing()?.status === 'failed', () => JSON.stringify(missing()), WAIT)
+    await waitFor(
+      () => missing()?.status === 'failed',
+      () => JSON.stringify(missing()),
+      WAIT,
+    )
     expect(missing()?.detail).toMatch(/^its command was not found; gave up/)
   }, 60_000)
 
