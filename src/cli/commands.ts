@@ -16,6 +16,7 @@ import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
+import { mcp } from './mcp-commands'
 import { UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -256,4 +257,5 @@ export const commands: Readonly<Record<string, Command>> = {
   review,
   remove,
   tasks,
+  mcp,
 }

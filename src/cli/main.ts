@@ -50,16 +50,27 @@ Commands:
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
+  mcp list               the team's MCP servers (.mcp.json and .team/mcp.json): trusted ones
+                         are started once and shown with their tools, or why they fail
+  mcp add <name> [--env NAME=value]... -- <command> [args...]
+  mcp add <name> --url URL [--header "Name: value"]...
+                         add a stdio or Streamable HTTP server to .team/mcp.json
+  mcp remove <name>      remove a server added with mcp add
+
+chat, demo and serve start the workspace's MCP servers once you trust them: they ask on a
+terminal (a yes is remembered for this content of .mcp.json); --trust-workspace trusts them
+for this run without asking; with neither, the servers stay off.
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
-        [--worktree|--no-worktree] [--auto-claim]
+        [--worktree|--no-worktree] [--auto-claim] [--mcp NAMES|all|none]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          in a git repository it gets its own worktree on team/<name> unless
                          --no-worktree (or the team turned the default off);
                          --model: its own model (default: the team's), --thinking: extended
                          thinking with a budget of N tokens (at least 1024; off by default);
-                         --auto-claim: when idle, it claims the next task that fits its role
+                         --auto-claim: when idle, it claims the next task that fits its role;
+                         --mcp: the MCP servers it may use, by name with commas (default all)
   review diff <name> [--scope branch|turn] [--from REV --to REV]
                          what a teammate changed in its worktree: against its base (branch),
                          in its last turn, or between two commits (a task's range)
@@ -159,6 +170,11 @@ const options = {
   'blocked-by': { type: 'string' },
   as: { type: 'string' },
   result: { type: 'string' },
+  mcp: { type: 'string' },
+  'trust-workspace': { type: 'boolean', default: false },
+  url: { type: 'string' },
+  env: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -229,6 +245,14 @@ export type ParsedOptions = {
   as?: string
   /** tasks done --result. */
   result?: string
+  /** spawn --mcp: server names separated by commas, "all" or "none". */
+  mcp?: string
+  /** chat, demo, serve: start the workspace's MCP servers this run without asking. */
+  trustWorkspace: boolean
+  /** mcp add: a Streamable HTTP server's address, its headers (K: V) and a stdio one's env (K=V). */
+  url?: string
+  env?: string[]
+  header?: string[]
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */
@@ -275,6 +299,7 @@ export async function main(argv: readonly string[], output: Output = process): P
       worktree: worktreeFlag(parsed.values.worktree, parsed.values['no-worktree']),
       autoClaim: parsed.values['auto-claim'],
       blockedBy: parsed.values['blocked-by'],
+      trustWorkspace: parsed.values['trust-workspace'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

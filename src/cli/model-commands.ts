@@ -1,3 +1,5 @@
+import { isValidServerName, MCP_SERVER_NAME_RULE } from '../shared/mcp'
+import { readMcpConfiguration } from '../main/runtime/mcp/config'
 import { TeamError } from '../shared/errors'
 import { MAX_CONTROL_LINE_BYTES } from '../shared/control'
 import {
@@ -88,6 +90,21 @@ function matches(choice: ModelChoice, change: ModelChoiceChange): boolean {
   )
 }
 
+/** `--mcp a,b`: only those servers; `--mcp none`: no server; `--mcp all`: every server. */
+function serverChoice(option: string | undefined): { mcp_servers?: string[] | null } {
+  if (option === undefined) return {}
+  const value = option.trim()
+  if (value === 'all') return { mcp_servers: null }
+  if (value === 'none') return { mcp_servers: [] }
+  const names = value.split(',').map((name) => name.trim())
+  const wrong = names.find((name) => !isValidServerName(name))
+  if (wrong !== undefined)
+    throw new UsageError(
+      `--mcp takes server names separated by commas, "all" or "none"; "${wrong}" is not a server name (${MCP_SERVER_NAME_RULE})`,
+    )
+  return { mcp_servers: names }
+}
+
 /**
  * `agent-teams spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]`:
  * the person spawns a teammate in the running team, through control.jsonl.
@@ -108,6 +125,15 @@ export const spawn: Command = async (context) => {
       'member-working',
       `"${name}" is working right now; wait until it is idle, or stop it first.`,
     )
+  const servers = serverChoice(context.options.mcp)
+  // The running team refuses a server it does not have; said here at once instead.
+  const known = readMcpConfiguration(paths, process.env).servers.map((server) => server.name)
+  const unknown = (servers.mcp_servers ?? []).filter((server) => !known.includes(server))
+  if (unknown.length > 0)
+    throw new TeamError(
+      'invalid-argument',
+      `No MCP server ${unknown.map((server) => `"${server}"`).join(', ')} in this workspace; ${known.length === 0 ? 'it has none' : `it has ${known.join(', ')}`}.`,
+    )
   const command = {
     command: 'spawn',
     name,
@@ -117,6 +143,7 @@ export const spawn: Command = async (context) => {
     ...(context.options.planFirst ? { plan_first: true } : {}),
     ...(context.options.worktree === undefined ? {} : { worktree: context.options.worktree }),
     ...(context.options.autoClaim === true ? { auto_claim: true } : {}),
+    ...servers,
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(

@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { TeamError } from '../shared/errors'
 import { isValidName } from '../shared/names'
 import { readTranscript } from '../main/runtime/agents/transcript-store'
 import { TeamHost } from '../main/runtime/host'
-import { loadModelConfig } from '../main/runtime/model/config'
+import { loadModelConfig, settingsPath } from '../main/runtime/model/config'
 import type { ModelEndpoint } from '../main/runtime/model/client'
 import { OfflineModelServer } from '../main/runtime/offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from '../main/runtime/offline-model/scenarios/demo'
@@ -13,6 +13,7 @@ import { installProcessGuard } from '../main/runtime/process-guard'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
 import { knownAgent } from './control-commands'
+import { mcpOptionsForRun } from './mcp-trust'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
 
@@ -28,7 +29,13 @@ export async function runTeam(
   endpoint: ModelEndpoint,
   start: string | ((host: TeamHost) => void),
 ): Promise<number> {
-  const host = await TeamHost.open({ workspace, endpoint })
+  const mcp = await mcpOptionsForRun({
+    workspace,
+    configDirectory: dirname(settingsPath(process.env)),
+    trustForRun: context.options.trustWorkspace,
+    output: context.output,
+  })
+  const host = await TeamHost.open({ workspace, endpoint, mcp })
   const subscription = host.subscribe(
     activityPrinter(context.output.stdout, { json: context.options.json }),
   )

@@ -17,6 +17,7 @@ import { RemoveDialog } from './components/RemoveDialog'
 import { ShutdownDialog } from './components/ShutdownDialog'
 import { InstructionsDialog } from './components/InstructionsDialog'
 import { TemplatesDialog } from './components/TemplatesDialog'
+import { McpDialog, McpTrustDialog } from './components/McpDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { SearchPanel } from './components/SearchPanel'
 import { useShortcuts } from './components/shortcuts'
@@ -107,6 +108,9 @@ function Shell() {
 
 function Dialogs() {
   const dialog = useAppStore((state) => state.dialog)
+  // The workspace's MCP servers wait for the person's trust: asked before anything else opens.
+  const askTrust = useAppStore((state) => state.mcp?.trust === 'ask')
+  if (dialog === null && askTrust) return <McpTrustDialog />
   return dialog === null ? null : <DialogView dialog={dialog} />
 }
 
@@ -143,6 +147,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <SearchPanel />
     case 'remove':
       return <RemoveDialog name={dialog.name} />
+    case 'mcp':
+      return <McpDialog />
     default:
       return assertNever(dialog, 'dialog')
   }

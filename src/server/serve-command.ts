@@ -7,6 +7,7 @@ import { settingsPath } from '../main/runtime/model/config'
 import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from '../cli/commands'
+import { mcpOptionsForRun, type Ask } from '../cli/mcp-trust'
 import { UsageError, writeLine } from '../cli/output'
 import { startBrowserServer, type BrowserServer } from './browser-server'
 
@@ -24,6 +25,8 @@ export interface ServeDependencies {
    * then ends the process the usual way).
    */
   readonly untilStopped?: () => Promise<void>
+  /** How the MCP trust question is asked (default: on the terminal, if there is one). */
+  readonly ask?: Ask
   /** Told the running server, for tests. */
   readonly onListening?: (server: BrowserServer) => void
 }
@@ -91,7 +94,17 @@ export function createServeCommand(
       )
     const env = dependencies.env ?? process.env
     const configDirectory = dirname(settingsPath(env))
+    const mcp = await mcpOptionsForRun({
+      workspace: context.options.workspace,
+      configDirectory,
+      trustForRun: context.options.trustWorkspace,
+      output: context.output,
+      env,
+      ask: dependencies.ask,
+      elsewhere: 'answer in the window',
+    })
     const service = await AppService.create({
+      trustMcpServers: mcp.trustForRun === true,
       mode: 'browser',
       version: packageVersion(),
       configDirectory,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
 import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
@@ -134,6 +135,8 @@ export const teamSnapshotSchema = z.object({
   alert: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** The task board (absent from hosts that predate it: an empty board). */
   tasks: taskBoardSchema.optional(),
+  /** The team's MCP servers; null when no team is open. */
+  mcp: mcpStateSchema.nullable(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -173,6 +176,8 @@ export const commands = {
         worktree: z.boolean().optional(),
         /** Claims pending tasks from the board by itself when idle; absent: as it was. */
         autoClaim: z.boolean().optional(),
+        /** The MCP servers it may use; null: every one; absent: as it was (every one when new). */
+        mcpServers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
@@ -359,6 +364,17 @@ export const commands = {
     result: sandboxViewSchema,
   },
   ...taskCommands,
+  /** Answers the trust question for the workspace's MCP servers (remembered when trusted). */
+  trustMcpServers: { params: z.object({ trust: z.boolean() }).strict(), result: mcpStateSchema },
+  /** Adds an MCP server to `.team/mcp.json`; it starts when the workspace's servers are trusted. */
+  addMcpServer: {
+    params: z.object({ name: mcpServerNameSchema, server: mcpServerInputSchema }).strict(),
+    result: mcpStateSchema,
+  },
+  removeMcpServer: {
+    params: z.object({ name: mcpServerNameSchema }).strict(),
+    result: mcpStateSchema,
+  },
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerNameSchema } from './mcp'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
@@ -55,6 +56,8 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     /** Its own git worktree; absent: the team's default. */
     worktree: z.boolean().optional(),
     auto_claim: z.boolean().optional(),
+    /** The MCP servers it may use; null: every one; absent: as it was. */
+    mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
     ...stamps,
   }),
   /** The person takes a teammate off the team; `branch` says what becomes of its branch. */
@@ -101,6 +104,7 @@ export type ControlCommand =
       readonly planFirst: boolean
       readonly worktree?: boolean
       readonly autoClaim?: boolean
+      readonly mcpServers?: readonly string[] | null
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
   | {
@@ -167,6 +171,7 @@ function withoutStamps(line: ControlLine): ControlCommand {
         planFirst: line.plan_first === true,
         ...(line.worktree === undefined ? {} : { worktree: line.worktree }),
         ...(line.auto_claim === undefined ? {} : { autoClaim: line.auto_claim }),
+        ...(line.mcp_servers === undefined ? {} : { mcpServers: line.mcp_servers }),
       }
     case 'remove':
       return {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpStateSchema } from './mcp'
 import { MESSAGE_TYPES } from './messages'
 import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { taskBoardSchema } from './tasks'
@@ -127,6 +128,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   /** A problem for the whole team (the endpoint refused the key), reported once. */
   z.object({ type: z.literal('team-alert'), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('team-alert-cleared'), code: z.string() }),
+  /** The team's MCP servers: trust, each server's state, its tools and stderr tail. */
+  z.object({ type: z.literal('mcp-changed'), state: mcpStateSchema }),
   z.object({
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,

@@ -59,6 +59,9 @@ export const commandNames = [
   'listTasks',
   'createTask',
   'updateTask',
+  'trustMcpServers',
+  'addMcpServer',
+  'removeMcpServer',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpServerNameSchema } from './mcp'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
 import { memberWorktreeSchema } from './worktree'
@@ -56,6 +57,8 @@ export const memberSchema = z.looseObject({
   ...modelChoiceFields,
   /** Its own git worktree (absent or null: it works in the shared workspace). */
   worktree: memberWorktreeSchema.nullable().optional(),
+  /** The MCP servers it may use (chosen at spawn); absent or null: every server. */
+  mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 

@@ -93,6 +93,15 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
     inbox_ids: z.array(z.string()).optional(),
     /** The result was too large for the context window: `content` is its first part and a note. */
     cut: z.object({ shown: z.number().int().min(0), total: z.number().int().min(0) }).optional(),
+    /** Images the tool returned with its text (MCP tools), base64; sent back as image blocks. */
+    images: z
+      .array(
+        z.object({
+          media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+          data: z.string(),
+        }),
+      )
+      .optional(),
   }),
   /** A lifecycle mark: an activation ended, the round cap was hit, an error stopped a turn. */
   z.object({ ...base, kind: z.literal('status'), status: z.string(), reason: z.string() }),

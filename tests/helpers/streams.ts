@@ -36,6 +36,7 @@ export function commandContext(
       yes: false,
       clear: false,
       planFirst: false,
+      trustWorkspace: false,
       ...options,
     },
   }

@@ -23,6 +23,7 @@ import type { TeamWorktrees } from './team-worktrees'
 import { worktreeSummary } from './worktree-summary'
 import { taskTools, type TaskOperations } from './tools/task-tools'
 import { currentTaskNote } from './tasks/task-text'
+import type { Tool } from './tools/types'
 
 export const DEFAULT_ROUND_CAP = 50
 
@@ -56,6 +57,10 @@ export interface AgentDependencies {
   readonly bash?: BashToolOptions
   /** The task board's tools. */
   readonly tasks: TaskOperations
+  /** The MCP tools agent `name` may use, from the servers running now. */
+  readonly mcpTools?: (name: string) => readonly Tool[]
+  /** Resolves once MCP servers still starting are up (or failed): their tools are then known. */
+  readonly mcpStarted?: (signal: AbortSignal) => Promise<void>
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -89,6 +94,8 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
         ? [...messaging.lead, ...protocol.lead, ...board.lead]
         : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
     ],
+    moreTools: () => deps.mcpTools?.(name) ?? [],
+    beforeTurn: deps.mcpStarted,
     model: deps.model,
     modelId: () => deps.modelChoice(name).model ?? undefined,
     thinkingBudget: () => deps.modelChoice(name).thinking ?? undefined,

@@ -14,6 +14,7 @@ import type { TeamEvent } from '../../shared/events'
 import { AppSettings } from './app-settings'
 import type { Clock } from './clock'
 import { TeamHost } from './host'
+import { McpTrustStore } from './mcp/trust'
 import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
 import { assertKnownAgent } from './known-agent'
 import type { ModelEndpoint } from './model/client'
@@ -50,6 +51,8 @@ export interface AppServiceOptions {
   readonly demoParent?: string
   /** The OS folder picker, where there is one (Electron's dialog). */
   readonly pickFolder?: () => Promise<string | null>
+  /** `serve --trust-workspace`: the workspace's MCP servers start without asking, this run. */
+  readonly trustMcpServers?: boolean
 }
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
@@ -262,6 +265,22 @@ export class AppService {
         nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
       }),
       ...taskHandlers(() => this.requireHost()),
+      trustMcpServers: async ({ trust }) => {
+        const mcp = this.requireHost().mcp
+        if (trust) mcp.trustServers(true)
+        else mcp.declineServers()
+        return mcp.state()
+      },
+      addMcpServer: async ({ name, server }) => {
+        const mcp = this.requireHost().mcp
+        await mcp.add(name, server)
+        return mcp.state()
+      },
+      removeMcpServer: async ({ name }) => {
+        const mcp = this.requireHost().mcp
+        await mcp.remove(name)
+        return mcp.state()
+      },
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.
@@ -298,6 +317,11 @@ export class AppService {
         prices: this.settings.view().prices,
         // The settings and key live here: no agent's command may read them.
         privateFolders: [this.options.configDirectory],
+        mcp: {
+          trustStore: new McpTrustStore(this.options.configDirectory),
+          trustForRun: this.options.trustMcpServers === true,
+          env: this.options.env ?? process.env,
+        },
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.

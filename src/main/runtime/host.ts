@@ -36,6 +36,8 @@ import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
 import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
+import { mayUseServer } from './mcp/agent-servers'
+import { McpServers, type McpOptions } from './mcp/servers'
 import { TeamBudgets } from './team-budgets'
 import { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
@@ -78,6 +80,8 @@ export interface HostOptions {
   readonly sandboxHooks?: BashSandboxHooks
   /** Folders bash may never read, beside the default settings folder: the app's config. */
   readonly privateFolders?: readonly string[]
+  /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
+  readonly mcp?: McpOptions
 }
 
 /**
@@ -98,6 +102,8 @@ export class TeamHost {
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
+  /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
+  readonly mcp: McpServers
   private closed = false
 
   private constructor(
@@ -119,6 +125,9 @@ export class TeamHost {
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
     })
+    this.mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
+      team.publish({ type: 'mcp-changed', state }),
+    )
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
     )
@@ -164,6 +173,8 @@ export class TeamHost {
           hooks: options.sandboxHooks,
         },
       },
+      mcpTools: (name) => this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
+      mcpStarted: (signal) => this.mcp.whenStarted(signal),
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -180,6 +191,7 @@ export class TeamHost {
     let host: TeamHost | null = null
     try {
       host = new TeamHost(team, options)
+      host.mcp.open()
       team.onControl((command) => host?.control(command))
       host.taskAutomation.releaseAtOpen(
         (name) => name === LEAD || team.roster.find(name) !== undefined,
@@ -213,6 +225,7 @@ export class TeamHost {
     this.assertOpen()
     assertSpawnableName(request.name)
     assertModelChoice(request)
+    this.mcp.assertKnown(request.mcpServers)
     const member = this.team.roster.find(request.name)
     // The roster's status decides: an agent that reported idle may still be finishing its
     // last step, and a new turn then simply keeps it going.
@@ -409,6 +422,7 @@ export class TeamHost {
     this.taskAutomation.close()
     await Promise.all([...this.agents.values()].map((agent) => agent.close()))
     this.agents.clear()
+    await this.mcp.close()
     await this.team.close()
     // The sandbox's proxies would keep a CLI process alive until their idle stop; another
     // team's running command keeps them up (close waits for no one and stops only when idle).

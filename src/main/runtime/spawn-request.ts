@@ -17,6 +17,8 @@ export type SpawnRequest = {
   worktree?: boolean
   /** Claims pending tasks by itself when idle (config.json's `auto_claim`); absent: unchanged. */
   autoClaim?: boolean
+  /** The MCP servers it may use; null: every server; absent: as it was (every one when new). */
+  mcpServers?: readonly string[] | null
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
@@ -43,9 +45,16 @@ export function enrollMember(
   if (existing) {
     Object.assign(existing, fields, autoClaim, { updated_at: now })
     applyModelChoice(existing, choice)
+    applyServerChoice(existing, request.mcpServers)
   } else {
-    const member = { name: request.name, ...fields, ...autoClaim, created_at: now }
+    const member: typeof fields & { name: string; created_at: number; mcp_servers?: string[] } = {
+      name: request.name,
+      ...fields,
+      ...autoClaim,
+      created_at: now,
+    }
     applyModelChoice(member, choice)
+    applyServerChoice(member, request.mcpServers)
     draft.members.push(member)
   }
 }
@@ -53,6 +62,14 @@ export function enrollMember(
 /** What a plan-first spawn adds to the prompt (a saved template takes it off again). */
 export const PLAN_FIRST_NOTE =
   '\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)'
+
+function applyServerChoice(
+  member: { mcp_servers?: string[] | null },
+  servers: readonly string[] | null | undefined,
+): void {
+  if (servers === null) delete member.mcp_servers
+  else if (servers !== undefined) member.mcp_servers = [...new Set(servers)]
+}
 
 /** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */
 export function spawnTask(request: SpawnRequest): string {
@@ -63,5 +80,9 @@ export function spawnTask(request: SpawnRequest): string {
 export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
   const model = choice.model === null ? '' : `, model: ${choice.model}`
   const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
-  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
+  const servers =
+    request.mcpServers === undefined || request.mcpServers === null
+      ? ''
+      : `, MCP servers: ${request.mcpServers.length === 0 ? 'none' : request.mcpServers.join(', ')}`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
 }

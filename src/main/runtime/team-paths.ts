@@ -19,6 +19,14 @@ export class TeamPaths {
   get sandboxSettings(): string {
     return join(this.root, 'sandbox.json')
   }
+  /** MCP servers added in the window or the CLI (the workspace's own are in `.mcp.json`). */
+  get mcpServers(): string {
+    return join(this.root, 'mcp.json')
+  }
+  /** The workspace's MCP servers in Claude Code's format, beside `.team/`. */
+  get workspaceMcpServers(): string {
+    return join(this.workspace, '.mcp.json')
+  }
   get inboxDirectory(): string {
     return join(this.root, 'inbox')
   }

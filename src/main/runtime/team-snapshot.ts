@@ -53,6 +53,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       teamBudget: none,
       offline: sources.offline,
       alert: null,
+      mcp: null,
     }
   }
   const roster = host.roster()
@@ -83,6 +84,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     offline: sources.offline,
     alert: sources.alert,
     tasks: host.tasks.view(),
+    mcp: host.mcp.state(),
   }
 }
 

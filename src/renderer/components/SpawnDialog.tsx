@@ -32,6 +32,12 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   /** Its own worktree, when the person changed the team's default; null: the default. */
   const [worktree, setWorktree] = useState<boolean | null>(null)
   const [autoClaim, setAutoClaim] = useState(false)
+  const serverNames = useAppStore(
+    (state) => state.mcp?.servers.map((server) => server.name).join('\n') ?? '',
+  )
+  const servers = serverNames === '' ? [] : serverNames.split('\n')
+  // Servers left out of the teammate's tools; none by default (every server).
+  const [withoutServers, setWithoutServers] = useState<readonly string[]>([])
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -63,6 +69,9 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       ...(planFirst ? { planFirst: true } : {}),
       ...(worktree === null ? {} : { worktree }),
       ...(autoClaim ? { autoClaim: true } : {}),
+      ...(withoutServers.length > 0
+        ? { mcpServers: servers.filter((server) => !withoutServers.includes(server)) }
+        : {}),
     })
     if (outcome.ok) closeDialog()
   }
@@ -183,6 +192,27 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             </span>
           </span>
         </label>
+        {servers.length > 0 ? (
+          <fieldset className="field mcp-choice">
+            <legend>MCP servers it may use</legend>
+            {servers.map((server) => (
+              <label key={server} className="toggle">
+                <input
+                  type="checkbox"
+                  checked={!withoutServers.includes(server)}
+                  onChange={(event) =>
+                    setWithoutServers((current) =>
+                      event.target.checked
+                        ? current.filter((item) => item !== server)
+                        : [...current, server],
+                    )
+                  }
+                />
+                <span className="toggle-text">{server}</span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         <InlineError error={command.error} />
         <div className="form-actions">
           <span className="muted small">

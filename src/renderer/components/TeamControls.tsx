@@ -23,6 +23,20 @@ export function TeamControls() {
   const resumeAll = useAppStore((state) => state.resumeAll)
   const reportFailure = useAppStore((state) => state.reportFailure)
   const [busy, setBusy] = useState(false)
+  const openDialog = useAppStore((state) => state.openDialog)
+  // Three numbers, not an object: each selector's answer compares equal while nothing changed.
+  const mcpSummary = {
+    total: useAppStore((state) => state.mcp?.servers.length ?? 0),
+    running: useAppStore(
+      (state) => state.mcp?.servers.filter((server) => server.status === 'running').length ?? 0,
+    ),
+    failing: useAppStore(
+      (state) =>
+        state.mcp?.servers.some(
+          (server) => server.status === 'failed' || server.status === 'invalid',
+        ) ?? false,
+    ),
+  }
 
   function run(action: () => Promise<unknown>, failure: string): void {
     setBusy(true)
@@ -50,6 +64,14 @@ export function TeamControls() {
         onClick={() => run(resumeAll, 'Could not resume the team')}
       >
         Resume all
+      </button>
+      <button
+        type="button"
+        className={`button button-ghost button-small${mcpSummary.failing ? ' mcp-failing' : ''}`}
+        title="The team's MCP servers: state, tools, errors"
+        onClick={() => openDialog({ kind: 'mcp' })}
+      >
+        MCP{mcpSummary.total > 0 ? ` ${mcpSummary.running}/${mcpSummary.total}` : ''}
       </button>
     </div>
   )

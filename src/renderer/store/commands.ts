@@ -45,6 +45,10 @@ export interface Commands {
   createTask(params: Params<'createTask'>): Promise<Result<'createTask'>>
   /** Edits a task; `owner` assigns it (the teammate is told in its inbox). */
   updateTask(params: Params<'updateTask'>): Promise<Result<'updateTask'>>
+  /** Answers the trust question for the workspace's MCP servers. */
+  trustMcpServers(trust: boolean): Promise<void>
+  addMcpServer(params: Params<'addMcpServer'>): Promise<void>
+  removeMcpServer(name: string): Promise<void>
 }
 
 export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState): Commands {
@@ -52,6 +56,11 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     get().applyEvents([{ type: 'workspace-opened', snapshot }])
     set({ firstRunDone: true, selected: LEAD, view: 'conversation', dialog: null })
     void get().refreshRecentWorkspaces()
+  }
+
+  // The answer is the servers' state at once; later changes come as events.
+  function mcpChanged(state: Result<'trustMcpServers'>): void {
+    get().applyEvents([{ type: 'mcp-changed', state }])
   }
 
   const commands: Commands = {
@@ -125,6 +134,15 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       get().applyEvents([{ type: 'workspace-closed' }])
       set({ firstRunDone: false, selected: LEAD, view: 'conversation', dialog: null })
       void get().refreshRecentWorkspaces()
+    },
+    async trustMcpServers(trust) {
+      mcpChanged(await api.trustMcpServers({ trust }))
+    },
+    async addMcpServer(params) {
+      mcpChanged(await api.addMcpServer(params))
+    },
+    async removeMcpServer(name) {
+      mcpChanged(await api.removeMcpServer({ name }))
     },
     async refreshRecentWorkspaces() {
       try {

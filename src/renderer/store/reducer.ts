@@ -107,6 +107,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
         title: `${event.agent} took task #${event.task}`,
         message: `${event.agent} claimed "${event.subject}" from the board by itself (auto-claim).`,
       })
+    case 'mcp-changed':
+      return state.workspace === null ? state : { ...state, mcp: event.state }
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':
@@ -149,6 +151,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     offline: snapshot.offline,
     defaultModel: snapshot.defaultModel,
     teamBudget: snapshot.teamBudget,
+    mcp: snapshot.mcp,
     protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
     sentReviews: {},
     live: {},

@@ -1,3 +1,4 @@
+import type { McpState } from '../../shared/mcp'
 import type {
   AgentView,
   AppInfo,
@@ -156,6 +157,8 @@ export interface TeamData {
   readonly tasks: TaskBoardView
   readonly notices: readonly Notice[]
   readonly nextNoticeId: number
+  /** The team's MCP servers: trust, state, tools, stderr tail; null when no team is open. */
+  readonly mcp: McpState | null
 }
 
 export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
@@ -182,6 +185,7 @@ export const initialTeamData: TeamData = {
   tasks: { tasks: [], problems: [] },
   notices: [],
   nextNoticeId: 1,
+  mcp: null,
 }
 
 export function agentFromView(view: AgentView): AgentState {

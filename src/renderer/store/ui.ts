@@ -36,6 +36,8 @@ export type DialogState =
   | { readonly kind: 'search' }
   /** Takes a teammate off the team, asking what becomes of an unmerged branch. */
   | { readonly kind: 'remove'; readonly name: string }
+  /** The team's MCP servers: their state, tools and stderr; add and remove. */
+  | { readonly kind: 'mcp' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

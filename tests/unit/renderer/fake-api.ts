@@ -57,6 +57,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     teamBudget: { tokens: null, rounds: null, usd: null },
     offline: false,
     alert: null,
+    mcp: null,
     ...change,
   }
 }
@@ -241,6 +242,12 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     listTasks: vi.fn(async () => team.tasks ?? { tasks: [], problems: [] }),
     createTask: vi.fn(async ({ subject }: { subject: string }) => taskOf('9', { subject })),
     updateTask: vi.fn(async ({ id }: { id: string }) => taskOf(id)),
+    trustMcpServers: vi.fn(async ({ trust }: { trust: boolean }) => ({
+      ...(team.mcp ?? { servers: [], problems: [] }),
+      trust: trust ? ('trusted' as const) : ('declined' as const),
+    })),
+    addMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
+    removeMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -59,6 +59,10 @@ const assistant = (
 const examples: { [T in HostEvent['type']]: EventOf<T> } = {
   'workspace-opened': { type: 'workspace-opened', snapshot: snapshot({ teamName: 'other' }) },
   'settings-changed': { type: 'settings-changed', settings: settingsView({ model: 'new-model' }) },
+  'mcp-changed': {
+    type: 'mcp-changed',
+    state: { trust: 'ask', servers: [], problems: ['.mcp.json is not valid JSON'] },
+  },
   'agent-status-changed': {
     type: 'agent-status-changed',
     name: 'alice',

@@ -23,6 +23,10 @@ export interface AgentOptions {
   readonly tools: readonly Tool[]
   /** Where its file tools and bash work (its own worktree); default: the workspace. */
   readonly toolRoot?: () => string
+  /** Tools that come and go (MCP servers' tools), asked for at every model call. */
+  readonly moreTools?: () => readonly Tool[]
+  /** Awaited before every model call: MCP servers still starting finish first (bounded). */
+  readonly beforeTurn?: (signal: AbortSignal) => Promise<void>
   /** The model client to use for the next turn (settings may change between turns). */
   readonly model: () => ModelClient
   readonly modelId?: () => string | undefined

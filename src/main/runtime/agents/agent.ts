@@ -75,7 +75,7 @@ export class Agent {
     this.toolCalls = new ToolCalls({
       agent: options.name,
       workspace: () => options.toolRoot?.() ?? options.paths.workspace,
-      tools: options.tools,
+      tools: () => [...options.tools, ...(options.moreTools?.() ?? [])],
       records: () => this.store.all,
       record: (record) => this.record(record),
       emit: options.emit,
@@ -240,6 +240,7 @@ export class Agent {
         if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
         const pause = this.options.pauseReason?.() ?? null
         if (pause !== null) return { kind: 'paused', ...pause }
+        await this.options.beforeTurn?.(controller.signal)
         const turn = await this.modelTurn(controller.signal)
         rounds++
         this.recordTurn(turn)

@@ -27,7 +27,16 @@ function userBlock(record: UserSideRecord): TextBlockParam | ToolResultBlockPara
   return {
     type: 'tool_result',
     tool_use_id: record.tool_use_id,
-    content: record.content,
+    content:
+      record.images && record.images.length > 0
+        ? [
+            ...(record.content === '' ? [] : [{ type: 'text' as const, text: record.content }]),
+            ...record.images.map((image) => ({
+              type: 'image' as const,
+              source: { type: 'base64' as const, ...image },
+            })),
+          ]
+        : record.content,
     is_error: record.is_error,
   }
 }

@@ -15,7 +15,8 @@ export interface ToolCallsDependencies {
   readonly agent: string
   /** The folder the tools work in (a teammate's worktree, or the workspace), per call. */
   readonly workspace: () => string
-  readonly tools: readonly Tool[]
+  /** Asked at every model call: MCP tools come and go with their servers. */
+  readonly tools: () => readonly Tool[]
   readonly records: () => readonly TranscriptRecord[]
   readonly record: (record: NewTranscriptRecord) => void
   readonly emit: (event: TeamEvent) => void
@@ -35,15 +36,11 @@ export interface ToolCallsDependencies {
 
 /** The tools an agent offers its model, and how each call is run and answered. */
 export class ToolCalls {
-  private readonly byName: Map<string, Tool>
-
-  constructor(private readonly deps: ToolCallsDependencies) {
-    this.byName = new Map(deps.tools.map((tool) => [tool.definition.name, tool]))
-  }
+  constructor(private readonly deps: ToolCallsDependencies) {}
 
   /** The tool definitions sent with every model call. */
   definitions(): ApiTool[] {
-    return [...this.deps.tools.map((tool) => tool.definition), READ_INBOX_DEFINITION] as ApiTool[]
+    return [...this.deps.tools().map((tool) => tool.definition), READ_INBOX_DEFINITION] as ApiTool[]
   }
 
   /** `refusal`, when given, answers the call with it instead of running it. */
@@ -56,7 +53,8 @@ export class ToolCalls {
       content = await deps.readInbox(call)
       isError = false
     } else {
-      const tool = this.byName.get(call.name)
+      const byName = new Map(this.deps.tools().map((tool) => [tool.definition.name, tool]))
+      const tool = byName.get(call.name)
       const outcome =
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
@@ -68,7 +66,7 @@ export class ToolCalls {
                 turn: lastTurn(deps.records()),
               })
             : {
-                content: `Unknown tool "${call.name}". Available tools: ${[...this.byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
+                content: `Unknown tool "${call.name}". Available tools: ${[...byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
                 isError: true,
               }
       const sent = deps.fitResult(outcome.content)
@@ -81,6 +79,9 @@ export class ToolCalls {
         content,
         is_error: isError,
         ...(sent.cut ? { cut: sent.cut } : {}),
+        ...('images' in outcome && outcome.images && outcome.images.length > 0
+          ? { images: [...outcome.images] }
+          : {}),
       })
     }
     this.finished(call, content, isError)

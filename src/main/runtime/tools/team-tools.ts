@@ -16,6 +16,7 @@ export interface TeamOperations {
       prompt: string
       worktree?: boolean
       autoClaim?: boolean
+      mcpServers?: string[]
     } & ModelChoiceChange,
   ): string
   listTeammates(): string
@@ -59,6 +60,12 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             description:
               'Optional: when idle, the teammate claims the next unblocked pending task that fits its role by itself.',
           },
+          mcp_servers: {
+            type: 'array',
+            items: { type: 'string' },
+            description:
+              "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -72,9 +79,14 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       thinking: z.number().optional(),
       worktree: z.boolean().optional(),
       auto_claim: z.boolean().optional(),
+      mcp_servers: z.array(z.string()).max(100).optional(),
     }),
-    async ({ auto_claim, ...input }) =>
-      team.spawn({ ...input, ...(auto_claim === undefined ? {} : { autoClaim: auto_claim }) }),
+    async ({ auto_claim, mcp_servers, ...input }) =>
+      team.spawn({
+        ...input,
+        ...(auto_claim === undefined ? {} : { autoClaim: auto_claim }),
+        ...(mcp_servers === undefined ? {} : { mcpServers: mcp_servers }),
+      }),
   )
   const listTeammates = defineTool(
     {

@@ -16,6 +16,13 @@ export interface ToolContext {
 export interface ToolOutcome {
   readonly content: string
   readonly isError: boolean
+  /** Images sent with the text (an MCP tool's screenshot), base64 as the API takes them. */
+  readonly images?: readonly ToolImage[]
+}
+
+export interface ToolImage {
+  readonly media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  readonly data: string
 }
 
 /** The tool as the Messages API sees it. */

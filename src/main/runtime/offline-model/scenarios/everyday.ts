@@ -1,4 +1,5 @@
 import type { ModelRequest, Reply, Turn } from '../script'
+import { mcpToolRequest } from './mcp'
 import { latestResults, latestTexts, mailSeen, toolCalls } from './reading'
 import { teamStatus } from './team-status'
 
@@ -26,6 +27,8 @@ export function everydayLead(request: ModelRequest): Reply {
     )
   }
   const texts = latestTexts(request).filter((text) => !text.startsWith('<inbox>'))
+  const toolAsked = mcpToolRequest(request, texts)
+  if (toolAsked !== null) return toolAsked
   const asked = texts.map((text) => RELAY.exec(text)).find((match) => match !== null)
   if (asked) {
     const [, sender, recipient] = asked

@@ -1,0 +1,160 @@
+import { dirname } from 'node:path'
+import { TeamError } from '../shared/errors'
+import type { McpServerInput, McpServerView, McpState } from '../shared/mcp'
+import { readMcpConfiguration } from '../main/runtime/mcp/config'
+import { McpServers } from '../main/runtime/mcp/servers'
+import { addTeamServer, removeTeamServer } from '../main/runtime/mcp/team-file'
+import { McpTrustStore } from '../main/runtime/mcp/trust'
+import { settingsPath } from '../main/runtime/model/config'
+import { TeamPaths } from '../main/runtime/team-paths'
+import type { CommandContext } from './commands'
+import { UsageError, writeLine } from './output'
+
+type Command = (context: CommandContext) => Promise<number>
+
+/** `agent-teams mcp list|add|remove`: the team's MCP servers. */
+export const mcp: Command = async (context) => {
+  const [verb, ...rest] = context.positionals
+  const sub = { ...context, positionals: rest }
+  if (verb === 'list') return list(sub)
+  if (verb === 'add') return add(sub)
+  if (verb === 'remove') return remove(sub)
+  throw new UsageError('expected "mcp list", "mcp add" or "mcp remove"')
+}
+
+function trustStore(): McpTrustStore {
+  return new McpTrustStore(dirname(settingsPath(process.env)))
+}
+
+/**
+ * Lists the servers; trusted ones are started once, as the team would start them, and shown
+ * with their tools, or their failure and the tail of their stderr.
+ */
+const list: Command = async (context) => {
+  if (context.positionals.length > 0) throw new UsageError('mcp list takes no arguments')
+  const paths = new TeamPaths(context.options.workspace)
+  const servers = new McpServers(
+    paths,
+    {
+      trustStore: trustStore(),
+      trustForRun: context.options.trustWorkspace,
+      // A probe: one attempt each, no restart.
+      policy: { restartDelaysMs: [], connectTimeoutMs: 15_000 },
+    },
+    () => undefined,
+  )
+  let state: McpState
+  try {
+    servers.open()
+    await servers.whenStarted(new AbortController().signal)
+    state = servers.state()
+  } finally {
+    await servers.close()
+  }
+  if (context.options.json) {
+    await writeLine(context.output.stdout, JSON.stringify(state))
+    return 0
+  }
+  const lines: string[] = [...state.problems.map((problem) => `! ${problem}`)]
+  if (state.servers.length === 0 && state.problems.length === 0)
+    lines.push(
+      `No MCP servers in ${paths.workspace} (.mcp.json, or add one with "agent-teams mcp add").`,
+    )
+  if (state.trust === 'ask')
+    lines.push(
+      'Not started: this workspace\'s servers are not trusted yet. Trust them when the team opens (the window, or "chat" on a terminal), or run "mcp list --trust-workspace".',
+    )
+  for (const server of state.servers) lines.push(...describeServer(server))
+  await writeLine(context.output.stdout, lines.join('\n'))
+  return state.servers.some((server) => server.status === 'failed' || server.status === 'invalid')
+    ? 1
+    : 0
+}
+
+function describeServer(server: McpServerView): string[] {
+  const from = server.source === 'workspace' ? '.mcp.json' : '.team/mcp.json'
+  const state =
+    server.status === 'running'
+      ? `running · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${server.tools.length > 0 ? `: ${server.tools.join(', ')}` : ''}`
+      : `${server.status}${server.detail ? ` — ${server.detail}` : ''}`
+  return [
+    `${server.name} (${server.transport ?? 'invalid'}, ${from}): ${state}`,
+    ...(server.target ? [`    ${server.target}`] : []),
+    ...server.stderrTail.slice(-5).map((line) => `    stderr: ${line}`),
+  ]
+}
+
+/**
+ * `mcp add <name> --url URL [--header "K: V"]…` or `mcp add <name> [--env K=V]… -- <command>
+ * [args…]`: into `.team/mcp.json`. The person's own addition keeps the workspace trusted.
+ */
+const add: Command = async (context) => {
+  const [name, command, ...args] = context.positionals
+  if (name === undefined) throw new UsageError('expected <name> and a command (after --) or --url')
+  let input: McpServerInput
+  if (context.options.url !== undefined) {
+    if (command !== undefined) throw new UsageError('give either --url or a command, not both')
+    input = {
+      type: 'http',
+      url: context.options.url,
+      headers: pairs(context.options.header, ':', '--header "Name: value"'),
+    }
+  } else {
+    if (command === undefined)
+      throw new UsageError(
+        'expected the server\'s command after "--" (e.g. mcp add files -- npx -y server), or --url',
+      )
+    input = {
+      type: 'stdio',
+      command,
+      args,
+      env: pairs(context.options.env, '=', '--env NAME=value'),
+    }
+  }
+  await keepingTrust(context, () =>
+    addTeamServer(new TeamPaths(context.options.workspace), name, input),
+  )
+  await writeLine(
+    context.output.stdout,
+    `Added the MCP server ${name} to .team/mcp.json; a running team starts it when the team is opened again.`,
+  )
+  return 0
+}
+
+const remove: Command = async (context) => {
+  if (context.positionals.length !== 1) throw new UsageError('expected <name>')
+  const name = context.positionals[0] ?? ''
+  await keepingTrust(context, () =>
+    removeTeamServer(new TeamPaths(context.options.workspace), name),
+  )
+  await writeLine(context.output.stdout, `Removed the MCP server ${name} from .team/mcp.json.`)
+  return 0
+}
+
+/** A change the person makes keeps the workspace trusted if it was (or had no server at all). */
+async function keepingTrust(context: CommandContext, change: () => void): Promise<void> {
+  const paths = new TeamPaths(context.options.workspace)
+  const store = trustStore()
+  const before = readMcpConfiguration(paths, process.env).contentHash
+  const trusted = before === null || store.isTrusted(paths.workspace, before)
+  change()
+  const after = readMcpConfiguration(paths, process.env).contentHash
+  if (trusted && after !== null) store.remember(paths.workspace, after)
+}
+
+function pairs(
+  values: readonly string[] | undefined,
+  separator: string,
+  form: string,
+): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const value of values ?? []) {
+    const at = value.indexOf(separator)
+    if (at <= 0) throw new UsageError(`write it as ${form}, not "${value}"`)
+    const key = value.slice(0, at).trim()
+    if (Object.hasOwn(result, key))
+      throw new TeamError('invalid-argument', `${key} is given twice.`)
+    result[key] = value.slice(at + 1).trim()
+  }
+  return result
+}
