@@ -9,6 +9,8 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
+import { needsYouAnswerSchema, needsYouEntrySchema } from './needs-you'
+import { approvalModeSchema, profileNameSchema, profileSchema, profileViewSchema } from './profiles'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -52,6 +54,9 @@ export const agentViewSchema = z.object({
   /** Model calls made over its whole life (what a round budget counts). */
   rounds: z.number().int().min(0),
   budget: budgetSchema,
+  /** Its permission profile and approval mode (absent from builds before profiles). */
+  profile: z.string().optional(),
+  approval: approvalModeSchema.optional(),
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -96,6 +101,8 @@ export const teamSnapshotSchema = z.object({
   offline: z.boolean(),
   /** Set when the endpoint refused the key: one alert for the whole team. */
   alert: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The Needs-you queue: pending entries and the recently settled ones. */
+  needsYou: z.array(needsYouEntrySchema).optional(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -131,9 +138,43 @@ export const commands = {
         thinking: thinkingBudgetSchema.nullable().optional(),
         /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
+        /** Its permission profile; absent: implementer (a re-spawn keeps its own). */
+        profile: profileNameSchema.optional(),
+        /** Its approval mode; absent: its profile's. */
+        approval: approvalModeSchema.optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
+  },
+  /** An agent's profile or approval mode, from its next tool call; null: back to the default. */
+  setAgentProfile: {
+    params: z
+      .object({
+        name,
+        profile: profileNameSchema.nullable().optional(),
+        approval: approvalModeSchema.nullable().optional(),
+      })
+      .strict(),
+    result: z.object({ summary: z.string() }),
+  },
+  /** Built-in and custom profiles; `problem` says why `.team/profiles.json` cannot be used. */
+  getProfiles: {
+    params: empty,
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  /** Adds or replaces a custom profile in `.team/profiles.json`. */
+  saveProfile: {
+    params: z.object({ profile: profileSchema }).strict(),
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  deleteProfile: {
+    params: z.object({ name: profileNameSchema }).strict(),
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  /** The person's answer to a Needs-you entry. */
+  answerNeedsYou: {
+    params: needsYouAnswerSchema,
+    result: z.object({ entry: needsYouEntrySchema }),
   },
   stopAgent: { params: z.object({ name }).strict(), result: empty },
   /** An agent's model (null: the team's) and thinking budget (null: off), from its next turn. */

@@ -3,10 +3,12 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
 import { usdLimitSchema } from './budget'
+import { NEEDS_YOU_DECISIONS } from './needs-you'
+import { approvalModeSchema, profileNameSchema, type ApprovalMode } from './profiles'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -51,6 +53,24 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     model: modelIdSchema.nullable().optional(),
     thinking: thinkingBudgetSchema.nullable().optional(),
     plan_first: z.boolean().optional(),
+    profile: profileNameSchema.optional(),
+    approval: approvalModeSchema.optional(),
+    ...stamps,
+  }),
+  /** The person answers a Needs-you entry from the CLI (approve, deny, answer a question). */
+  z.object({
+    command: z.literal('answer'),
+    id: z.string().min(1).max(128),
+    decision: z.enum(NEEDS_YOU_DECISIONS),
+    text: z.string().max(60_000).optional(),
+    ...stamps,
+  }),
+  /** An agent's permission profile or approval mode; absent: unchanged, null: the default. */
+  z.object({
+    command: z.literal('profile'),
+    name: agentName,
+    profile: profileNameSchema.nullable().optional(),
+    approval: approvalModeSchema.nullable().optional(),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -88,6 +108,20 @@ export type ControlCommand =
       readonly model?: string | null
       readonly thinking?: number | null
       readonly planFirst: boolean
+      readonly profile?: string
+      readonly approval?: ApprovalMode
+    }
+  | {
+      readonly command: 'answer'
+      readonly id: string
+      readonly decision: (typeof NEEDS_YOU_DECISIONS)[number]
+      readonly text?: string
+    }
+  | {
+      readonly command: 'profile'
+      readonly name: string
+      readonly profile?: string | null
+      readonly approval?: ApprovalMode | null
     }
   | {
       readonly command: 'model'
@@ -151,6 +185,22 @@ function withoutStamps(line: ControlLine): ControlCommand {
         prompt: line.prompt,
         ...choiceOf(line),
         planFirst: line.plan_first === true,
+        ...(line.profile === undefined ? {} : { profile: line.profile }),
+        ...(line.approval === undefined ? {} : { approval: line.approval }),
+      }
+    case 'answer':
+      return {
+        command: 'answer',
+        id: line.id,
+        decision: line.decision,
+        ...(line.text === undefined ? {} : { text: line.text }),
+      }
+    case 'profile':
+      return {
+        command: 'profile',
+        name: line.name,
+        ...(line.profile === undefined ? {} : { profile: line.profile }),
+        ...(line.approval === undefined ? {} : { approval: line.approval }),
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }

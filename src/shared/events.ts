@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { needsYouEntrySchema } from './needs-you'
 import { MESSAGE_TYPES } from './messages'
 import { MEMBER_STATUSES } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
@@ -128,6 +129,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,
   }),
+  /** An entry of the Needs-you queue was added or changed (answered, cancelled, resolved). */
+  z.object({ type: z.literal('needs-you-changed'), entry: needsYouEntrySchema }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']

@@ -28,6 +28,11 @@ export const commandNames = [
   'stopAll',
   'resumeAll',
   'closeWorkspace',
+  'setAgentProfile',
+  'getProfiles',
+  'saveProfile',
+  'deleteProfile',
+  'answerNeedsYou',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
+import { approvalModeSchema, profileNameSchema } from './profiles'
 
 /** The version of config.json this build writes (a field of our own; s09's files have none). */
 export const ROSTER_FORMAT_VERSION = 1
@@ -8,7 +9,9 @@ export const ROSTER_FORMAT_VERSION = 1
 /**
  * working: in an activation; idle: done, wakes on mail; waiting: for a retry, an approval or a
  * raised budget; stalled: its model stream went silent; error: stopped by a failure (with the
- * reason); shutdown: ended by the shutdown protocol, re-spawnable.
+ * reason); shutdown: ended by the shutdown protocol, re-spawnable; waiting-for-you: a tool call
+ * or a question waits in the Needs-you queue for the person's answer (added after version 1's
+ * first files: older rosters simply never hold it).
  */
 export const MEMBER_STATUSES = [
   'working',
@@ -17,6 +20,7 @@ export const MEMBER_STATUSES = [
   'stalled',
   'error',
   'shutdown',
+  'waiting-for-you',
 ] as const
 export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
@@ -38,6 +42,10 @@ export const memberSchema = z.looseObject({
   role: z.string(),
   status: memberStatusSchema,
   ...modelChoiceFields,
+  /** Its permission profile (built-in or `.team/profiles.json`); absent: implementer. */
+  profile: profileNameSchema.optional(),
+  /** Its own approval mode; absent: its profile's (plan-first when `plan_first` is set). */
+  approval: approvalModeSchema.optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 

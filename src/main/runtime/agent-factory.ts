@@ -7,10 +7,15 @@ import type { TurnPolicy } from './agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from './agents/prompts'
 import type { Clock } from './clock'
 import type { ModelClient } from './model/client'
+import type { NeedsYou } from './needs-you/queue'
+import type { AgentPermission } from './permissions/agent-permissions'
+import { createToolPolicy } from './permissions/tool-policy'
 import type { Protocols } from './protocols/service'
 import type { Team } from './team'
 import { basicTools } from './tools/basic-tools'
+import { askUserTool } from './tools/ask-user-tool'
 import { protocolTools } from './tools/protocol-tools'
+import { searchTools } from './tools/search-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 
 export const DEFAULT_ROUND_CAP = 50
@@ -32,6 +37,12 @@ export interface AgentDependencies {
   readonly reportAuthFailure: (message: string) => void
   /** The lead's spawn_teammate tool. */
   readonly spawn: TeamOperations['spawn']
+  /** The Needs-you queue: approvals and questions wait there for the person. */
+  readonly needsYou: NeedsYou
+  /** An agent's profile and approval mode, as they apply now. */
+  readonly permission: (name: string) => AgentPermission
+  /** An agent's own folder (its worktree) where ask mode lets writes run; null: none. */
+  readonly ownFolder?: (name: string) => string | null
 }
 
 /** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
@@ -46,8 +57,11 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     paths: team.paths,
     mailbox: team.mailbox,
     clock: deps.clock,
+    // Every tool the agent's kind has; its profile decides, call by call, which are offered.
     tools: [
       ...basicTools,
+      ...searchTools,
+      askUserTool(deps.needsYou),
       ...(isLead
         ? [...messaging.lead, ...protocol.lead]
         : [...messaging.teammate, ...protocol.teammate]),
@@ -75,6 +89,17 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     judge: (message) => protocols.judge(name, message),
     pauseReason: () => deps.pauseReason(name),
     planGate: () => (isLead ? null : protocols.planGate(name)),
+    toolPolicy: createToolPolicy({
+      agent: name,
+      workspace: team.paths.workspace,
+      permission: () => deps.permission(name),
+      queue: deps.needsYou,
+      ownFolder: () => deps.ownFolder?.(name) ?? null,
+    }),
+    stillWaiting: (call) =>
+      deps.needsYou
+        .pending()
+        .some((entry) => entry.agent === name && entry.tool_use_id === call.id),
     onAuthFailure: (message) => deps.reportAuthFailure(message),
     mailSignalled: deps.mailSignalled,
     identity: () => ({

@@ -24,7 +24,7 @@ import { resumeAll, stopAll } from './team-wide'
 import type { SecretStore } from './secrets'
 import { TeamPaths } from './team-paths'
 import { teamSnapshot } from './team-snapshot'
-import { toInboxEntryView } from './views'
+import { profilesView, toInboxEntryView } from './views'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -208,6 +208,22 @@ export class AppService {
         await this.prepareModel()
         return { count: resumeAll(this.requireHost()) }
       },
+      setAgentProfile: async ({ name, profile, approval }) => ({
+        summary: this.requireHost().setProfile(this.knownAgent(name), {
+          ...(profile === undefined ? {} : { profile }),
+          ...(approval === undefined ? {} : { approval }),
+        }),
+      }),
+      getProfiles: async () => profilesView(this.requireHost()),
+      saveProfile: async ({ profile }) => {
+        this.requireHost().profiles.save(profile)
+        return profilesView(this.requireHost())
+      },
+      deleteProfile: async ({ name }) => {
+        this.requireHost().profiles.remove(name)
+        return profilesView(this.requireHost())
+      },
+      answerNeedsYou: async (answer) => ({ entry: this.requireHost().answerNeedsYou(answer) }),
       closeWorkspace: async () => {
         await this.host?.close()
         this.host = null

@@ -1,6 +1,8 @@
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { ModelChoiceChange } from '../../shared/model-choice'
+import type { NeedsYouAnswer } from '../../shared/needs-you'
+import type { ProfileChoiceChange } from './permissions/profile-choice'
 import { USER } from '../../shared/names'
 import type { Budget } from './agents/guards'
 import type { SpawnRequest } from './spawn-request'
@@ -16,6 +18,8 @@ export interface ControlTarget {
   reviewPlan(requestId: string, approve: boolean, feedback?: string): string
   spawn(request: SpawnRequest): string
   setModel(name: string, change: ModelChoiceChange): string
+  setProfile(name: string, change: ProfileChoiceChange): string
+  answerNeedsYou(answer: NeedsYouAnswer): unknown
 }
 
 /**
@@ -41,6 +45,8 @@ export function runControlCommand(
       host.reviewPlan(command.request_id, command.approve, command.feedback)
     else if (command.command === 'spawn') host.spawn({ ...command, by: USER })
     else if (command.command === 'model') host.setModel(command.name, command)
+    else if (command.command === 'profile') host.setProfile(command.name, command)
+    else if (command.command === 'answer') host.answerNeedsYou(command)
     else host.resume(command.name)
   } catch (error) {
     // A command naming an agent that is not running: nothing to do, but say so in the UI.

@@ -7,6 +7,7 @@ import {
   type ModelChoiceChange,
 } from '../../shared/model-choice'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
+import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { AuthAlert } from './auth-alert'
 import { createAgent, DEFAULT_ROUND_CAP, type AgentDependencies } from './agent-factory'
@@ -23,6 +24,15 @@ import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
+import { mirrorEvent, reconcileMirrors, teamQueue } from './needs-you/mirror'
+import type { NeedsYou } from './needs-you/queue'
+import { permissionOf, type AgentPermission } from './permissions/agent-permissions'
+import { ProfileStore } from './permissions/profile-store'
+import {
+  assertProfileChange,
+  setProfileChoice,
+  type ProfileChoiceChange,
+} from './permissions/profile-choice'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
@@ -66,6 +76,9 @@ export class TeamHost {
   private readonly budgets: TeamBudgets
   private readonly agentDependencies: AgentDependencies
   private readonly authAlert: AuthAlert
+  /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
+  readonly needsYou: NeedsYou
+  readonly profiles: ProfileStore
   private closed = false
 
   private constructor(
@@ -80,6 +93,11 @@ export class TeamHost {
       store: ProtocolStore.open(team.paths, clock),
       ids: options.ids ?? randomIds(clock),
       shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
+    })
+    this.profiles = ProfileStore.of(team.paths)
+    this.needsYou = teamQueue(team, clock, options.ids ?? randomIds(clock), {
+      reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
+      resume: (name) => this.resume(name),
     })
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
@@ -98,6 +116,8 @@ export class TeamHost {
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
+      needsYou: this.needsYou,
+      permission: (name) => this.permission(name),
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -115,6 +135,12 @@ export class TeamHost {
     try {
       host = new TeamHost(team, options)
       team.onControl((command) => host?.control(command))
+      const opened = host
+      reconcileMirrors(
+        opened.needsYou,
+        (name) => (name === LEAD ? team.leadStatus : (team.roster.find(name)?.status ?? null)),
+        opened.protocolRequests(),
+      )
       host.resumeAfterStart()
       return host
     } catch (error) {
@@ -144,6 +170,7 @@ export class TeamHost {
     this.assertOpen()
     assertSpawnableName(request.name)
     assertModelChoice(request)
+    assertProfileChange(this.profiles, request)
     const member = this.team.roster.find(request.name)
     // The roster's status decides: an agent that reported idle may still be finishing its
     // last step, and a new turn then simply keeps it going.
@@ -155,7 +182,14 @@ export class TeamHost {
     }
     const previous = member?.status
     const now = (this.options.clock ?? systemClock).now() / 1000
-    this.team.updateRoster((draft) => enrollMember(draft, request, now))
+    this.team.updateRoster((draft) =>
+      enrollMember(
+        draft,
+        request,
+        now,
+        (profile) => this.profiles.find(profile ?? 'implementer')?.approval ?? 'auto',
+      ),
+    )
     // Its earlier run's shutdown answer ("shutting down after this step") is over.
     if (previous !== undefined) this.protocols.spawnedAgain(request.name)
     if (previous !== undefined)
@@ -166,7 +200,8 @@ export class TeamHost {
         status: 'working',
         reason: 'spawned again',
       })
-    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
+    const planFirst = this.team.roster.find(request.name)?.plan_first === true
+    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
     return spawnSummary(request, this.modelChoice(request.name))
   }
 
@@ -232,6 +267,25 @@ export class TeamHost {
     assertModelChoice(change)
     this.team.updateRoster((draft) => writeModelChoice(draft, name, change))
     return describeModelChange(name, this.modelChoice(name), this.defaultModel)
+  }
+
+  /** An agent's permission profile or approval mode (the lead's too), from its next tool call. */
+  setProfile(name: string, change: ProfileChoiceChange): string {
+    this.assertOpen()
+    assertKnownAgent(name, this.team.roster)
+    return setProfileChoice(this.team, this.profiles, name, change)
+  }
+
+  /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
+  answerNeedsYou(answer: NeedsYouAnswer): NeedsYouEntry {
+    this.assertOpen()
+    const { id, decision, text } = answer
+    return this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) })
+  }
+
+  /** An agent's profile and approval mode as they apply now. */
+  permission(name: string): AgentPermission {
+    return permissionOf(this.team.roster.snapshot, this.profiles, name)
   }
 
   /** An agent's own model (null: the team's) and thinking budget (null: off), from config.json. */
@@ -332,6 +386,7 @@ export class TeamHost {
 
   private route(event: TeamEvent): void {
     if (this.closed) return
+    mirrorEvent(this.needsYou, event)
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)

@@ -61,6 +61,8 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     statusReason: sources.reasons.get(agent.name) ?? null,
     ...host.modelChoice(agent.name),
     pending: await pendingCount(host, agent.name),
+    profile: host.permission(agent.name).profile.name,
+    approval: host.permission(agent.name).approval,
   })
   const members = await Promise.all(roster.members.map((member) => view(member)))
   return {
@@ -74,6 +76,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     teamBudget: host.budgetOf(null),
     offline: sources.offline,
     alert: sources.alert,
+    needsYou: host.needsYou.entries(),
   }
 }
 

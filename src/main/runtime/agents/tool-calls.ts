@@ -6,6 +6,7 @@ import type {
   TranscriptRecord,
 } from '../../../shared/transcript'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
+import type { ToolPolicy } from '../permissions/tool-policy'
 import type { Tool } from '../tools/types'
 import { unansweredToolCalls } from './conversation'
 import { MUTATING_TOOLS } from './guards'
@@ -30,6 +31,10 @@ export interface ToolCallsDependencies {
   }
   /** Why mutating tools are refused right now (a plan not yet approved), or null. */
   readonly planGate: () => string | null
+  /** The agent's profile and approvals: what is offered, and what waits for the person. */
+  readonly policy?: ToolPolicy
+  /** Whether a call left without a result still waits in the Needs-you queue (ask it again). */
+  readonly stillWaiting?: (call: ToolUseBlock) => boolean
 }
 
 /** The tools an agent offers its model, and how each call is run and answered. */
@@ -42,7 +47,15 @@ export class ToolCalls {
 
   /** The tool definitions sent with every model call. */
   definitions(): ApiTool[] {
-    return [...this.deps.tools.map((tool) => tool.definition), READ_INBOX_DEFINITION] as ApiTool[]
+    return [
+      ...this.offeredTools().map((tool) => tool.definition),
+      READ_INBOX_DEFINITION,
+    ] as ApiTool[]
+  }
+
+  private offeredTools(): Tool[] {
+    const policy = this.deps.policy
+    return this.deps.tools.filter((tool) => policy?.offered(tool.definition.name) ?? true)
   }
 
   /** `refusal`, when given, answers the call with it instead of running it. */
@@ -50,7 +63,10 @@ export class ToolCalls {
     const deps = this.deps
     let content: string
     let isError: boolean
-    const gate = refusal ?? (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null)
+    const gate =
+      refusal ??
+      (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null) ??
+      (this.byName.has(call.name) ? ((await deps.policy?.admit(call, signal)) ?? null) : null)
     if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
       content = await deps.readInbox(call)
       isError = false
@@ -60,9 +76,14 @@ export class ToolCalls {
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
           : tool
-            ? await tool.run(call.input, { workspace: deps.workspace, agent: deps.agent, signal })
+            ? await tool.run(call.input, {
+                workspace: deps.workspace,
+                agent: deps.agent,
+                signal,
+                callId: call.id,
+              })
             : {
-                content: `Unknown tool "${call.name}". Available tools: ${[...this.byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
+                content: `Unknown tool "${call.name}". Available tools: ${[...this.offeredTools().map((offered) => offered.definition.name), READ_INBOX_DEFINITION.name].join(', ')}.`,
                 isError: true,
               }
       const sent = deps.fitResult(outcome.content)
@@ -78,6 +99,19 @@ export class ToolCalls {
       })
     }
     this.finished(call, content, isError)
+  }
+
+  /**
+   * Calls left without a result that still wait in the Needs-you queue (the run was killed while
+   * the person had not answered): nothing ran, so they wait on the same entry again.
+   */
+  async resumeWaiting(signal: AbortSignal): Promise<void> {
+    const stillWaiting = this.deps.stillWaiting
+    if (!stillWaiting) return
+    for (const call of unansweredToolCalls(this.deps.records())) {
+      if (signal.aborted) return
+      if (stillWaiting(call)) await this.run(call, signal)
+    }
   }
 
   /** A tool call found without its result (a crash, a stop) is answered, never re-run. */

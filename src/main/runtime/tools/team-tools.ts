@@ -5,11 +5,20 @@ import {
   MIN_THINKING_BUDGET,
   type ModelChoiceChange,
 } from '../../../shared/model-choice'
+import { APPROVAL_MODES, type ApprovalMode } from '../../../shared/profiles'
 import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
-  spawn(request: { name: string; role: string; prompt: string } & ModelChoiceChange): string
+  spawn(
+    request: {
+      name: string
+      role: string
+      prompt: string
+      profile?: string
+      approval?: ApprovalMode
+    } & ModelChoiceChange,
+  ): string
   listTeammates(): string
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
@@ -41,6 +50,17 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             maximum: MAX_THINKING_BUDGET,
             description: 'Optional: extended thinking with this budget of tokens; off by default.',
           },
+          profile: {
+            type: 'string',
+            description:
+              'Optional: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
+          },
+          approval: {
+            type: 'string',
+            enum: [...APPROVAL_MODES],
+            description:
+              "Optional: auto (no approvals), ask (bash and writes wait for the person) or plan-first; default: the profile's.",
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -52,6 +72,8 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       prompt: z.string(),
       model: z.string().optional(),
       thinking: z.number().optional(),
+      profile: z.string().optional(),
+      approval: z.enum(APPROVAL_MODES).optional(),
     }),
     async (input) => team.spawn(input),
   )

@@ -8,6 +8,8 @@ export interface ToolContext {
   readonly agent: string
   /** Aborted when the agent is stopped: a running bash must be killed. */
   readonly signal: AbortSignal
+  /** The tool_use block's id (a question waits on the same queue entry after a restart). */
+  readonly callId?: string
 }
 
 /** What goes back to the model as a `tool_result` block. */
