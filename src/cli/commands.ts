@@ -9,6 +9,8 @@ import type { ParsedOptions } from './main'
 import { budget } from './budget-command'
 import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
+import { answerQuestion, approve, deny, queue } from './needs-you-commands'
+import { profile, profiles } from './profile-commands'
 import { resetRoster } from './roster-reset'
 import { chat, demo, transcript } from './team-commands'
 import { UsageError, writeLine, type Output } from './output'
@@ -244,4 +246,10 @@ export const commands: Readonly<Record<string, Command>> = {
   budget,
   spawn,
   model,
+  queue,
+  approve,
+  deny,
+  answer: answerQuestion,
+  profile,
+  profiles,
 }

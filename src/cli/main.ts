@@ -33,9 +33,24 @@ Commands:
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+        [--profile P] [--approval auto|ask|plan-first]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          --model: its own model (default: the team's), --thinking: extended
-                         thinking with a budget of N tokens (at least 1024; off by default)
+                         thinking with a budget of N tokens (at least 1024; off by default);
+                         --profile: its tools (reviewer, tester, implementer (default), or a
+                         custom one); --approval: what waits for you (default: the profile's)
+  profiles               the permission profiles (built-in, and .team/profiles.json's)
+  profile <name> [--profile P|default] [--approval MODE|default]
+                         show or change an agent's profile and approval mode
+  queue [--all]          what needs you: tool approvals, questions, plans, pauses, errors,
+                         stalls, newest first by agent (--all: answered ones too)
+  approve <id> [--always]
+                         approve a queue entry (a tool call: once, or --always for this
+                         agent and this command pattern; a plan; a resume)
+  deny <id> --reason TEXT
+                         deny it; the reason goes back to the agent
+  answer <id> --text TEXT
+                         answer an agent's question (ask_user)
   model <name>           show an agent's model and thinking (the lead's too)
   model <name> [--model ID|default] [--thinking N|off]
                          change them; the agent uses them from its next turn
@@ -85,6 +100,11 @@ const options = {
   model: { type: 'string' },
   thinking: { type: 'string' },
   'plan-first': { type: 'boolean', default: false },
+  profile: { type: 'string' },
+  approval: { type: 'string' },
+  always: { type: 'boolean', default: false },
+  reason: { type: 'string' },
+  text: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -115,6 +135,16 @@ export type ParsedOptions = {
   thinking?: string
   /** spawn --plan-first. */
   planFirst: boolean
+  /** spawn and profile: a profile name, or "default". */
+  profile?: string
+  /** spawn and profile: an approval mode, or "default". */
+  approval?: string
+  /** approve --always. */
+  always?: boolean
+  /** deny --reason. */
+  reason?: string
+  /** answer --text. */
+  text?: string
 }
 
 /** Runs one command line; returns the exit code. Never throws for a user's mistake. */

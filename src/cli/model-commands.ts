@@ -7,6 +7,7 @@ import {
   type ModelChoiceChange,
 } from '../shared/model-choice'
 import { LEAD, assertSpawnableName } from '../shared/names'
+import { assertProfileChoice } from '../shared/profiles'
 import type { RosterFile } from '../shared/roster'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -115,6 +116,7 @@ export const spawn: Command = async (context) => {
     prompt,
     ...change,
     ...(context.options.planFirst ? { plan_first: true } : {}),
+    ...permissionOptions(context),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(
@@ -136,6 +138,16 @@ export const spawn: Command = async (context) => {
       : `Spawned ${name} (${role}) on ${describeChoice(choice)}.`,
   )
   return 0
+}
+
+/** spawn's `--profile` and `--approval`, checked by the runtime's rules. */
+function permissionOptions(context: CommandContext): { profile?: string; approval?: string } {
+  const { profile, approval } = context.options
+  assertProfileChoice({ profile, approval })
+  return {
+    ...(profile === undefined ? {} : { profile }),
+    ...(approval === undefined ? {} : { approval }),
+  }
 }
 
 /**

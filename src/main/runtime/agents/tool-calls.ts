@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/transcript'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { ToolPolicy } from '../permissions/tool-policy'
-import type { Tool } from '../tools/types'
+import type { Tool, ToolOutcome } from '../tools/types'
 import { unansweredToolCalls } from './conversation'
 import { MUTATING_TOOLS } from './guards'
 
@@ -63,29 +63,22 @@ export class ToolCalls {
     const deps = this.deps
     let content: string
     let isError: boolean
-    const gate =
-      refusal ??
-      (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null) ??
-      (this.byName.has(call.name) ? ((await deps.policy?.admit(call, signal)) ?? null) : null)
+    const gate = refusal ?? (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null)
+    // The profile and the person (ask mode) decide next; their answers speak for themselves.
+    const denied =
+      gate === null && this.byName.has(call.name)
+        ? ((await deps.policy?.admit(call, signal)) ?? null)
+        : null
     if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
       content = await deps.readInbox(call)
       isError = false
     } else {
-      const tool = this.byName.get(call.name)
       const outcome =
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
-          : tool
-            ? await tool.run(call.input, {
-                workspace: deps.workspace,
-                agent: deps.agent,
-                signal,
-                callId: call.id,
-              })
-            : {
-                content: `Unknown tool "${call.name}". Available tools: ${[...this.offeredTools().map((offered) => offered.definition.name), READ_INBOX_DEFINITION.name].join(', ')}.`,
-                isError: true,
-              }
+          : denied !== null
+            ? { content: denied, isError: true }
+            : await this.execute(call, signal)
       const sent = deps.fitResult(outcome.content)
       content = sent.content
       isError = outcome.isError
@@ -99,6 +92,26 @@ export class ToolCalls {
       })
     }
     this.finished(call, content, isError)
+  }
+
+  /** Runs an admitted call; an unknown tool is answered with the tools there are. */
+  private async execute(call: ToolUseBlock, signal: AbortSignal): Promise<ToolOutcome> {
+    const tool = this.byName.get(call.name)
+    if (tool)
+      return tool.run(call.input, {
+        workspace: this.deps.workspace,
+        agent: this.deps.agent,
+        signal,
+        callId: call.id,
+      })
+    const available = [
+      ...this.offeredTools().map((offered) => offered.definition.name),
+      READ_INBOX_DEFINITION.name,
+    ]
+    return {
+      content: `Unknown tool "${call.name}". Available tools: ${available.join(', ')}.`,
+      isError: true,
+    }
   }
 
   /**
