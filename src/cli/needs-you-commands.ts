@@ -1,5 +1,10 @@
 import { TeamError } from '../shared/errors'
-import { decisionsFor, type NeedsYouAnswer, type NeedsYouEntry } from '../shared/needs-you'
+import {
+  decisionsFor,
+  newestFirstByAgent,
+  type NeedsYouAnswer,
+  type NeedsYouEntry,
+} from '../shared/needs-you'
 import { formatSecondsUtc } from '../shared/time'
 import { needsYouPath, readNeedsYou } from '../main/runtime/needs-you/store'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -14,13 +19,6 @@ const RECORD_WAIT_MS = 10_000
 
 function entries(paths: TeamPaths): NeedsYouEntry[] {
   return readNeedsYou(needsYouPath(paths)).entries
-}
-
-/** Newest first, grouped by agent (the agent with the newest entry first). */
-export function newestFirstByAgent(list: readonly NeedsYouEntry[]): NeedsYouEntry[] {
-  const newest = [...list].sort((a, b) => b.created_at - a.created_at)
-  const order = [...new Set(newest.map((entry) => entry.agent))]
-  return order.flatMap((agent) => newest.filter((entry) => entry.agent === agent))
 }
 
 /** `agent-teams queue [--all] [--json]`: what waits on the person (--all: settled ones too). */

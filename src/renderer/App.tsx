@@ -17,6 +17,7 @@ import { ShutdownDialog } from './components/ShutdownDialog'
 import { SettingsDialog } from './components/SettingsDialog'
 import { useShortcuts } from './components/shortcuts'
 import { SpawnDialog } from './components/SpawnDialog'
+import { useNeedsYouTitle } from './components/window-title'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
 import type { ConnectionStatus, DialogState } from './store/ui'
@@ -45,6 +46,7 @@ export function App({ api, onConnectionChange }: AppProps) {
 function Shell() {
   const store = useAppStoreApi()
   useShortcuts(store)
+  useNeedsYouTitle()
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)

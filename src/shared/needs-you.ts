@@ -97,3 +97,12 @@ export function decisionWords(kind: NeedsYouKind): { approve: string; deny: stri
       return { approve: 'Resume', deny: 'Dismiss' }
   }
 }
+
+/** Pending entries newest first, grouped by agent (the agent with the newest entry first). */
+export function newestFirstByAgent<E extends Pick<NeedsYouEntry, 'agent' | 'created_at'>>(
+  list: readonly E[],
+): E[] {
+  const newest = [...list].sort((a, b) => b.created_at - a.created_at)
+  const order = [...new Set(newest.map((entry) => entry.agent))]
+  return order.flatMap((agent) => newest.filter((entry) => entry.agent === agent))
+}

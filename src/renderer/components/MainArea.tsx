@@ -6,6 +6,8 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
+import { NeedsYouView } from './NeedsYouView'
+import { pendingCount } from '../store/needs-you'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -17,7 +19,9 @@ export function MainArea() {
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
       <div className="main-content">
-        {view === 'activity' ? (
+        {view === 'needs-you' ? (
+          <NeedsYouView />
+        ) : view === 'activity' ? (
           <ActivityPanes />
         ) : view === 'inbox' ? (
           <InboxView key={selected} name={selected} />
@@ -36,13 +40,18 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   const working = useAppStore(
     (state) => state.order.filter((name) => own(state.agents, name)?.status === 'working').length,
   )
+  const waiting = useAppStore((state) => pendingCount(state.needsYou))
   const tab = (target: MainView, label: string, title: string) => (
     <button
       type="button"
       role="tab"
       aria-selected={view === target}
       className={view === target ? 'tab is-active' : 'tab'}
-      onClick={() => (target === 'activity' ? showView('activity') : select(selected, target))}
+      onClick={() =>
+        target === 'activity' || target === 'needs-you'
+          ? showView(target)
+          : select(selected, target)
+      }
       title={title}
     >
       {label}
@@ -50,7 +59,12 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   )
   return (
     <div className="view-bar">
-      {view !== 'activity' && agent !== undefined ? (
+      {view === 'needs-you' ? (
+        <div className="view-agent">
+          <h1 className="view-title">Needs you</h1>
+          <span className="view-role">{waiting} waiting, across the team</span>
+        </div>
+      ) : view !== 'activity' && agent !== undefined ? (
         <div className="view-agent">
           <h1 className="view-title">{selected === LEAD ? 'Lead' : selected}</h1>
           <span className="view-role">
@@ -82,6 +96,11 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           'Inbox (Ctrl+I)',
         )}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
+        {tab(
+          'needs-you',
+          waiting > 0 ? `Needs you (${waiting})` : 'Needs you',
+          'Everything that waits on you: approvals, questions, plans, pauses',
+        )}
       </div>
     </div>
   )

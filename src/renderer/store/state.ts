@@ -6,6 +6,8 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../shared/contract'
+import type { NeedsYouEntry } from '../../shared/needs-you'
+import type { ApprovalMode } from '../../shared/profiles'
 import type { MemberStatus } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
@@ -42,6 +44,9 @@ export interface AgentState {
   readonly rounds: number
   readonly budget: Budget
   readonly failure: AgentFailure | null
+  /** Its permission profile and approval mode; null where the host did not say. */
+  readonly profile: string | null
+  readonly approval: ApprovalMode | null
 }
 
 /** A token, a round and a dollar limit; null lifts a limit. */
@@ -146,6 +151,8 @@ export interface TeamData {
   readonly inboxes: Readonly<Record<string, InboxState>>
   readonly notices: readonly Notice[]
   readonly nextNoticeId: number
+  /** The Needs-you queue's entries by id, pending and recently settled. */
+  readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
 }
 
 export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
@@ -171,6 +178,7 @@ export const initialTeamData: TeamData = {
   inboxes: {},
   notices: [],
   nextNoticeId: 1,
+  needsYou: {},
 }
 
 export function agentFromView(view: AgentView): AgentState {
@@ -191,5 +199,7 @@ export function agentFromView(view: AgentView): AgentState {
       view.status === 'error' && view.statusReason !== null
         ? { code: 'error', message: view.statusReason }
         : null,
+    profile: view.profile ?? null,
+    approval: view.approval ?? null,
   }
 }

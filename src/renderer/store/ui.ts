@@ -2,7 +2,7 @@ import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'activity'
+export type MainView = 'conversation' | 'inbox' | 'activity' | 'needs-you'
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */
 export interface SpawnPrefill {

@@ -8,6 +8,7 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../../src/shared/contract'
+import type { NeedsYouEntry } from '../../../src/shared/needs-you'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
@@ -100,6 +101,26 @@ export interface FakeOptions {
   readonly offline?: boolean
 }
 
+/** A Needs-you entry as the snapshot and needs-you-changed carry it. */
+export function needsYouEntry(change: Partial<NeedsYouEntry> = {}): NeedsYouEntry {
+  return {
+    id: 'ny-1',
+    agent: 'alice',
+    kind: 'tool',
+    summary: 'bash: npm test',
+    detail: 'npm test',
+    status: 'pending',
+    created_at: 1_700_000_000,
+    settled_at: null,
+    answer: null,
+    tool: 'bash',
+    tool_use_id: 'tu_1',
+    pattern: 'npm test',
+    request_id: null,
+    ...change,
+  }
+}
+
 /** A plan request as the snapshot and protocol-changed carry it. */
 export function planRequest(change: Partial<ProtocolRequestView> = {}): ProtocolRequestView {
   return {
@@ -178,6 +199,21 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     stopAll: vi.fn(async () => ({ count: 1 })),
     resumeAll: vi.fn(async () => ({ count: 1 })),
     closeWorkspace: vi.fn(async () => ({})),
+    setAgentProfile: vi.fn(async ({ name }: { name: string }) => ({
+      summary: `${name}: profile changed.`,
+    })),
+    getProfiles: vi.fn(async () => ({ profiles: [], problem: null })),
+    saveProfile: vi.fn(async () => ({ profiles: [], problem: null })),
+    deleteProfile: vi.fn(async () => ({ profiles: [], problem: null })),
+    answerNeedsYou: vi.fn(
+      async ({ id, decision, text }: { id: string; decision: string; text?: string }) => {
+        const entry = (team.needsYou ?? []).find((candidate) => candidate.id === id)
+        if (!entry) throw rejection('invalid-argument', `There is no entry ${id}.`)
+        const status =
+          decision === 'deny' ? 'denied' : decision === 'answer' ? 'answered' : 'approved'
+        return { entry: { ...entry, status, answer: text ?? null, settled_at: 2 } }
+      },
+    ),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
