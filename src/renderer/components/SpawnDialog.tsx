@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react'
+import { defaultPermissionChoice, PermissionFields } from './PermissionFields'
 import { NAME_RULE, RESERVED_NAMES, nameProblem } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { SpawnPrefill } from '../store/ui'
@@ -28,6 +29,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const [prompt, setPrompt] = useState('')
   const [modelFields, setModelFields] = useState(() => fieldsFromChoice(prefill))
   const [planFirst, setPlanFirst] = useState(false)
+  const [permissions, setPermissions] = useState(defaultPermissionChoice)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -56,6 +58,11 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       prompt: prompt.trim(),
       ...choiceParams(modelChoice.choice, prefill !== null),
       ...(planFirst ? { planFirst: true } : {}),
+      // Left out when untouched: a new teammate gets implementer, a re-spawn keeps its own.
+      ...(permissions.profile === defaultPermissionChoice.profile
+        ? {}
+        : { profile: permissions.profile }),
+      ...(permissions.approval === null ? {} : { approval: permissions.approval }),
     })
     if (outcome.ok) closeDialog()
   }
@@ -145,6 +152,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           defaultModel={defaultModel}
           showProblems={submitted}
         />
+        <PermissionFields value={permissions} onChange={setPermissions} />
         <label className="toggle" htmlFor={ids.planFirst}>
           <input
             id={ids.planFirst}

@@ -22,6 +22,7 @@ export interface Commands {
   /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
   answerNeedsYou(params: Params<'answerNeedsYou'>): Promise<void>
   setAgentProfile(params: Params<'setAgentProfile'>): Promise<Result<'setAgentProfile'>>
+  getProfiles(): Promise<Result<'getProfiles'>>
   /** An agent's budget, or the team's with name null; nulls lift a limit. */
   setBudget(params: Params<'setBudget'>): Promise<void>
   sendMessage(params: Params<'sendMessage'>): Promise<Result<'sendMessage'>>
@@ -75,6 +76,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       set((state) => ({ needsYou: { ...state.needsYou, [entry.id]: entry } }))
     },
     setAgentProfile: (params) => api.setAgentProfile(params),
+    getProfiles: () => api.getProfiles({}),
     async setBudget(params) {
       await api.setBudget(params)
       set((state) =>

@@ -135,3 +135,28 @@ describe('the Needs-you queue', () => {
     expect(api.answerNeedsYou).toHaveBeenCalledWith({ id: 'ny-1', decision: 'approve-always' })
   })
 })
+
+describe('permissions in the spawn dialog and the roster', () => {
+  it('spawns with the chosen profile and approval mode, and the roster shows them', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    expect(screen.getByTestId('profile-alice')).toHaveTextContent('tester · ask')
+    fireEvent.click(screen.getByRole('button', { name: /Spawn/ }))
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'rita' } })
+    fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'reviewer' } })
+    fireEvent.change(screen.getByLabelText('First prompt'), { target: { value: 'Review.' } })
+    fireEvent.change(screen.getByLabelText('Profile'), { target: { value: 'reviewer' } })
+    expect(screen.getByText('Tools: read_file, grep, glob, send_message, ask_user')).toBeVisible()
+    fireEvent.change(screen.getByLabelText('Approvals'), { target: { value: 'ask' } })
+    await act(async () => {
+      fireEvent.keyDown(screen.getByLabelText('Role'), { key: 'Enter' })
+    })
+    expect(api.spawn).toHaveBeenCalledWith({
+      name: 'rita',
+      role: 'reviewer',
+      prompt: 'Review.',
+      profile: 'reviewer',
+      approval: 'ask',
+    })
+  })
+})
