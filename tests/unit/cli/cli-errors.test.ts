@@ -39,7 +39,7 @@ describe('agent-teams usage', () => {
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(
-      /unknown command "sned"\. Commands: send, broadcast, inbox, drain, archive, roster, chat, demo, transcript, serve, stop, resume, shutdown, plan, requests, budget, spawn, model\./,
+      /unknown command "sned"\. Commands: send, broadcast, inbox, drain, archive, roster, chat, demo, transcript, serve, stop, resume, shutdown, plan, requests, budget, spawn, model, queue, approve, deny, answer, profile, profiles\./,
     )
     expect(result.stderr).toMatch(/Run "agent-teams --help" for usage/)
   })
