@@ -36,7 +36,7 @@ import {
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
-import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
+import { enrollSpawn, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { TeamBudgets } from './team-budgets'
 
@@ -135,12 +135,7 @@ export class TeamHost {
     try {
       host = new TeamHost(team, options)
       team.onControl((command) => host?.control(command))
-      const opened = host
-      reconcileMirrors(
-        opened.needsYou,
-        (name) => (name === LEAD ? team.leadStatus : (team.roster.find(name)?.status ?? null)),
-        opened.protocolRequests(),
-      )
+      reconcileMirrors(host.needsYou, team, host.protocolRequests())
       host.resumeAfterStart()
       return host
     } catch (error) {
@@ -171,35 +166,12 @@ export class TeamHost {
     assertSpawnableName(request.name)
     assertModelChoice(request)
     assertProfileChange(this.profiles, request)
-    const member = this.team.roster.find(request.name)
-    // The roster's status decides: an agent that reported idle may still be finishing its
-    // last step, and a new turn then simply keeps it going.
-    if (member?.status === 'working') {
-      throw new TeamError(
-        'member-working',
-        `"${request.name}" is working right now; wait until it is idle, or stop it first.`,
-      )
-    }
-    const previous = member?.status
     const now = (this.options.clock ?? systemClock).now() / 1000
-    this.team.updateRoster((draft) =>
-      enrollMember(
-        draft,
-        request,
-        now,
-        (profile) => this.profiles.find(profile ?? 'implementer')?.approval ?? 'auto',
-      ),
+    enrollSpawn(
+      { team: this.team, protocols: this.protocols, profiles: this.profiles },
+      request,
+      now,
     )
-    // Its earlier run's shutdown answer ("shutting down after this step") is over.
-    if (previous !== undefined) this.protocols.spawnedAgain(request.name)
-    if (previous !== undefined)
-      this.team.publish({
-        type: 'agent-status-changed',
-        name: request.name,
-        previous,
-        status: 'working',
-        reason: 'spawned again',
-      })
     const planFirst = this.team.roster.find(request.name)?.plan_first === true
     this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
     return spawnSummary(request, this.modelChoice(request.name))

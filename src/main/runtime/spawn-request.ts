@@ -3,7 +3,11 @@ import {
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
-import type { ApprovalMode } from '../../shared/profiles'
+import { TeamError } from '../../shared/errors'
+import { DEFAULT_TEAMMATE_PROFILE, type ApprovalMode } from '../../shared/profiles'
+import type { ProfileStore } from './permissions/profile-store'
+import type { Protocols } from './protocols/service'
+import type { Team } from './team'
 import { applyProfileChoice } from './permissions/profile-choice'
 import type { Roster } from './roster/roster'
 
@@ -54,6 +58,48 @@ export function enrollMember(
     applyProfileChoice(member, permissions)
     draft.members.push(member)
   }
+}
+
+/**
+ * Checks that `request.name` may be spawned now and writes it to the roster as working. A
+ * working agent, or one waiting for the person, is refused: its step is not over.
+ */
+export function enrollSpawn(
+  parts: { team: Team; protocols: Protocols; profiles: ProfileStore },
+  request: SpawnRequest,
+  now: number,
+): void {
+  const { team } = parts
+  const member = team.roster.find(request.name)
+  // The roster's status decides: an agent that reported idle may still be finishing its
+  // last step, and a new turn then simply keeps it going.
+  if (member?.status === 'working' || member?.status === 'waiting-for-you') {
+    throw new TeamError(
+      'member-working',
+      member.status === 'working'
+        ? `"${request.name}" is working right now; wait until it is idle, or stop it first.`
+        : `"${request.name}" is waiting for your answer in the Needs-you queue; answer it, or stop it first.`,
+    )
+  }
+  const previous = member?.status
+  team.updateRoster((draft) =>
+    enrollMember(
+      draft,
+      request,
+      now,
+      (profile) => parts.profiles.find(profile ?? DEFAULT_TEAMMATE_PROFILE)?.approval ?? 'auto',
+    ),
+  )
+  if (previous === undefined) return
+  // Its earlier run's shutdown answer ("shutting down after this step") is over.
+  parts.protocols.spawnedAgain(request.name)
+  team.publish({
+    type: 'agent-status-changed',
+    name: request.name,
+    previous,
+    status: 'working',
+    reason: 'spawned again',
+  })
 }
 
 /** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */

@@ -1,6 +1,7 @@
 import { PAUSED_REASON_PREFIX } from '../../../shared/desktop'
 import type { TeamEvent } from '../../../shared/events'
 import type { NeedsYouEntry } from '../../../shared/needs-you'
+import { LEAD } from '../../../shared/names'
 import type { MemberStatus } from '../../../shared/roster'
 import type { Clock, IdSource } from '../clock'
 import type { ProtocolRequest } from '../protocols/store'
@@ -66,9 +67,11 @@ function mirrorPlan(
  */
 export function reconcileMirrors(
   queue: NeedsYou,
-  statusOf: (agent: string) => MemberStatus | null,
+  team: Team,
   requests: readonly ProtocolRequest[],
 ): void {
+  const statusOf = (agent: string): MemberStatus | null =>
+    agent === LEAD ? team.leadStatus : (team.roster.find(agent)?.status ?? null)
   const pendingPlans = new Set(
     requests.filter((request) => request.kind === 'plan' && request.status === 'pending'),
   )
