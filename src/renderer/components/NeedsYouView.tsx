@@ -3,7 +3,9 @@ import { LEAD } from '../../shared/names'
 import { decisionWords, type NeedsYouEntry } from '../../shared/needs-you'
 import { useAppStore } from '../store/context'
 import { kindLabel, pendingEntries } from '../store/needs-you'
+import { own } from '../../shared/own'
 import { InlineError } from './Dialog'
+import { PlanCard } from './PlanCard'
 import { formatSeconds, isoFromSeconds } from './format'
 import { useCommand } from './useCommand'
 
@@ -125,6 +127,12 @@ interface EntryCardProps {
 function EntryCard(props: EntryCardProps) {
   const { entry } = props
   const select = useAppStore((state) => state.select)
+  const openDialog = useAppStore((state) => state.openDialog)
+  const plan = useAppStore((state) =>
+    entry.kind === 'plan' && entry.request_id !== null
+      ? own(state.protocols, entry.request_id)
+      : undefined,
+  )
   const words = decisionWords(entry.kind)
   // The command or question is the decision itself: always shown; a long diff or plan on Enter.
   const short = entry.kind === 'tool' || entry.kind === 'question'
@@ -147,10 +155,12 @@ function EntryCard(props: EntryCardProps) {
           {formatSeconds(entry.created_at)}
         </time>
       </header>
-      {detail !== '' ? (
+      {plan !== undefined ? (
+        <PlanCard request={plan} />
+      ) : detail !== '' ? (
         <pre className={props.open ? 'needs-you-detail is-open' : 'needs-you-detail'}>{detail}</pre>
       ) : null}
-      {props.composing !== null ? (
+      {plan !== undefined ? null : props.composing !== null ? (
         <Compose mode={props.composing} onSubmit={props.onSubmit} onCancel={props.onCancel} />
       ) : (
         <div className="needs-you-actions">
@@ -181,6 +191,15 @@ function EntryCard(props: EntryCardProps) {
           >
             {words.deny}
           </button>
+          {entry.kind === 'pause' && /\bbudget\b/.test(entry.detail) ? (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => openDialog({ kind: 'budget', name: entry.agent })}
+            >
+              Set budget…
+            </button>
+          ) : null}
           <button
             type="button"
             className="button button-ghost button-small"

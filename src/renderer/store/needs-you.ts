@@ -7,6 +7,14 @@ export function pendingEntries(queue: Queue): NeedsYouEntry[] {
   return newestFirstByAgent(Object.values(queue).filter((entry) => entry.status === 'pending'))
 }
 
+/** How many entries of `agent` wait on the person. */
+export function pendingCountOf(queue: Queue, agent: string): number {
+  let count = 0
+  for (const entry of Object.values(queue))
+    if (entry.agent === agent && entry.status === 'pending') count += 1
+  return count
+}
+
 export function pendingCount(queue: Queue): number {
   let count = 0
   for (const entry of Object.values(queue)) if (entry.status === 'pending') count += 1

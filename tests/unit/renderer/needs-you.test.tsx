@@ -160,3 +160,32 @@ describe('permissions in the spawn dialog and the roster', () => {
     })
   })
 })
+
+describe('the agent view', () => {
+  it('points to the queue instead of its status banner while the queue holds its state', async () => {
+    const paused = snapshot({
+      members: [
+        agentView('bob', { status: 'waiting', statusReason: 'paused: the budget is used up' }),
+      ],
+      needsYou: [
+        needsYouEntry({
+          id: 'ny-p',
+          agent: 'bob',
+          kind: 'pause',
+          summary: 'bob is paused',
+          detail: "the agent's round budget is used up (1 of 1 model calls); raise it to resume",
+          tool: null,
+          pattern: null,
+        }),
+      ],
+    })
+    const api = fakeApi({ snapshot: paused })
+    await renderApp(api)
+    fireEvent.click(screen.getByRole('button', { name: /^Open bob/ }))
+    expect(screen.queryByTestId('budget-pause')).not.toBeInTheDocument()
+    fireEvent.click(screen.getByRole('button', { name: 'Open Needs you' }))
+    expect(selected()).toHaveTextContent('bob is paused')
+    fireEvent.click(within(selected()).getByRole('button', { name: 'Set budget…' }))
+    expect(screen.getByRole('dialog')).toBeVisible()
+  })
+})
