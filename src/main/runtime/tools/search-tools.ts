@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
@@ -20,7 +20,10 @@ const MAX_LINE_CHARACTERS = 300
 
 interface WalkedFile {
   readonly absolute: string
+  /** From the workspace, as the answer names it. */
   readonly relative: string
+  /** From the folder searched, as a glob pattern is matched. */
+  readonly fromStart: string
 }
 
 /**
@@ -50,7 +53,11 @@ function* walk(workspaceReal: string, start: string): Generator<WalkedFile | 'li
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) folders.push(absolute)
       } else if (entry.isFile()) {
-        yield { absolute, relative: displayPath(workspaceReal, absolute) }
+        yield {
+          absolute,
+          relative: displayPath(workspaceReal, absolute),
+          fromStart: relative(start, absolute).split(sep).join('/'),
+        }
       }
     }
     // Pushed last first, so that the folders are visited in name order.
@@ -70,7 +77,8 @@ export const globTool: Tool = defineTool(
     name: 'glob',
     description:
       'List workspace files whose path matches a glob pattern (`**/*.ts`, `src/*.{js,json}`), ' +
-      `relative to the workspace, at most ${MAX_RESULTS}. .team, .git and node_modules are skipped.`,
+      'relative to `path` (default: the workspace); answers paths from the workspace, at most ' +
+      `${MAX_RESULTS}. .team, .git and node_modules are skipped.`,
     input_schema: {
       type: 'object',
       properties: {
@@ -91,7 +99,7 @@ export const globTool: Tool = defineTool(
         limited = true
         break
       }
-      if (!matches(file.relative)) continue
+      if (!matches(file.fromStart)) continue
       if (found.length === MAX_RESULTS) {
         limited = true
         break
@@ -145,7 +153,7 @@ export const grepTool: Tool = defineTool(
         limited = true
         break
       }
-      if (!included(file.relative)) continue
+      if (!included(file.fromStart)) continue
       const text = readSearchable(workspaceReal, file)
       if (text === null) continue
       const fileLines = text.split('\n')
