@@ -80,17 +80,23 @@ export class NeedsYou {
   }
 
   /**
-   * Holds until the person answers (or `signal` aborts: the agent was stopped). A pending entry
-   * for the same tool call — left by a run that was killed while it waited — is waited on again
-   * instead of asking twice.
+   * Holds until the person answers (or `signal` aborts: the agent was stopped). An entry for the
+   * same tool call left by a run that was killed while it waited is used instead of asking
+   * twice: waited on again while pending, its answer taken when it was answered meanwhile.
    */
   requestApproval(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
-    const existing =
+    const same =
       request.toolUseId === undefined
-        ? undefined
-        : this.pending().find(
+        ? []
+        : this.entries().filter(
             (entry) => entry.agent === request.agent && entry.tool_use_id === request.toolUseId,
           )
+    // Answered while the agent was not waiting (after a restart, before it ran again).
+    for (const entry of same) {
+      const decided = recordedDecision(entry)
+      if (decided !== null) return Promise.resolve(decided)
+    }
+    const existing = same.find((entry) => entry.status === 'pending')
     const entry =
       existing ??
       this.save({
@@ -160,12 +166,12 @@ export class NeedsYou {
       entry.kind === 'stall'
     )
       return this.answerMirrored(entry, answer.decision === 'approve', text)
-    const waiter = this.waiters.get(entry.id)
-    if (!waiter)
-      throw new TeamError(
-        'invalid-argument',
-        `${entry.agent} is not waiting on entry ${entry.id} right now (it asks again when it runs).`,
-      )
+    // Without a waiter (the run that asked was killed) the answer is recorded all the same:
+    // the agent finds it when it runs the call again.
+    const waiter = this.waiters.get(entry.id) ?? {
+      resolve: () => undefined,
+      ruleTool: ruleToolOf(entry.tool),
+    }
     this.waiters.delete(entry.id)
     let settled: NeedsYouEntry
     if (answer.decision === 'deny') {
@@ -281,4 +287,24 @@ export class NeedsYou {
   private now(): number {
     return this.dependencies.clock.now() / 1000
   }
+}
+
+/** The decision an answered entry holds for its call, or null (pending, cancelled, resolved). */
+function recordedDecision(entry: NeedsYouEntry): ApprovalDecision | null {
+  switch (entry.status) {
+    case 'approved':
+      return { kind: 'approved', always: entry.answer?.startsWith('always:') === true }
+    case 'denied':
+      return { kind: 'denied', reason: entry.answer ?? 'no reason given' }
+    case 'answered':
+      return { kind: 'answered', text: entry.answer ?? '' }
+    default:
+      return null
+  }
+}
+
+function ruleToolOf(tool: string | null): ApprovalRule['tool'] | undefined {
+  if (tool === 'bash') return 'bash'
+  if (tool === 'write_file' || tool === 'edit_file') return 'write'
+  return undefined
 }
