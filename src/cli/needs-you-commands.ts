@@ -14,6 +14,9 @@ import { UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
+/** What fits one control line (64 KiB) with room for its JSON escapes. */
+const MAX_ANSWER_CHARACTERS = 20_000
+
 /** How long an answer waits for the running team to record it. */
 const RECORD_WAIT_MS = 10_000
 
@@ -64,6 +67,10 @@ async function answer(context: CommandContext, decision: NeedsYouAnswer['decisio
     throw new UsageError('a denial needs --reason saying why (the agent reads it)')
   if (decision === 'answer' && (text ?? '').trim() === '')
     throw new UsageError('an answer needs --text')
+  if ((text ?? '').length > MAX_ANSWER_CHARACTERS)
+    throw new UsageError(
+      `the text is over ${MAX_ANSWER_CHARACTERS.toLocaleString('en-US')} characters; send the rest as a message`,
+    )
   const paths = new TeamPaths(context.options.workspace)
   const entry = entries(paths).find((candidate) => candidate.id === id)
   if (!entry)
