@@ -9,6 +9,8 @@ import type { ParsedOptions } from './main'
 import { budget } from './budget-command'
 import { describeChoice, model, spawn } from './model-commands'
 import { plan, requests, resume, shutdown, stop } from './control-commands'
+import { answerQuestion, approve, deny, queue } from './needs-you-commands'
+import { profile, profiles } from './profile-commands'
 import { resetRoster } from './roster-reset'
 import { remove, review } from './review-commands'
 import { tasks } from './task-commands'
@@ -258,4 +260,10 @@ export const commands: Readonly<Record<string, Command>> = {
   remove,
   tasks,
   mcp,
+  queue,
+  approve,
+  deny,
+  answer: answerQuestion,
+  profile,
+  profiles,
 }

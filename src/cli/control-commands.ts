@@ -88,6 +88,7 @@ const NOTHING_TO_STOP: Partial<Record<MemberStatus, string>> = {
 }
 const NOTHING_TO_RESUME: Partial<Record<MemberStatus, string>> = {
   working: 'is working: there is nothing to resume',
+  'waiting-for-you': 'waits for your answer: answer it ("agent-teams queue" lists it)',
   shutdown: 'is shut down: spawn it again to give it work',
 }
 

@@ -64,13 +64,16 @@ for this run without asking; with neither, the servers stay off.
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
         [--worktree|--no-worktree] [--auto-claim] [--mcp NAMES|all|none]
+        [--profile P] [--approval auto|ask|plan-first]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          in a git repository it gets its own worktree on team/<name> unless
                          --no-worktree (or the team turned the default off);
                          --model: its own model (default: the team's), --thinking: extended
                          thinking with a budget of N tokens (at least 1024; off by default);
                          --auto-claim: when idle, it claims the next task that fits its role;
-                         --mcp: the MCP servers it may use, by name with commas (default all)
+                         --mcp: the MCP servers it may use, by name with commas (default all);
+                         --profile: its tools (reviewer, tester, implementer (default), or a
+                         custom one); --approval: what waits for you (default: the profile's)
   review diff <name> [--scope branch|turn] [--from REV --to REV]
                          what a teammate changed in its worktree: against its base (branch),
                          in its last turn, or between two commits (a task's range)
@@ -85,6 +88,18 @@ A running team (the app, serve or chat, in another terminal):
   remove <name> [--branch keep|merge|delete]
                          take a teammate off the team; a branch with unmerged work needs
                          --branch (nothing is deleted without it)
+  profiles               the permission profiles (built-in, and .team/profiles.json's)
+  profile <name> [--profile P|default] [--approval MODE|default]
+                         show or change an agent's profile and approval mode
+  queue [--all]          what needs you: tool approvals, questions, plans, pauses, errors,
+                         stalls, newest first by agent (--all: answered ones too)
+  approve <id> [--always]
+                         approve a queue entry (a tool call: once, or --always for this
+                         agent and this command pattern; a plan; a resume)
+  deny <id> --reason TEXT
+                         deny it; the reason goes back to the agent
+  answer <id> --text TEXT
+                         answer an agent's question (ask_user)
   model <name>           show an agent's model and thinking (the lead's too)
   model <name> [--model ID|default] [--thinking N|off]
                          change them; the agent uses them from its next turn
@@ -175,6 +190,9 @@ const options = {
   url: { type: 'string' },
   env: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
+  profile: { type: 'string' },
+  approval: { type: 'string' },
+  always: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -253,6 +271,12 @@ export type ParsedOptions = {
   url?: string
   env?: string[]
   header?: string[]
+  /** spawn and profile: a profile name, or "default". */
+  profile?: string
+  /** spawn and profile: an approval mode, or "default". */
+  approval?: string
+  /** approve --always. */
+  always?: boolean
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */

@@ -9,6 +9,7 @@ import {
   type ModelChoiceChange,
 } from '../shared/model-choice'
 import { LEAD, assertSpawnableName } from '../shared/names'
+import { assertProfileChoice } from '../shared/profiles'
 import type { RosterFile } from '../shared/roster'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -144,6 +145,7 @@ export const spawn: Command = async (context) => {
     ...(context.options.worktree === undefined ? {} : { worktree: context.options.worktree }),
     ...(context.options.autoClaim === true ? { auto_claim: true } : {}),
     ...servers,
+    ...permissionOptions(context),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(
@@ -171,6 +173,16 @@ export const spawn: Command = async (context) => {
       : `Spawned ${name} (${role}) on ${describeChoice(choice)}${place}.`,
   )
   return 0
+}
+
+/** spawn's `--profile` and `--approval`, checked by the runtime's rules. */
+function permissionOptions(context: CommandContext): { profile?: string; approval?: string } {
+  const { profile, approval } = context.options
+  assertProfileChoice({ profile, approval })
+  return {
+    ...(profile === undefined ? {} : { profile }),
+    ...(approval === undefined ? {} : { approval }),
+  }
 }
 
 /**

@@ -13,9 +13,11 @@ export interface AttentionState {
   readonly needs: Readonly<Record<string, NeedKind>>
   /** Plans waiting for approval: request id → the teammate who asks. */
   readonly plans: Readonly<Record<string, string>>
+  /** Tool approvals and questions in the Needs-you queue: entry id → the agent that waits. */
+  readonly asks: Readonly<Record<string, string>>
 }
 
-export const emptyAttention: AttentionState = { statuses: {}, needs: {}, plans: {} }
+export const emptyAttention: AttentionState = { statuses: {}, needs: {}, plans: {}, asks: {} }
 
 /** A desktop notification to show; clicking it focuses the window on `agent`. */
 export interface DesktopNotification {
@@ -59,6 +61,24 @@ function without<T>(record: Readonly<Record<string, T>>, key: string): Record<st
 
 type StatusChange = Extract<HostEvent, { type: 'agent-status-changed' }>
 type ProtocolChange = Extract<HostEvent, { type: 'protocol-changed' }>
+type QueueChange = Extract<HostEvent, { type: 'needs-you-changed' }>
+
+/** A tool call or a question that holds its agent until the person answers. */
+function queueChanged(state: AttentionState, event: QueueChange): Observed {
+  const entry = event.entry
+  if (entry.kind !== 'tool' && entry.kind !== 'question') return { state, notifications: [] }
+  if (entry.status !== 'pending')
+    return { state: { ...state, asks: without(state.asks, entry.id) }, notifications: [] }
+  if (state.asks[entry.id] !== undefined) return { state, notifications: [] }
+  const title =
+    entry.kind === 'tool'
+      ? `${entry.agent} asks to run ${entry.tool ?? 'a tool'}`
+      : `${entry.agent} asks you a question`
+  return {
+    state: { ...state, asks: { ...state.asks, [entry.id]: entry.agent } },
+    notifications: [{ title, body: entry.summary.slice(0, 200), agent: entry.agent }],
+  }
+}
 
 function statusChanged(state: AttentionState, event: StatusChange): Observed {
   const statuses = { ...state.statuses, [event.name]: event.status }
@@ -108,10 +128,15 @@ function opened(event: Extract<HostEvent, { type: 'workspace-opened' }>): Attent
   const plans: Record<string, string> = {}
   for (const request of event.snapshot.requests)
     if (request.kind === 'plan' && request.status === 'pending') plans[request.id] = request.from
+  const asks: Record<string, string> = {}
+  for (const entry of event.snapshot.needsYou ?? [])
+    if (entry.status === 'pending' && (entry.kind === 'tool' || entry.kind === 'question'))
+      asks[entry.id] = entry.agent
   return {
     statuses: Object.fromEntries(agents.map((agent) => [agent.name, agent.status])),
     needs,
     plans,
+    asks,
   }
 }
 
@@ -139,14 +164,23 @@ function fold(state: AttentionState, event: HostEvent): Observed {
       return statusChanged(state, event)
     case 'protocol-changed':
       return protocolChanged(state, event)
+    case 'needs-you-changed':
+      return queueChanged(state, event)
     default:
       return { state, notifications: [] }
   }
 }
 
-/** The dock or taskbar badge: every agent that needs the person, and every plan to approve. */
+/**
+ * The dock or taskbar badge: every agent that needs the person, every plan to approve, and every
+ * tool call or question waiting in the Needs-you queue.
+ */
 export function badgeCount(state: AttentionState): number {
-  return Object.keys(state.needs).length + Object.keys(state.plans).length
+  return (
+    Object.keys(state.needs).length +
+    Object.keys(state.plans).length +
+    Object.keys(state.asks).length
+  )
 }
 
 /** Agents in the middle of work: closing the last window then asks first. */

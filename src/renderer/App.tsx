@@ -23,6 +23,7 @@ import { SearchPanel } from './components/SearchPanel'
 import { useShortcuts } from './components/shortcuts'
 import { useAddressView } from './components/useAddressView'
 import { SpawnDialog } from './components/SpawnDialog'
+import { useNeedsYouTitle } from './components/window-title'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
 import type { ConnectionStatus, DialogState } from './store/ui'
@@ -52,6 +53,7 @@ function Shell() {
   const store = useAppStoreApi()
   useShortcuts(store)
   useAddressView(store)
+  useNeedsYouTitle()
   const phase = useAppStore((state) => state.phase)
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)

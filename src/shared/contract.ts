@@ -28,6 +28,8 @@ import { reviewCommands } from './review-contract'
 import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
+import { needsYouAnswerSchema, needsYouEntrySchema } from './needs-you'
+import { approvalModeSchema, profileNameSchema, profileSchema, profileViewSchema } from './profiles'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -87,6 +89,9 @@ export const agentViewSchema = z.object({
   /** Model calls made over its whole life (what a round budget counts). */
   rounds: z.number().int().min(0),
   budget: budgetSchema,
+  /** Its permission profile and approval mode (absent from builds before profiles). */
+  profile: z.string().optional(),
+  approval: approvalModeSchema.optional(),
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -137,6 +142,8 @@ export const teamSnapshotSchema = z.object({
   tasks: taskBoardSchema.optional(),
   /** The team's MCP servers; null when no team is open. */
   mcp: mcpStateSchema.nullable(),
+  /** The Needs-you queue: pending entries and the recently settled ones. */
+  needsYou: z.array(needsYouEntrySchema).optional(),
 })
 export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
@@ -178,9 +185,43 @@ export const commands = {
         autoClaim: z.boolean().optional(),
         /** The MCP servers it may use; null: every one; absent: as it was (every one when new). */
         mcpServers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
+        /** Its permission profile; absent: implementer (a re-spawn keeps its own). */
+        profile: profileNameSchema.optional(),
+        /** Its approval mode; absent: its profile's. */
+        approval: approvalModeSchema.optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
+  },
+  /** An agent's profile or approval mode, from its next tool call; null: back to the default. */
+  setAgentProfile: {
+    params: z
+      .object({
+        name,
+        profile: profileNameSchema.nullable().optional(),
+        approval: approvalModeSchema.nullable().optional(),
+      })
+      .strict(),
+    result: z.object({ summary: z.string() }),
+  },
+  /** Built-in and custom profiles; `problem` says why `.team/profiles.json` cannot be used. */
+  getProfiles: {
+    params: empty,
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  /** Adds or replaces a custom profile in `.team/profiles.json`. */
+  saveProfile: {
+    params: z.object({ profile: profileSchema }).strict(),
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  deleteProfile: {
+    params: z.object({ name: profileNameSchema }).strict(),
+    result: z.object({ profiles: z.array(profileViewSchema), problem: z.string().nullable() }),
+  },
+  /** The person's answer to a Needs-you entry. */
+  answerNeedsYou: {
+    params: needsYouAnswerSchema,
+    result: z.object({ entry: needsYouEntrySchema }),
   },
   stopAgent: { params: z.object({ name }).strict(), result: empty },
   /** An agent's model (null: the team's) and thinking budget (null: off), from its next turn. */

@@ -5,10 +5,12 @@ import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { NAME_RULE, isValidName } from './names'
 import { usdLimitSchema } from './budget'
 import { branchActionSchema, type BranchAction } from './worktree'
+import { NEEDS_YOU_DECISIONS } from './needs-you'
+import { approvalModeSchema, profileNameSchema, type ApprovalMode } from './profiles'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -58,6 +60,8 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     auto_claim: z.boolean().optional(),
     /** The MCP servers it may use; null: every one; absent: as it was. */
     mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
+    profile: profileNameSchema.optional(),
+    approval: approvalModeSchema.optional(),
     ...stamps,
   }),
   /** The person takes a teammate off the team; `branch` says what becomes of its branch. */
@@ -65,6 +69,22 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     command: z.literal('remove'),
     name: agentName,
     branch: branchActionSchema.optional(),
+    ...stamps,
+  }),
+  /** The person answers a Needs-you entry from the CLI (approve, deny, answer a question). */
+  z.object({
+    command: z.literal('answer'),
+    id: z.string().min(1).max(128),
+    decision: z.enum(NEEDS_YOU_DECISIONS),
+    text: z.string().max(60_000).optional(),
+    ...stamps,
+  }),
+  /** An agent's permission profile or approval mode; absent: unchanged, null: the default. */
+  z.object({
+    command: z.literal('profile'),
+    name: agentName,
+    profile: profileNameSchema.nullable().optional(),
+    approval: approvalModeSchema.nullable().optional(),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -105,6 +125,20 @@ export type ControlCommand =
       readonly worktree?: boolean
       readonly autoClaim?: boolean
       readonly mcpServers?: readonly string[] | null
+      readonly profile?: string
+      readonly approval?: ApprovalMode
+    }
+  | {
+      readonly command: 'answer'
+      readonly id: string
+      readonly decision: (typeof NEEDS_YOU_DECISIONS)[number]
+      readonly text?: string
+    }
+  | {
+      readonly command: 'profile'
+      readonly name: string
+      readonly profile?: string | null
+      readonly approval?: ApprovalMode | null
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
   | {
@@ -172,12 +206,28 @@ function withoutStamps(line: ControlLine): ControlCommand {
         ...(line.worktree === undefined ? {} : { worktree: line.worktree }),
         ...(line.auto_claim === undefined ? {} : { autoClaim: line.auto_claim }),
         ...(line.mcp_servers === undefined ? {} : { mcpServers: line.mcp_servers }),
+        ...(line.profile === undefined ? {} : { profile: line.profile }),
+        ...(line.approval === undefined ? {} : { approval: line.approval }),
       }
     case 'remove':
       return {
         command: 'remove',
         name: line.name,
         ...(line.branch === undefined ? {} : { branch: line.branch }),
+      }
+    case 'answer':
+      return {
+        command: 'answer',
+        id: line.id,
+        decision: line.decision,
+        ...(line.text === undefined ? {} : { text: line.text }),
+      }
+    case 'profile':
+      return {
+        command: 'profile',
+        name: line.name,
+        ...(line.profile === undefined ? {} : { profile: line.profile }),
+        ...(line.approval === undefined ? {} : { approval: line.approval }),
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { mcpStateSchema } from './mcp'
+import { needsYouEntrySchema } from './needs-you'
 import { MESSAGE_TYPES } from './messages'
 import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { taskBoardSchema } from './tasks'
@@ -143,6 +144,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     task: z.string(),
     subject: z.string(),
   }),
+  /** An entry of the Needs-you queue was added or changed (answered, cancelled, resolved). */
+  z.object({ type: z.literal('needs-you-changed'), entry: needsYouEntrySchema }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']

@@ -62,6 +62,11 @@ export const commandNames = [
   'trustMcpServers',
   'addMcpServer',
   'removeMcpServer',
+  'setAgentProfile',
+  'getProfiles',
+  'saveProfile',
+  'deleteProfile',
+  'answerNeedsYou',
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

@@ -3,6 +3,7 @@ import { mcpServerNameSchema } from './mcp'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
 import { memberWorktreeSchema } from './worktree'
+import { approvalModeSchema, profileNameSchema } from './profiles'
 
 /** The version of config.json this build writes (a field of our own; s09's files have none). */
 export const ROSTER_FORMAT_VERSION = 1
@@ -10,7 +11,9 @@ export const ROSTER_FORMAT_VERSION = 1
 /**
  * working: in an activation; idle: done, wakes on mail; waiting: for a retry, an approval or a
  * raised budget; stalled: its model stream went silent; error: stopped by a failure (with the
- * reason); shutdown: ended by the shutdown protocol, re-spawnable.
+ * reason); shutdown: ended by the shutdown protocol, re-spawnable; waiting-for-you: a tool call
+ * or a question waits in the Needs-you queue for the person's answer (added after version 1's
+ * first files: older rosters simply never hold it).
  */
 export const MEMBER_STATUSES = [
   'working',
@@ -19,6 +22,7 @@ export const MEMBER_STATUSES = [
   'stalled',
   'error',
   'shutdown',
+  'waiting-for-you',
 ] as const
 export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
@@ -59,6 +63,10 @@ export const memberSchema = z.looseObject({
   worktree: memberWorktreeSchema.nullable().optional(),
   /** The MCP servers it may use (chosen at spawn); absent or null: every server. */
   mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
+  /** Its permission profile (built-in or `.team/profiles.json`); absent: implementer. */
+  profile: profileNameSchema.optional(),
+  /** Its own approval mode; absent: its profile's (plan-first when `plan_first` is set). */
+  approval: approvalModeSchema.optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 

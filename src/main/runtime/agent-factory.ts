@@ -14,10 +14,15 @@ import type {
 } from './instructions/project-instructions'
 import type { ModelClient } from './model/client'
 import { DEFAULT_CONTEXT_WINDOW, knownContextWindow } from './model/context-window'
+import type { NeedsYou } from './needs-you/queue'
+import type { AgentPermission } from './permissions/agent-permissions'
+import { createToolPolicy } from './permissions/tool-policy'
 import type { Protocols } from './protocols/service'
 import type { Team } from './team'
 import { basicTools, basicToolsWith, type BashToolOptions } from './tools/basic-tools'
+import { askUserTool } from './tools/ask-user-tool'
 import { protocolTools } from './tools/protocol-tools'
+import { searchTools } from './tools/search-tools'
 import { teamTools, type TeamOperations } from './tools/team-tools'
 import type { TeamWorktrees } from './team-worktrees'
 import { worktreeSummary } from './worktree-summary'
@@ -61,6 +66,12 @@ export interface AgentDependencies {
   readonly mcpTools?: (name: string) => readonly Tool[]
   /** Resolves once MCP servers still starting are up (or failed): their tools are then known. */
   readonly mcpStarted?: (signal: AbortSignal) => Promise<void>
+  /** The Needs-you queue: approvals and questions wait there for the person. */
+  readonly needsYou: NeedsYou
+  /** An agent's profile and approval mode, as they apply now. */
+  readonly permission: (name: string) => AgentPermission
+  /** An agent's own folder (its worktree) where ask mode lets writes run; null: none. */
+  readonly ownFolder?: (name: string) => string | null
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -88,8 +99,11 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     mailbox: team.mailbox,
     clock: deps.clock,
     toolRoot: isLead ? undefined : () => deps.worktrees.toolRoot(name),
+    // Every tool the agent's kind has; its profile decides, call by call, which are offered.
     tools: [
       ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
+      ...searchTools,
+      askUserTool(deps.needsYou),
       ...(isLead
         ? [...messaging.lead, ...protocol.lead, ...board.lead]
         : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
@@ -124,6 +138,17 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     judge: (message) => protocols.judge(name, message),
     pauseReason: () => deps.pauseReason(name),
     planGate: () => (isLead ? null : protocols.planGate(name)),
+    toolPolicy: createToolPolicy({
+      agent: name,
+      workspace: team.paths.workspace,
+      permission: () => deps.permission(name),
+      queue: deps.needsYou,
+      ownFolder: () => deps.ownFolder?.(name) ?? null,
+    }),
+    stillWaiting: (call) =>
+      deps.needsYou
+        .pending()
+        .some((entry) => entry.agent === name && entry.tool_use_id === call.id),
     onAuthFailure: (message) => deps.reportAuthFailure(message),
     mailSignalled: deps.mailSignalled,
     identity: () => ({

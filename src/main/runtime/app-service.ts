@@ -30,7 +30,7 @@ import { TeamPaths } from './team-paths'
 import { teamSnapshot, type StatusReason } from './team-snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
 import { demoEventDelayMs } from '../../shared/demo-speed'
-import { toInboxEntryView } from './views'
+import { profilesView, toInboxEntryView } from './views'
 import { exportHistory } from './history/history-export'
 import { hostHistorySource } from './history/sources'
 import { TeamHistory } from './history/team-history'
@@ -241,6 +241,22 @@ export class AppService {
         if (request.agent !== undefined) this.knownAgent(request.agent)
         return exportHistory(hostHistorySource(host), request, host.team.roster.snapshot.team_name)
       },
+      setAgentProfile: async ({ name, profile, approval }) => ({
+        summary: this.requireHost().setProfile(this.knownAgent(name), {
+          ...(profile === undefined ? {} : { profile }),
+          ...(approval === undefined ? {} : { approval }),
+        }),
+      }),
+      getProfiles: async () => profilesView(this.requireHost()),
+      saveProfile: async ({ profile }) => {
+        this.requireHost().profiles.save(profile)
+        return profilesView(this.requireHost())
+      },
+      deleteProfile: async ({ name }) => {
+        this.requireHost().profiles.remove(name)
+        return profilesView(this.requireHost())
+      },
+      answerNeedsYou: async (answer) => ({ entry: this.requireHost().answerNeedsYou(answer) }),
       closeWorkspace: async () => {
         await this.host?.close()
         this.host = null

@@ -1,6 +1,8 @@
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { ModelChoiceChange } from '../../shared/model-choice'
+import type { NeedsYouAnswer } from '../../shared/needs-you'
+import type { ProfileChoiceChange } from './permissions/profile-choice'
 import { USER } from '../../shared/names'
 import type { Budget } from './agents/guards'
 import type { BranchAction } from '../../shared/worktree'
@@ -18,6 +20,8 @@ export interface ControlTarget {
   spawn(request: SpawnRequest): string
   setModel(name: string, change: ModelChoiceChange): string
   removeTeammate(name: string, branch?: BranchAction): Promise<string>
+  setProfile(name: string, change: ProfileChoiceChange): string
+  answerNeedsYou(answer: NeedsYouAnswer): unknown
 }
 
 /**
@@ -48,6 +52,8 @@ export function runControlCommand(
         if (!(error instanceof TeamError)) throw error
         publish(controlError(command.name, error))
       })
+    else if (command.command === 'profile') host.setProfile(command.name, command)
+    else if (command.command === 'answer') host.answerNeedsYou(command)
     else host.resume(command.name)
   } catch (error) {
     // A command naming an agent that is not running: nothing to do, but say so in the UI.

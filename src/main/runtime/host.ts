@@ -7,6 +7,7 @@ import {
   type ModelChoiceChange,
 } from '../../shared/model-choice'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
+import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { AuthAlert } from './auth-alert'
 import {
@@ -31,10 +32,25 @@ import { ProjectInstructions, type InstructionScope } from './instructions/proje
 import type { TeamNote } from './instructions/team-note'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
+import { mirrorEvent, reconcileMirrors, teamQueue } from './needs-you/mirror'
+import type { NeedsYou } from './needs-you/queue'
+import { permissionOf, type AgentPermission } from './permissions/agent-permissions'
+import { ProfileStore } from './permissions/profile-store'
+import {
+  assertProfileChange,
+  setProfileChoice,
+  type ProfileChoiceChange,
+} from './permissions/profile-choice'
 import { Protocols } from './protocols/service'
 import { ProtocolStore, type ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
-import { enrollMember, spawnSummary, spawnTask, type SpawnRequest } from './spawn-request'
+import {
+  assertSpawnable,
+  enrollSpawn,
+  spawnSummary,
+  spawnTask,
+  type SpawnRequest,
+} from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
 import { mayUseServer } from './mcp/agent-servers'
 import { McpServers, type McpOptions } from './mcp/servers'
@@ -46,6 +62,7 @@ import { readTeamSandbox } from './team-sandbox'
 import type { BashSandboxHooks } from './tools/basic-tools'
 import { defaultBashSandbox } from './tools/bash-sandbox'
 import { TeamTasks } from './tasks/team-tasks'
+import { sandboxQueueHooks } from './needs-you/sandbox-queue'
 import { completeReviewedOnMerge } from './tasks/review-merge'
 import { TASK_BOARD_SENDER, TaskAutomation, autoClaimOf } from './tasks/task-automation'
 
@@ -104,6 +121,9 @@ export class TeamHost {
   private readonly taskAutomation: TaskAutomation
   /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
   readonly mcp: McpServers
+  /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
+  readonly needsYou: NeedsYou
+  readonly profiles: ProfileStore
   private closed = false
 
   private constructor(
@@ -128,6 +148,11 @@ export class TeamHost {
     this.mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
       team.publish({ type: 'mcp-changed', state }),
     )
+    this.profiles = ProfileStore.of(team.paths)
+    this.needsYou = teamQueue(team, clock, options.ids ?? randomIds(clock), {
+      reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
+      resume: (name) => this.resume(name),
+    })
     this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
       this.agents.values(),
     )
@@ -170,11 +195,22 @@ export class TeamHost {
           teamFolder: team.paths.root,
           allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
           unreadable: options.privateFolders,
-          hooks: options.sandboxHooks,
+          hooks:
+            options.sandboxHooks ??
+            sandboxQueueHooks(this.needsYou, team.paths, (agent, content) =>
+              this.send({ to: agent, content }),
+            ),
         },
       },
       mcpTools: (name) => this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
       mcpStarted: (signal) => this.mcp.whenStarted(signal),
+      needsYou: this.needsYou,
+      permission: (name) => this.permission(name),
+      // Ask mode lets writes run in a teammate's own worktree; elsewhere they wait.
+      ownFolder: (name) => {
+        const root = this.worktrees.toolRoot(name)
+        return root === team.paths.workspace ? null : root
+      },
     }
     this.subscription = team.subscribe((event) => this.route(event))
   }
@@ -196,6 +232,7 @@ export class TeamHost {
       host.taskAutomation.releaseAtOpen(
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
+      reconcileMirrors(host.needsYou, team, host.protocolRequests())
       host.resumeAfterStart()
       return host
     } catch (error) {
@@ -226,31 +263,20 @@ export class TeamHost {
     assertSpawnableName(request.name)
     assertModelChoice(request)
     this.mcp.assertKnown(request.mcpServers)
-    const member = this.team.roster.find(request.name)
-    // The roster's status decides: an agent that reported idle may still be finishing its
-    // last step, and a new turn then simply keeps it going.
-    if (member?.status === 'working') {
-      throw new TeamError(
-        'member-working',
-        `"${request.name}" is working right now; wait until it is idle, or stop it first.`,
-      )
-    }
-    const previous = member?.status
+    assertProfileChange(this.profiles, request)
+    // Refused before anything is made (a worktree among them).
+    assertSpawnable(this.team, request.name)
     const now = (this.options.clock ?? systemClock).now() / 1000
     const place = this.worktrees.atSpawn(request.name, request.worktree)
-    this.team.updateRoster((draft) => enrollMember(draft, request, now, place.record))
+    enrollSpawn(
+      { team: this.team, protocols: this.protocols, profiles: this.profiles },
+      request,
+      now,
+      place.record,
+    )
     this.worktrees.turnStarted(request.name)
-    // Its earlier run's shutdown answer ("shutting down after this step") is over.
-    if (previous !== undefined) this.protocols.spawnedAgain(request.name)
-    if (previous !== undefined)
-      this.team.publish({
-        type: 'agent-status-changed',
-        name: request.name,
-        previous,
-        status: 'working',
-        reason: 'spawned again',
-      })
-    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request))
+    const planFirst = this.team.roster.find(request.name)?.plan_first === true
+    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
     const summary = spawnSummary(request, this.modelChoice(request.name))
     return place.note === '' ? summary : `${summary}; ${place.note}`
   }
@@ -331,6 +357,25 @@ export class TeamHost {
     assertModelChoice(change)
     this.team.updateRoster((draft) => writeModelChoice(draft, name, change))
     return describeModelChange(name, this.modelChoice(name), this.defaultModel)
+  }
+
+  /** An agent's permission profile or approval mode (the lead's too), from its next tool call. */
+  setProfile(name: string, change: ProfileChoiceChange): string {
+    this.assertOpen()
+    assertKnownAgent(name, this.team.roster)
+    return setProfileChoice(this.team, this.profiles, name, change)
+  }
+
+  /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
+  answerNeedsYou(answer: NeedsYouAnswer): NeedsYouEntry {
+    this.assertOpen()
+    const { id, decision, text } = answer
+    return this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) })
+  }
+
+  /** An agent's profile and approval mode as they apply now. */
+  permission(name: string): AgentPermission {
+    return permissionOf(this.team.roster.snapshot, this.profiles, name)
   }
 
   /** An agent's own model (null: the team's) and thinking budget (null: off), from config.json. */
@@ -459,6 +504,7 @@ export class TeamHost {
       else this.worktrees.touched(event.name)
     }
     this.taskAutomation.handle(event)
+    mirrorEvent(this.needsYou, event)
     if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
     else if (event.type === 'inbox-changed' && event.change !== 'removed')
       this.mailArrived(event.name, null)

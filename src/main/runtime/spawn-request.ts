@@ -3,8 +3,14 @@ import {
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
+import { TeamError } from '../../shared/errors'
+import { DEFAULT_TEAMMATE_PROFILE, type ApprovalMode } from '../../shared/profiles'
 import type { MemberWorktree } from '../../shared/worktree'
+import type { ProfileStore } from './permissions/profile-store'
+import { applyProfileChoice } from './permissions/profile-choice'
+import type { Protocols } from './protocols/service'
 import type { Roster } from './roster/roster'
+import type { Team } from './team'
 
 /** A spawn as the host takes it: from the person, the lead's tool or a control command. */
 export type SpawnRequest = {
@@ -19,6 +25,10 @@ export type SpawnRequest = {
   autoClaim?: boolean
   /** The MCP servers it may use; null: every server; absent: as it was (every one when new). */
   mcpServers?: readonly string[] | null
+  /** Its permission profile; absent: a new member gets implementer, a re-spawn keeps its own. */
+  profile?: string
+  /** Its own approval mode; absent: its profile's (plan-first when planFirst is set). */
+  approval?: ApprovalMode
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
@@ -28,15 +38,22 @@ export function enrollMember(
   draft: RosterDraft,
   request: SpawnRequest,
   now: number,
+  profileApproval: (profile: string | undefined) => ApprovalMode,
   worktree: MemberWorktree | null = null,
 ): void {
   const existing = draft.members.find((candidate) => candidate.name === request.name)
+  const profile = request.profile ?? existing?.profile
+  const mode = request.approval ?? (request.planFirst ? 'plan-first' : profileApproval(profile))
   const fields = {
     role: request.role,
     status: 'working' as const,
-    plan_first: request.planFirst === true,
+    plan_first: mode === 'plan-first',
     plan_approved: null,
     ...(worktree === null ? {} : { worktree }),
+  }
+  const permissions = {
+    ...(request.profile === undefined ? {} : { profile: request.profile }),
+    ...(request.approval === undefined ? {} : { approval: request.approval }),
   }
   // A re-spawn keeps its model and thinking unless the request says otherwise.
   const choice = { model: request.model, thinking: request.thinking }
@@ -46,6 +63,7 @@ export function enrollMember(
     Object.assign(existing, fields, autoClaim, { updated_at: now })
     applyModelChoice(existing, choice)
     applyServerChoice(existing, request.mcpServers)
+    applyProfileChoice(existing, permissions)
   } else {
     const member: typeof fields & { name: string; created_at: number; mcp_servers?: string[] } = {
       name: request.name,
@@ -55,8 +73,58 @@ export function enrollMember(
     }
     applyModelChoice(member, choice)
     applyServerChoice(member, request.mcpServers)
+    applyProfileChoice(member, permissions)
     draft.members.push(member)
   }
+}
+
+/** Refuses a spawn of a working agent, or one waiting for the person: its step is not over. */
+export function assertSpawnable(team: Team, name: string): void {
+  const member = team.roster.find(name)
+  // The roster's status decides: an agent that reported idle may still be finishing its
+  // last step, and a new turn then simply keeps it going.
+  if (member?.status === 'working' || member?.status === 'waiting-for-you') {
+    throw new TeamError(
+      'member-working',
+      member.status === 'working'
+        ? `"${name}" is working right now; wait until it is idle, or stop it first.`
+        : `"${name}" is waiting for your answer in the Needs-you queue; answer it, or stop it first.`,
+    )
+  }
+}
+
+/**
+ * Checks that `request.name` may be spawned now and writes it to the roster as working. A
+ * working agent, or one waiting for the person, is refused: its step is not over.
+ */
+export function enrollSpawn(
+  parts: { team: Team; protocols: Protocols; profiles: ProfileStore },
+  request: SpawnRequest,
+  now: number,
+  worktree: MemberWorktree | null = null,
+): void {
+  const { team } = parts
+  assertSpawnable(team, request.name)
+  const previous = team.roster.find(request.name)?.status
+  team.updateRoster((draft) =>
+    enrollMember(
+      draft,
+      request,
+      now,
+      (profile) => parts.profiles.find(profile ?? DEFAULT_TEAMMATE_PROFILE)?.approval ?? 'auto',
+      worktree,
+    ),
+  )
+  if (previous === undefined) return
+  // Its earlier run's shutdown answer ("shutting down after this step") is over.
+  parts.protocols.spawnedAgain(request.name)
+  team.publish({
+    type: 'agent-status-changed',
+    name: request.name,
+    previous,
+    status: 'working',
+    reason: 'spawned again',
+  })
 }
 
 /** What a plan-first spawn adds to the prompt (a saved template takes it off again). */
@@ -72,11 +140,11 @@ function applyServerChoice(
 }
 
 /** The spawned agent's first turn: its prompt, and the plan-first rule when it applies. */
-export function spawnTask(request: SpawnRequest): string {
-  return request.planFirst ? `${request.prompt}${PLAN_FIRST_NOTE}` : request.prompt
+export function spawnTask(request: SpawnRequest, planFirst: boolean): string {
+  return planFirst ? `${request.prompt}${PLAN_FIRST_NOTE}` : request.prompt
 }
 
-/** What the spawn answers: the member, its role, model and thinking. */
+/** What the spawn answers: the member, its role, model, thinking, servers and permissions. */
 export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
   const model = choice.model === null ? '' : `, model: ${choice.model}`
   const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
@@ -84,5 +152,7 @@ export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string
     request.mcpServers === undefined || request.mcpServers === null
       ? ''
       : `, MCP servers: ${request.mcpServers.length === 0 ? 'none' : request.mcpServers.join(', ')}`
-  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
+  const profile = request.profile === undefined ? '' : `, profile: ${request.profile}`
+  const approval = request.approval === undefined ? '' : `, approvals: ${request.approval}`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers}${profile}${approval})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
 }

@@ -70,6 +70,8 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     statusCause: sources.reasons.get(agent.name)?.cause ?? null,
     ...host.modelChoice(agent.name),
     pending: await pendingCount(host, agent.name),
+    profile: host.permission(agent.name).profile.name,
+    approval: host.permission(agent.name).approval,
   })
   const members = await Promise.all(roster.members.map((member) => view(member)))
   return {
@@ -85,6 +87,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     alert: sources.alert,
     tasks: host.tasks.view(),
     mcp: host.mcp.state(),
+    needsYou: host.needsYou.entries(),
   }
 }
 

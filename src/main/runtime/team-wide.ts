@@ -10,8 +10,16 @@ export interface TeamWideHost {
   resume(name: string): void
 }
 
-/** Statuses Stop ends: an activation, a retry wait, a stall (as the roster's Stop button). */
-const STOPPABLE: ReadonlySet<MemberStatus> = new Set(['working', 'waiting', 'stalled'])
+/**
+ * Statuses Stop ends: an activation, a retry wait, a stall, a wait for the person (as the
+ * roster's Stop button).
+ */
+const STOPPABLE: ReadonlySet<MemberStatus> = new Set([
+  'working',
+  'waiting',
+  'stalled',
+  'waiting-for-you',
+])
 /** Statuses Resume lifts: a pause, a stall, an error (as the roster's Resume button). */
 const RESUMABLE: ReadonlySet<MemberStatus> = new Set(['waiting', 'stalled', 'error'])
 

@@ -57,7 +57,9 @@ export function AgentControls({ agent }: { readonly agent: AgentState }) {
           {resumeLabel(agent.status)}
         </button>
       ) : null}
-      {agent.status === 'stalled' || agent.status === 'waiting' ? (
+      {agent.status === 'stalled' ||
+      agent.status === 'waiting' ||
+      agent.status === 'waiting-for-you' ? (
         <button
           type="button"
           className="button button-danger button-small"

@@ -5,6 +5,8 @@ import { Transcript } from '../transcript/Transcript'
 import { AgentStatusNotice } from './AgentStatusNotice'
 import { Composer } from './Composer'
 import { InlineError } from './Dialog'
+import { NeedsYouLink } from './NeedsYouLink'
+import { pendingCountOf } from '../store/needs-you'
 import { PlanCards } from './PlanCards'
 import { useCommand } from './useCommand'
 import { own } from '../../shared/own'
@@ -17,11 +19,12 @@ export function Conversation({ name }: { readonly name: string }) {
   const agent = useAppStore((state) => own(state.agents, name))
   const chat = useAppStore((state) => state.chat)
   const sendMessage = useAppStore((state) => state.sendMessage)
+  const queued = useAppStore((state) => pendingCountOf(state.needsYou, name))
   const isLead = name === LEAD
   if (agent === undefined) return null
   return (
     <div className="conversation">
-      <AgentStatusNotice name={name} />
+      {queued > 0 ? <NeedsYouLink name={name} /> : <AgentStatusNotice name={name} />}
       <Transcript
         key={name}
         name={name}

@@ -2,6 +2,7 @@ import { useAppStore } from '../store/context'
 import { BrandMark } from './FirstRun'
 import { shortPath } from './format'
 import { ThemeSwitch } from '../theme/ThemeSwitch'
+import { pendingCount } from '../store/needs-you'
 
 export function Header() {
   const workspace = useAppStore((state) => state.workspace)
@@ -22,6 +23,7 @@ export function Header() {
         <div className="workspace-info muted">No folder open</div>
       )}
       <ModelChip />
+      <NeedsYouButton />
       <nav className="header-actions" aria-label="Application">
         {workspace !== null ? (
           <button
@@ -60,6 +62,26 @@ export function Header() {
         </button>
       </nav>
     </header>
+  )
+}
+
+/** How many things wait on the person; opens the Needs-you view. */
+function NeedsYouButton() {
+  const count = useAppStore((state) => pendingCount(state.needsYou))
+  const showView = useAppStore((state) => state.showView)
+  const workspace = useAppStore((state) => state.workspace)
+  if (workspace === null) return null
+  return (
+    <button
+      type="button"
+      className={count > 0 ? 'needs-you-button has-items' : 'needs-you-button'}
+      data-testid="needs-you-count"
+      aria-label={`Needs you: ${count}`}
+      title="Approvals, questions, plans, pauses, errors and stalls waiting on you"
+      onClick={() => showView('needs-you')}
+    >
+      Needs you <span className="needs-you-badge">{count}</span>
+    </button>
   )
 }
 

@@ -7,6 +7,8 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
+import { NeedsYouView } from './NeedsYouView'
+import { pendingCount } from '../store/needs-you'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 import { TaskBoardView } from './board/TaskBoardView'
@@ -24,7 +26,9 @@ export function MainArea() {
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
       <div className="main-content">
-        {view === 'activity' ? (
+        {view === 'needs-you' ? (
+          <NeedsYouView />
+        ) : view === 'activity' ? (
           <ActivityPanes />
         ) : view === 'board' ? (
           <TaskBoardView />
@@ -49,6 +53,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   const working = useAppStore(
     (state) => state.order.filter((name) => own(state.agents, name)?.status === 'working').length,
   )
+  const waiting = useAppStore((state) => pendingCount(state.needsYou))
   const tab = (target: MainView, label: string, title: string) => (
     <button
       type="button"
@@ -63,7 +68,12 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
   )
   return (
     <div className="view-bar">
-      {!isTeamView(view) && agent !== undefined ? (
+      {view === 'needs-you' ? (
+        <div className="view-agent">
+          <h1 className="view-title">Needs you</h1>
+          <span className="view-role">{waiting} waiting, across the team</span>
+        </div>
+      ) : !isTeamView(view) && agent !== undefined ? (
         <div className="view-agent">
           <h1 className="view-title">{selected === LEAD ? 'Lead' : selected}</h1>
           <span className="view-role">
@@ -99,6 +109,11 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           : null}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
         {tab('board', 'Board', 'The task board')}
+        {tab(
+          'needs-you',
+          waiting > 0 ? `Needs you (${waiting})` : 'Needs you',
+          'Everything that waits on you: approvals, questions, plans, pauses',
+        )}
       </div>
     </div>
   )

@@ -10,6 +10,7 @@ import { describeSpend, formatCostSpend, formatSpend, formatSpendCompact, initia
 import { useCost } from './useCost'
 import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from './status'
+import { RosterProfile } from './RosterProfile'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
 import { SandboxNotice } from './SandboxNotice'
@@ -146,6 +147,7 @@ function RosterEntry({
             </span>
           </span>
           <RosterModel agent={agent} />
+          <RosterProfile agent={agent} />
           <span className="roster-line">
             <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
             <span className="roster-tokens" title={describeSpend(agent.usage, cost)}>

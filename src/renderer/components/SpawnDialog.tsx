@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react'
+import { defaultPermissionChoice, PermissionFields } from './PermissionFields'
 import { NAME_RULE, RESERVED_NAMES, nameProblem } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { SpawnPrefill } from '../store/ui'
@@ -38,6 +39,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   const servers = serverNames === '' ? [] : serverNames.split('\n')
   // Servers left out of the teammate's tools; none by default (every server).
   const [withoutServers, setWithoutServers] = useState<readonly string[]>([])
+  const [permissions, setPermissions] = useState(defaultPermissionChoice)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -72,6 +74,11 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
       ...(withoutServers.length > 0
         ? { mcpServers: servers.filter((server) => !withoutServers.includes(server)) }
         : {}),
+      // Left out when untouched: a new teammate gets implementer, a re-spawn keeps its own.
+      ...(permissions.profile === defaultPermissionChoice.profile
+        ? {}
+        : { profile: permissions.profile }),
+      ...(permissions.approval === null ? {} : { approval: permissions.approval }),
     })
     if (outcome.ok) closeDialog()
   }
@@ -161,6 +168,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           defaultModel={defaultModel}
           showProblems={submitted}
         />
+        <PermissionFields value={permissions} onChange={setPermissions} />
         <label className="toggle" htmlFor={ids.planFirst}>
           <input
             id={ids.planFirst}

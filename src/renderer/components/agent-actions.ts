@@ -14,7 +14,12 @@ export function canResume(agent: AgentState): boolean {
 
 /** Whether Stop applies: the agent works, or sits in a wait or a stall that Stop ends. */
 export function canStop(status: MemberStatus): boolean {
-  return status === 'working' || status === 'stalled' || status === 'waiting'
+  return (
+    status === 'working' ||
+    status === 'stalled' ||
+    status === 'waiting' ||
+    status === 'waiting-for-you'
+  )
 }
 
 /** A stalled stream is retried at once; anything else goes on where it stopped. */

@@ -21,6 +21,8 @@ export function statusLook(status: MemberStatus): StatusLook {
       return { label: 'Error', meaning: 'stopped by a failure' }
     case 'shutdown':
       return { label: 'Shut down', meaning: 'ended; it can be spawned again' }
+    case 'waiting-for-you':
+      return { label: 'Waiting for you', meaning: 'asks you in the Needs-you queue' }
     default:
       return assertNever(status, 'member status')
   }

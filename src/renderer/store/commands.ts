@@ -19,6 +19,10 @@ export interface Commands {
   /** The s10 shutdown handshake: pending until the teammate answers. */
   requestShutdown(name: string): Promise<Result<'requestShutdown'>>
   reviewPlan(params: Params<'reviewPlan'>): Promise<Result<'reviewPlan'>>
+  /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
+  answerNeedsYou(params: Params<'answerNeedsYou'>): Promise<void>
+  setAgentProfile(params: Params<'setAgentProfile'>): Promise<Result<'setAgentProfile'>>
+  getProfiles(): Promise<Result<'getProfiles'>>
   /** An agent's budget, or the team's with name null; nulls lift a limit. */
   setBudget(params: Params<'setBudget'>): Promise<void>
   sendMessage(params: Params<'sendMessage'>): Promise<Result<'sendMessage'>>
@@ -85,6 +89,12 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       set((state) => planAnswered(state, params.requestId, params.approve))
       return reply
     },
+    async answerNeedsYou(params) {
+      const { entry } = await api.answerNeedsYou(params)
+      set((state) => ({ needsYou: { ...state.needsYou, [entry.id]: entry } }))
+    },
+    setAgentProfile: (params) => api.setAgentProfile(params),
+    getProfiles: () => api.getProfiles({}),
     async setBudget(params) {
       await api.setBudget(params)
       set((state) =>

@@ -2,6 +2,7 @@ import type { HostEvent, TeamSnapshot } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
 import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
+import { approvalModeSchema, DEFAULT_TEAMMATE_PROFILE } from '../../shared/profiles'
 import { addModelUsage } from '../../shared/cost'
 import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
@@ -109,6 +110,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       })
     case 'mcp-changed':
       return state.workspace === null ? state : { ...state, mcp: event.state }
+    case 'needs-you-changed':
+      return { ...state, needsYou: { ...state.needsYou, [event.entry.id]: event.entry } }
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':
@@ -153,6 +156,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     teamBudget: snapshot.teamBudget,
     mcp: snapshot.mcp,
     protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
+    needsYou: Object.fromEntries((snapshot.needsYou ?? []).map((entry) => [entry.id, entry])),
     sentReviews: {},
     live: {},
     transcripts: {},
@@ -207,6 +211,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             rounds: 0,
             budget: noBudget,
             failure: null,
+            ...permissionOf(member, undefined),
           }
         : {
             ...existing,
@@ -215,6 +220,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             running: member.status === 'working',
             model,
             thinking,
+            ...permissionOf(member, existing),
           }
   }
   return {
@@ -224,6 +230,26 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
     order: [...(lead === undefined ? [] : [LEAD]), ...event.members.map((member) => member.name)],
     rosterProblem: null,
   }
+}
+
+/**
+ * A member's profile and approval mode as config.json holds them. A mode it does not hold comes
+ * from the profile, which only the host knows: kept while the profile stays, else unknown.
+ */
+function permissionOf(
+  member: EventOf<'roster-changed'>['members'][number],
+  existing: AgentState | undefined,
+): Pick<AgentState, 'profile' | 'approval'> {
+  const profile = typeof member.profile === 'string' ? member.profile : DEFAULT_TEAMMATE_PROFILE
+  const own = approvalModeSchema.safeParse(member['approval'])
+  const approval = own.success
+    ? own.data
+    : member['plan_first'] === true
+      ? 'plan-first'
+      : existing?.profile === profile
+        ? existing.approval
+        : null
+  return { profile, approval }
 }
 
 /** The agent with its model and thinking as config.json holds them (the same object if so). */

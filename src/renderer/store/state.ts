@@ -7,6 +7,8 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../shared/contract'
+import type { NeedsYouEntry } from '../../shared/needs-you'
+import type { ApprovalMode } from '../../shared/profiles'
 import type { MemberStatus, WaitCause } from '../../shared/roster'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
@@ -46,6 +48,9 @@ export interface AgentState {
   readonly rounds: number
   readonly budget: Budget
   readonly failure: AgentFailure | null
+  /** Its permission profile and approval mode; null where the host did not say. */
+  readonly profile: string | null
+  readonly approval: ApprovalMode | null
 }
 
 /** A token, a round and a dollar limit; null lifts a limit. */
@@ -159,6 +164,8 @@ export interface TeamData {
   readonly nextNoticeId: number
   /** The team's MCP servers: trust, state, tools, stderr tail; null when no team is open. */
   readonly mcp: McpState | null
+  /** The Needs-you queue's entries by id, pending and recently settled. */
+  readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
 }
 
 export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
@@ -186,6 +193,7 @@ export const initialTeamData: TeamData = {
   notices: [],
   nextNoticeId: 1,
   mcp: null,
+  needsYou: {},
 }
 
 export function agentFromView(view: AgentView): AgentState {
@@ -207,5 +215,7 @@ export function agentFromView(view: AgentView): AgentState {
       view.status === 'error' && view.statusReason !== null
         ? { code: 'error', message: view.statusReason }
         : null,
+    profile: view.profile ?? null,
+    approval: view.approval ?? null,
   }
 }

@@ -2,11 +2,11 @@ import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity' | 'board'
+export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity' | 'board' | 'needs-you'
 
-/** Views of the whole team (the activity panes, the task board) rather than of one agent. */
+/** Views of the whole team (the activity panes, the task board, the queue), not of one agent. */
 export function isTeamView(view: MainView): boolean {
-  return view === 'activity' || view === 'board'
+  return view === 'activity' || view === 'board' || view === 'needs-you'
 }
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */

@@ -176,3 +176,36 @@ describe('the badge and quitting', () => {
     expect(quitQuestion([done.state])).toBeNull()
   })
 })
+
+describe('Needs-you entries', () => {
+  it('a tool approval or a question notifies once and counts in the badge until answered', () => {
+    const entry = {
+      id: 'ny-1',
+      agent: 'alice',
+      kind: 'tool' as const,
+      summary: 'bash: npm test',
+      detail: 'npm test',
+      status: 'pending' as const,
+      created_at: 1,
+      settled_at: null,
+      answer: null,
+      tool: 'bash',
+      tool_use_id: 'tu_1',
+      pattern: 'npm test',
+      request_id: null,
+    }
+    let observed = observe(emptyAttention, { type: 'needs-you-changed', entry }, { focused: false })
+    expect(observed.notifications).toEqual([
+      { title: 'alice asks to run bash', body: 'bash: npm test', agent: 'alice' },
+    ])
+    expect(badgeCount(observed.state)).toBe(1)
+    observed = observe(observed.state, { type: 'needs-you-changed', entry }, { focused: false })
+    expect(observed.notifications).toEqual([])
+    observed = observe(
+      observed.state,
+      { type: 'needs-you-changed', entry: { ...entry, status: 'approved' } },
+      { focused: false },
+    )
+    expect(badgeCount(observed.state)).toBe(0)
+  })
+})

@@ -12,6 +12,7 @@ import type {
 } from '../../../src/shared/contract'
 import type { ReviewDiff } from '../../../src/shared/worktree'
 import type { SandboxView } from '../../../src/shared/sandbox'
+import type { NeedsYouEntry } from '../../../src/shared/needs-you'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import type { Task } from '../../../src/shared/tasks'
 
@@ -112,6 +113,26 @@ export interface FakeOptions {
   readonly diffs?: Record<string, ReviewDiff>
   /** What getSandbox answers (default: sandboxed, no host allowed). */
   readonly sandbox?: SandboxView
+}
+
+/** A Needs-you entry as the snapshot and needs-you-changed carry it. */
+export function needsYouEntry(change: Partial<NeedsYouEntry> = {}): NeedsYouEntry {
+  return {
+    id: 'ny-1',
+    agent: 'alice',
+    kind: 'tool',
+    summary: 'bash: npm test',
+    detail: 'npm test',
+    status: 'pending',
+    created_at: 1_700_000_000,
+    settled_at: null,
+    answer: null,
+    tool: 'bash',
+    tool_use_id: 'tu_1',
+    pattern: 'npm test',
+    request_id: null,
+    ...change,
+  }
 }
 
 /** A plan request as the snapshot and protocol-changed carry it. */
@@ -248,6 +269,21 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     })),
     addMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
     removeMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
+    setAgentProfile: vi.fn(async ({ name }: { name: string }) => ({
+      summary: `${name}: profile changed.`,
+    })),
+    getProfiles: vi.fn(async () => ({ profiles: [], problem: null })),
+    saveProfile: vi.fn(async () => ({ profiles: [], problem: null })),
+    deleteProfile: vi.fn(async () => ({ profiles: [], problem: null })),
+    answerNeedsYou: vi.fn(
+      async ({ id, decision, text }: { id: string; decision: string; text?: string }) => {
+        const entry = (team.needsYou ?? []).find((candidate) => candidate.id === id)
+        if (!entry) throw rejection('invalid-argument', `There is no entry ${id}.`)
+        const status =
+          decision === 'deny' ? 'denied' : decision === 'answer' ? 'answered' : 'approved'
+        return { entry: { ...entry, status, answer: text ?? null, settled_at: 2 } }
+      },
+    ),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

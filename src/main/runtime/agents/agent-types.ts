@@ -5,7 +5,9 @@ import type { Clock } from '../clock'
 import type { Mailbox } from '../mailbox/mailbox'
 import type { ModelClient } from '../model/client'
 import type { TeamPaths } from '../team-paths'
+import type { ToolPolicy } from '../permissions/tool-policy'
 import type { Tool } from '../tools/types'
+import type { ToolUseBlock } from '../../../shared/transcript'
 import type { CompactionPolicy } from './compaction'
 import type { TurnPolicy } from './model-turn'
 
@@ -46,6 +48,10 @@ export interface AgentOptions {
   readonly pauseReason?: () => { cause: PauseCause; reason: string } | null
   /** Why mutating tools are refused right now (a plan not yet approved), or null. */
   readonly planGate?: () => string | null
+  /** Its permission profile and approvals (default: every tool, no approvals). */
+  readonly toolPolicy?: ToolPolicy
+  /** Whether a call left without a result still waits in the Needs-you queue. */
+  readonly stillWaiting?: (call: ToolUseBlock) => boolean
   /** The endpoint refused the key: reported once for the whole team by the host. */
   readonly onAuthFailure?: (message: string) => void
   /**

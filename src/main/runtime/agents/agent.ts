@@ -86,6 +86,8 @@ export class Agent {
           options.modelId?.() ?? options.model().endpoint.model,
         ),
       planGate: () => options.planGate?.() ?? null,
+      policy: options.toolPolicy,
+      stillWaiting: options.stillWaiting,
     })
     this.meter = UsageMeter.fromRecords(this.store.all)
   }
@@ -232,6 +234,11 @@ export class Agent {
     this.controller = controller
     this.loops.reset()
     try {
+      await this.toolCalls.resumeWaiting(controller.signal)
+      if (controller.signal.aborted) {
+        this.toolCalls.answerInterrupted('stopped before it ran')
+        return { kind: 'stopped' }
+      }
       this.toolCalls.answerInterrupted()
       for (let rounds = 0; ;) {
         if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }

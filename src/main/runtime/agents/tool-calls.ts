@@ -6,7 +6,8 @@ import type {
   TranscriptRecord,
 } from '../../../shared/transcript'
 import { READ_INBOX_DEFINITION } from '../tools/team-tools'
-import type { Tool } from '../tools/types'
+import type { ToolPolicy } from '../permissions/tool-policy'
+import type { Tool, ToolOutcome } from '../tools/types'
 import { unansweredToolCalls } from './conversation'
 import { MUTATING_TOOLS } from './guards'
 
@@ -32,6 +33,10 @@ export interface ToolCallsDependencies {
   }
   /** Why mutating tools are refused right now (a plan not yet approved), or null. */
   readonly planGate: () => string | null
+  /** The agent's profile and approvals: what is offered, and what waits for the person. */
+  readonly policy?: ToolPolicy
+  /** Whether a call left without a result still waits in the Needs-you queue (ask it again). */
+  readonly stillWaiting?: (call: ToolUseBlock) => boolean
 }
 
 /** The tools an agent offers its model, and how each call is run and answered. */
@@ -40,7 +45,20 @@ export class ToolCalls {
 
   /** The tool definitions sent with every model call. */
   definitions(): ApiTool[] {
-    return [...this.deps.tools().map((tool) => tool.definition), READ_INBOX_DEFINITION] as ApiTool[]
+    return [
+      ...this.offeredTools().map((tool) => tool.definition),
+      READ_INBOX_DEFINITION,
+    ] as ApiTool[]
+  }
+
+  /** The tools there are now (MCP tools come and go with their servers), by name. */
+  private get byName(): Map<string, Tool> {
+    return new Map(this.deps.tools().map((tool) => [tool.definition.name, tool]))
+  }
+
+  private offeredTools(): Tool[] {
+    const policy = this.deps.policy
+    return this.deps.tools().filter((tool) => policy?.offered(tool.definition.name) ?? true)
   }
 
   /** `refusal`, when given, answers the call with it instead of running it. */
@@ -49,26 +67,21 @@ export class ToolCalls {
     let content: string
     let isError: boolean
     const gate = refusal ?? (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null)
+    // The profile and the person (ask mode) decide next; their answers speak for themselves.
+    const denied =
+      gate === null && this.byName.has(call.name)
+        ? ((await deps.policy?.admit(call, signal)) ?? null)
+        : null
     if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
       content = await deps.readInbox(call)
       isError = false
     } else {
-      const byName = new Map(this.deps.tools().map((tool) => [tool.definition.name, tool]))
-      const tool = byName.get(call.name)
       const outcome =
         gate !== null
           ? { content: `Refused by the runtime: ${gate}`, isError: true }
-          : tool
-            ? await tool.run(call.input, {
-                workspace: deps.workspace(),
-                agent: deps.agent,
-                signal,
-                turn: lastTurn(deps.records()),
-              })
-            : {
-                content: `Unknown tool "${call.name}". Available tools: ${[...byName.keys(), READ_INBOX_DEFINITION.name].join(', ')}.`,
-                isError: true,
-              }
+          : denied !== null
+            ? { content: denied, isError: true }
+            : await this.execute(call, signal)
       const sent = deps.fitResult(outcome.content)
       content = sent.content
       isError = outcome.isError
@@ -85,6 +98,40 @@ export class ToolCalls {
       })
     }
     this.finished(call, content, isError)
+  }
+
+  /** Runs an admitted call; an unknown tool is answered with the tools there are. */
+  private async execute(call: ToolUseBlock, signal: AbortSignal): Promise<ToolOutcome> {
+    const tool = this.byName.get(call.name)
+    if (tool)
+      return tool.run(call.input, {
+        workspace: this.deps.workspace(),
+        agent: this.deps.agent,
+        signal,
+        callId: call.id,
+        turn: lastTurn(this.deps.records()),
+      })
+    const available = [
+      ...this.offeredTools().map((offered) => offered.definition.name),
+      READ_INBOX_DEFINITION.name,
+    ]
+    return {
+      content: `Unknown tool "${call.name}". Available tools: ${available.join(', ')}.`,
+      isError: true,
+    }
+  }
+
+  /**
+   * Calls left without a result that still wait in the Needs-you queue (the run was killed while
+   * the person had not answered): nothing ran, so they wait on the same entry again.
+   */
+  async resumeWaiting(signal: AbortSignal): Promise<void> {
+    const stillWaiting = this.deps.stillWaiting
+    if (!stillWaiting) return
+    for (const call of unansweredToolCalls(this.deps.records())) {
+      if (signal.aborted) return
+      if (stillWaiting(call)) await this.run(call, signal)
+    }
   }
 
   /** A tool call found without its result (a crash, a stop) is answered, never re-run. */

@@ -155,14 +155,17 @@ export class Roster {
    * be re-spawned. Call only while holding the workspace (no other live runtime).
    */
   recoverStale(): StatusChange[] {
-    const stale = this.file.members.filter((member) => member.status === 'working')
+    // waiting-for-you too: the run that waited is gone; its agent waits again when it runs.
+    const isStale = (status: MemberStatus): boolean =>
+      status === 'working' || status === 'waiting-for-you'
+    const stale = this.file.members.filter((member) => isStale(member.status))
     if (stale.length === 0) return []
     this.update((draft) => {
-      for (const member of draft.members) if (member.status === 'working') member.status = 'idle'
+      for (const member of draft.members) if (isStale(member.status)) member.status = 'idle'
     })
     return stale.map((member) => ({
       name: member.name,
-      previous: 'working',
+      previous: member.status,
       status: 'idle',
       reason: 'the run that had it working ended without stopping it',
     }))

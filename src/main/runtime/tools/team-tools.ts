@@ -5,6 +5,7 @@ import {
   MIN_THINKING_BUDGET,
   type ModelChoiceChange,
 } from '../../../shared/model-choice'
+import { APPROVAL_MODES, type ApprovalMode } from '../../../shared/profiles'
 import { defineTool, type Tool } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
@@ -17,6 +18,8 @@ export interface TeamOperations {
       worktree?: boolean
       autoClaim?: boolean
       mcpServers?: string[]
+      profile?: string
+      approval?: ApprovalMode
     } & ModelChoiceChange,
   ): string
   listTeammates(): string
@@ -66,6 +69,17 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
             description:
               "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
           },
+          profile: {
+            type: 'string',
+            description:
+              'Optional: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
+          },
+          approval: {
+            type: 'string',
+            enum: [...APPROVAL_MODES],
+            description:
+              "Optional: auto (no approvals), ask (bash and writes wait for the person) or plan-first; default: the profile's.",
+          },
         },
         required: ['name', 'role', 'prompt'],
       },
@@ -80,6 +94,8 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       worktree: z.boolean().optional(),
       auto_claim: z.boolean().optional(),
       mcp_servers: z.array(z.string()).max(100).optional(),
+      profile: z.string().optional(),
+      approval: z.enum(APPROVAL_MODES).optional(),
     }),
     async ({ auto_claim, mcp_servers, ...input }) =>
       team.spawn({

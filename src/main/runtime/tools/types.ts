@@ -10,6 +10,8 @@ export interface ToolContext {
   readonly signal: AbortSignal
   /** The transcript seq of the model turn that made the call (what a task links to). */
   readonly turn?: number
+  /** The tool_use block's id (a question waits on the same queue entry after a restart). */
+  readonly callId?: string
 }
 
 /** What goes back to the model as a `tool_result` block. */

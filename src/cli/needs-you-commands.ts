@@ -1,0 +1,120 @@
+import { TeamError } from '../shared/errors'
+import {
+  decisionsFor,
+  newestFirstByAgent,
+  type NeedsYouAnswer,
+  type NeedsYouEntry,
+} from '../shared/needs-you'
+import { formatSecondsUtc } from '../shared/time'
+import { needsYouPath, readNeedsYou } from '../main/runtime/needs-you/store'
+import { TeamPaths } from '../main/runtime/team-paths'
+import type { CommandContext } from './commands'
+import { sendControl } from './control-commands'
+import { UsageError, writeLine } from './output'
+
+type Command = (context: CommandContext) => Promise<number>
+
+/** What fits one control line (64 KiB) with room for its JSON escapes. */
+const MAX_ANSWER_CHARACTERS = 20_000
+
+/** How long an answer waits for the running team to record it. */
+const RECORD_WAIT_MS = 10_000
+
+function entries(paths: TeamPaths): NeedsYouEntry[] {
+  return readNeedsYou(needsYouPath(paths)).entries
+}
+
+/** `agent-teams queue [--all] [--json]`: what waits on the person (--all: settled ones too). */
+export const queue: Command = async (context) => {
+  if (context.positionals.length > 0) throw new UsageError('takes no arguments')
+  const all = entries(new TeamPaths(context.options.workspace))
+  const shown = newestFirstByAgent(
+    context.options.all ? all : all.filter((entry) => entry.status === 'pending'),
+  )
+  const out = context.output.stdout
+  if (context.options.json) {
+    for (const entry of shown) await writeLine(out, JSON.stringify(entry))
+    return 0
+  }
+  if (shown.length === 0) await writeLine(out, 'Nothing needs you.')
+  let agent: string | null = null
+  for (const entry of shown) {
+    if (entry.agent !== agent) {
+      agent = entry.agent
+      await writeLine(out, `${agent}:`)
+    }
+    const state = entry.status === 'pending' ? '' : ` [${entry.status}]`
+    await writeLine(
+      out,
+      `  ${entry.id} ${entry.kind}${state} ${formatSecondsUtc(entry.created_at)}: ${entry.summary}`,
+    )
+    if (entry.kind === 'tool' || entry.kind === 'question')
+      for (const line of entry.detail.split('\n').slice(0, 20))
+        await writeLine(out, `      ${line}`)
+    if (entry.status === 'pending')
+      await writeLine(out, `      answer: ${decisionsFor(entry.kind).join(' | ')}`)
+  }
+  return 0
+}
+
+/** Sends the answer through control.jsonl and waits until needs-you.json records it. */
+async function answer(context: CommandContext, decision: NeedsYouAnswer['decision']) {
+  if (context.positionals.length !== 1)
+    throw new UsageError('expected <id> (see "agent-teams queue")')
+  const id = context.positionals[0] ?? ''
+  const text = decision === 'deny' ? context.options.reason : context.options.text
+  if (decision === 'deny' && (text ?? '').trim() === '')
+    throw new UsageError('a denial needs --reason saying why (the agent reads it)')
+  if (decision === 'answer' && (text ?? '').trim() === '')
+    throw new UsageError('an answer needs --text')
+  if ((text ?? '').length > MAX_ANSWER_CHARACTERS)
+    throw new UsageError(
+      `the text is over ${MAX_ANSWER_CHARACTERS.toLocaleString('en-US')} characters; send the rest as a message`,
+    )
+  const paths = new TeamPaths(context.options.workspace)
+  const entry = entries(paths).find((candidate) => candidate.id === id)
+  if (!entry)
+    throw new TeamError('invalid-argument', `There is no entry ${id} (see "agent-teams queue").`)
+  if (entry.status !== 'pending')
+    throw new TeamError('invalid-argument', `Entry ${id} was already ${entry.status}.`)
+  if (!decisionsFor(entry.kind).includes(decision))
+    throw new TeamError(
+      'invalid-argument',
+      `A ${entry.kind} entry takes ${decisionsFor(entry.kind).join(', ')}.`,
+    )
+  sendControl(paths, {
+    command: 'answer',
+    id,
+    decision,
+    ...(text === undefined ? {} : { text }),
+  })
+  const deadline = Date.now() + RECORD_WAIT_MS
+  for (;;) {
+    const now = entries(paths).find((candidate) => candidate.id === id)
+    if (now === undefined || now.status !== 'pending') {
+      await writeLine(
+        context.output.stdout,
+        context.options.json
+          ? JSON.stringify(now ?? { id })
+          : `${id} (${entry.agent}: ${entry.summary}): ${now?.status ?? 'settled'}.`,
+      )
+      return 0
+    }
+    if (Date.now() > deadline)
+      throw new TeamError(
+        'invalid-argument',
+        `The running team has not recorded the answer to ${id} after ${RECORD_WAIT_MS / 1000} s; its window says why (is ${entry.agent} still waiting on it?).`,
+      )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** `agent-teams approve <id> [--always]` */
+export const approve: Command = (context) =>
+  answer(context, context.options.always ? 'approve-always' : 'approve')
+
+/** `agent-teams deny <id> --reason TEXT`: the reason goes back to the model. */
+export const deny: Command = (context) => answer(context, 'deny')
+
+/** `agent-teams answer <id> --text TEXT`: the answer to an ask_user question. */
+export const answerQuestion: Command = (context) => answer(context, 'answer')

@@ -1,0 +1,93 @@
+import { useEffect, useId, useState } from 'react'
+import {
+  APPROVAL_MODES,
+  BUILT_IN_PROFILES,
+  DEFAULT_TEAMMATE_PROFILE,
+  type ApprovalMode,
+} from '../../shared/profiles'
+import { useAppStore } from '../store/context'
+
+export interface PermissionChoice {
+  readonly profile: string
+  /** null: the profile's own mode. */
+  readonly approval: ApprovalMode | null
+}
+
+export const defaultPermissionChoice: PermissionChoice = {
+  profile: DEFAULT_TEAMMATE_PROFILE,
+  approval: null,
+}
+
+const APPROVAL_WORDS: Record<ApprovalMode, string> = {
+  auto: 'Auto: no approvals',
+  ask: 'Ask: bash and writes wait for you',
+  'plan-first': 'Plan first: a plan, approved, before any change',
+}
+
+/** The spawn dialog's permissions: which tools the teammate gets, and what waits for you. */
+export function PermissionFields({
+  value,
+  onChange,
+}: {
+  readonly value: PermissionChoice
+  readonly onChange: (value: PermissionChoice) => void
+}) {
+  const ids = { profile: useId(), approval: useId() }
+  const getProfiles = useAppStore((state) => state.getProfiles)
+  const [profiles, setProfiles] = useState<readonly { name: string; tools: string[] }[]>(
+    BUILT_IN_PROFILES.filter((profile) => profile.name !== 'lead'),
+  )
+  useEffect(() => {
+    let live = true
+    getProfiles()
+      .then((reply) => {
+        const usable = reply.profiles.filter((profile) => profile.name !== 'lead')
+        if (live && usable.length > 0) setProfiles(usable)
+      })
+      // The built-in profiles stay offered; the spawn itself reports what went wrong.
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [getProfiles])
+  const tools = profiles.find((profile) => profile.name === value.profile)?.tools ?? []
+  return (
+    <div className="field-row">
+      <div className="field">
+        <label htmlFor={ids.profile}>Profile</label>
+        <select
+          id={ids.profile}
+          value={value.profile}
+          onChange={(event) => onChange({ ...value, profile: event.target.value })}
+        >
+          {profiles.map((profile) => (
+            <option key={profile.name} value={profile.name}>
+              {profile.name}
+            </option>
+          ))}
+        </select>
+        <span className="field-hint">Tools: {tools.join(', ') || 'none'}</span>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.approval}>Approvals</label>
+        <select
+          id={ids.approval}
+          value={value.approval ?? ''}
+          onChange={(event) =>
+            onChange({
+              ...value,
+              approval: event.target.value === '' ? null : (event.target.value as ApprovalMode),
+            })
+          }
+        >
+          <option value="">As the profile says</option>
+          {APPROVAL_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {APPROVAL_WORDS[mode]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  )
+}
