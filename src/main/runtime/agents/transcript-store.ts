@@ -124,7 +124,8 @@ export class TranscriptStore {
 
   /** Model calls made and their tokens, over the whole transcript. */
   get usageTotals(): Pick<TranscriptTotals, 'rounds' | 'usage' | 'byModel'> {
-    return this.totals
+    const { rounds, usage, byModel } = this.totals
+    return { rounds, usage, byModel }
   }
 
   append(record: NewTranscriptRecord): TranscriptRecord {
