@@ -2,7 +2,7 @@ import { ftruncateSync, readSync } from 'node:fs'
 import { transcriptRecordSchema, type TranscriptRecord } from '../../../shared/transcript'
 
 /** How much of a transcript one read takes when reading it backwards. */
-const CHUNK_BYTES = 256 * 1024
+const CHUNK_BYTES = 64 * 1024
 const NEWLINE = 0x0a
 
 /** A complete line of a transcript and the byte offset where it starts. */

@@ -19,8 +19,8 @@ import {
   type TranscriptTotals,
 } from './transcript-totals'
 
-/** The records opening keeps at least: the page the window shows first, and then some. */
-const TAIL_RECORDS = 200
+/** The records opening keeps at least: the page the window asks for first (TRANSCRIPT_FIRST_PAGE). */
+const TAIL_RECORDS = 100
 
 /**
  * An agent's transcript: `.team/transcripts/<name>.jsonl`, one versioned record a line,
