@@ -1,5 +1,5 @@
 // 3. Long transcripts: a 10,000-entry transcript opened in the UI (click -> last row painted),
-// scrolled (frame rate), the renderer's heap; then 16 teammates streaming about 50 tokens a
+// scrolled (frame rate), the renderer's heap; then 50 teammates streaming about 50 tokens a
 // second each into the activity panes: the longest main-thread task and dropped frames.
 import type { Page } from '@playwright/test'
 import {
@@ -38,7 +38,7 @@ import { longTranscript, writeRoster, writeTranscript } from './lib/team-files'
 
 const LONG = 10_000
 const SHORT = 12
-const STREAMERS = 16
+const STREAMERS = 50
 /** The issue asks for 60 s; BENCH_STREAM_SECONDS=30 shortens it (and says so in the output). */
 const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 60)
 const TOKENS_PER_SECOND = 50
@@ -171,7 +171,7 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
       ? summarizeProfile(scrollJs, { resolve: renderer.resolve, top: 20 })
       : null
 
-    // 16 teammates stream into the activity panes. Measured from Chromium's trace: the page
+    // 50 teammates stream into the activity panes. Measured from Chromium's trace: the page
     // may fall too far behind to answer anything itself until the streams end.
     log(`long-transcripts: ${STREAMERS} teammates streaming for ${STREAM_SECONDS} s`)
     await page.getByRole('tab', { name: 'Activity' }).click()
@@ -201,6 +201,9 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
     const pageProfile = streamJs
       ? summarizeProfile(streamJs, { resolve: renderer.resolve, top: 20 })
       : null
+    // Still usable while they stream: open a short transcript from the roster, as before.
+    log('long-transcripts: opening a transcript while the team streams')
+    const openWhileStreaming = await open(page, 'brief')
     // Stop the streams and drop the page with whatever it has not processed yet.
     await Promise.all(
       names.map((name) => client.request('stopAgent', { name }).catch(() => undefined)),
@@ -267,6 +270,13 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
       }),
       row({
         bench: 'long-transcripts',
+        figure: `open a ${SHORT}-entry transcript while ${STREAMERS} teammates stream (click -> last row painted)`,
+        value: openWhileStreaming.paint,
+        unit: 'ms',
+        reference: { label: 'the same with nothing streaming', value: openShort },
+      }),
+      row({
+        bench: 'long-transcripts',
         figure: `${STREAMERS} teammates streaming, dropped frames (trace)`,
         value: streamTrace.frames.dropped,
         unit: 'frames',
@@ -312,7 +322,7 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
         scrollProfile,
         idleTrace,
         streamTrace,
-        stream: { tokensPerAgent, seconds: STREAM_SECONDS, windowMs },
+        stream: { tokensPerAgent, seconds: STREAM_SECONDS, windowMs, openWhileStreaming },
         pageProfile,
       },
       notes,

@@ -231,8 +231,10 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
         figure: `agent-teams serve ready, team of ${TEAM} x ${RECORDS.toLocaleString('en')} records`,
         value: median(teamMs),
         unit: 'ms',
-        reference: { label: 'node -e 0', value: node },
-        note: `median of ${REPEATS}`,
+        reference: { label: 'the empty workspace, same run', value: median(emptyMs) },
+        target: '<= 1.5 x the empty workspace',
+        pass: median(teamMs) <= 1.5 * median(emptyMs),
+        note: `median of ${REPEATS}; node -e 0 took ${Math.round(node)} ms`,
       }),
       row({
         bench: 'start',
@@ -240,6 +242,8 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
         value: median(paints),
         unit: 'ms',
         reference: { label: 'a plain page from a bare server', value: median(plainPaints) },
+        target: '<= 3 x the plain page',
+        pass: median(paints) <= 3 * median(plainPaints),
         note: `median of ${paints.length}`,
       }),
     ]

@@ -424,12 +424,7 @@ export class TeamHost {
     name: string,
     page: { fromSeq?: number; limit?: number } = {},
   ): { records: TranscriptRecord[]; total: number } {
-    const records = this.agent(name).store.all
-    const from = Math.max(0, (page.fromSeq ?? 1) - 1)
-    return {
-      records: records.slice(from, from + (page.limit ?? records.length)),
-      total: records.length,
-    }
+    return this.agent(name).store.page(page.fromSeq ?? 1, page.limit)
   }
 
   inbox(

@@ -76,7 +76,7 @@ export class Agent {
       agent: options.name,
       workspace: () => options.toolRoot?.() ?? options.paths.workspace,
       tools: () => [...options.tools, ...(options.moreTools?.() ?? [])],
-      records: () => this.store.all,
+      records: () => this.store.conversation(),
       record: (record) => this.record(record),
       emit: options.emit,
       readInbox: (call) => this.intake.readForTool(call),
@@ -89,7 +89,7 @@ export class Agent {
       policy: options.toolPolicy,
       stillWaiting: options.stillWaiting,
     })
-    this.meter = UsageMeter.fromRecords(this.store.all)
+    this.meter = UsageMeter.fromTotals(this.store.usageTotals)
   }
 
   get name(): string {
@@ -208,6 +208,7 @@ export class Agent {
     const outcome = describeEnd(end)
     if (outcome.record !== null)
       this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
+    this.store.saveTotals()
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')
       this.options.emit({
@@ -223,8 +224,9 @@ export class Agent {
     // An activation that ended on a status (round cap, stop, pause, error) goes on only for
     // new input or an explicit resume: otherwise every wake, or a restart, would hand a looping
     // model another full round cap.
-    const endedOnStatus = this.store.all[this.store.all.length - 1]?.kind === 'status'
-    const pending = awaitsModel(this.store.all) || unansweredToolCalls(this.store.all).length > 0
+    const recent = this.store.recent
+    const endedOnStatus = recent[recent.length - 1]?.kind === 'status'
+    const pending = awaitsModel(recent) || unansweredToolCalls(recent).length > 0
     if (pending && (!endedOnStatus || this.resumeRequested)) return true
     return (await this.intake.inject()) > 0
   }
@@ -243,7 +245,7 @@ export class Agent {
       for (let rounds = 0; ;) {
         if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
         await this.intake.inject()
-        if (!awaitsModel(this.store.all)) return { kind: 'idle' }
+        if (!awaitsModel(this.store.recent)) return { kind: 'idle' }
         if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
         const pause = this.options.pauseReason?.() ?? null
         if (pause !== null) return { kind: 'paused', ...pause }
@@ -253,7 +255,7 @@ export class Agent {
         this.recordTurn(turn)
         let loop: string | null = null
         const cutOff = cutOffCall(turn)
-        for (const call of unansweredToolCalls(this.store.all)) {
+        for (const call of unansweredToolCalls(this.store.recent)) {
           if (controller.signal.aborted) break
           await this.toolCalls.run(call, controller.signal, call.id === cutOff ? CUT_OFF : null)
           loop ??= this.loops.observe(call.name, call.input)
@@ -300,6 +302,7 @@ export class Agent {
   private newCompactor(): Compactor {
     const options = this.options
     return new Compactor({
+      // The summary's identity block looks back past the last compaction: every record.
       records: () => this.store.all,
       record: (record) => this.record(record),
       windows: new ContextWindows(() => options.contextWindow?.()),
@@ -319,10 +322,10 @@ export class Agent {
     return {
       agent: this.name,
       system: this.options.system(),
-      messages: toConversation(this.store.all),
+      messages: toConversation(this.store.conversation()),
       tools: this.toolCalls.definitions(),
       model: this.options.modelId?.(),
-      thinkingBudget: thinkingForTurn(this.store.all, this.options.thinkingBudget?.()),
+      thinkingBudget: thinkingForTurn(this.store.conversation(), this.options.thinkingBudget?.()),
       observer: {
         onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
         onToolStart: (block) =>

@@ -9,6 +9,15 @@ export class UsageMeter {
   private byModel: ModelUsage = []
   private calls = 0
 
+  /** A meter that already counts the model calls a transcript's totals hold (after a restart). */
+  static fromTotals(totals: { rounds: number; usage: Usage; byModel: ModelUsage }): UsageMeter {
+    const meter = new UsageMeter()
+    meter.calls = totals.rounds
+    meter.total = totals.usage
+    meter.byModel = totals.byModel
+    return meter
+  }
+
   /** A meter that already counts the model calls a transcript holds (after a restart). */
   static fromRecords(records: readonly TranscriptRecord[]): UsageMeter {
     const meter = new UsageMeter()
