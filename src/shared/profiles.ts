@@ -25,7 +25,8 @@ export type ProfileTool = (typeof PROFILE_TOOLS)[number]
 
 /**
  * Tools no profile takes away: the inbox and the s10 handshakes (a teammate that could not
- * answer a shutdown request, or submit its plan, would break the protocols).
+ * answer a shutdown request, or submit its plan, would break the protocols), and the task
+ * board's, which change `.team/tasks/`, never the workspace (a reviewer claims its review too).
  */
 export const ALWAYS_OFFERED_TOOLS: ReadonlySet<string> = new Set([
   'read_inbox',
@@ -33,7 +34,15 @@ export const ALWAYS_OFFERED_TOOLS: ReadonlySet<string> = new Set([
   'plan_approval',
   'shutdown_response',
   'submit_plan',
+  'list_tasks',
+  'create_task',
+  'update_task',
+  'claim_task',
+  'complete_task',
 ])
+
+/** The prefix of the tools MCP servers bring (`mcp__<server>__<tool>`). */
+export const MCP_TOOL_PREFIX = 'mcp__'
 
 /** Tools that change files or run commands. */
 export const MUTATING_PROFILE_TOOLS: ReadonlySet<string> = new Set([
@@ -65,6 +74,11 @@ export const profileSchema = z
     tools: z.array(z.enum(PROFILE_TOOLS)).max(PROFILE_TOOLS.length),
     /** The approval mode of an agent with this profile, unless its own is set. */
     approval: approvalModeSchema,
+    /**
+     * Whether the team's MCP servers' tools are offered (which servers: the agent's own choice
+     * at spawn). They act outside the workspace, so a read-only profile goes without.
+     */
+    mcp: z.boolean().default(true),
   })
   .strict()
 export type Profile = z.infer<typeof profileSchema>
@@ -77,24 +91,28 @@ export const BUILT_IN_PROFILES: readonly Profile[] = [
     description: 'Reads and searches the workspace; changes nothing.',
     tools: ['read_file', 'grep', 'glob', ...MESSAGING],
     approval: 'auto',
+    mcp: false,
   },
   {
     name: 'tester',
     description: 'Runs commands, reads and writes files.',
     tools: ['bash', 'read_file', 'write_file', 'grep', 'glob', ...MESSAGING],
     approval: 'auto',
+    mcp: true,
   },
   {
     name: 'implementer',
     description: 'Every file tool and bash.',
     tools: ['bash', 'read_file', 'write_file', 'edit_file', 'grep', 'glob', ...MESSAGING],
     approval: 'auto',
+    mcp: true,
   },
   {
     name: 'lead',
     description: "The lead's tools: files, bash, spawning and messaging the team.",
     tools: [...PROFILE_TOOLS],
     approval: 'auto',
+    mcp: true,
   },
 ]
 

@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import { TeamError } from '../../../shared/errors'
-import { ALWAYS_OFFERED_TOOLS } from '../../../shared/profiles'
+import { ALWAYS_OFFERED_TOOLS, MCP_TOOL_PREFIX } from '../../../shared/profiles'
 import type { ToolUseBlock } from '../../../shared/transcript'
 import type { ApprovalRequest, NeedsYou } from '../needs-you/queue'
 import { readConfined } from '../tools/confined-fs'
@@ -32,7 +32,9 @@ const MAX_DETAIL_CHARACTERS = 200_000
 export function createToolPolicy(deps: ToolPolicyDependencies): ToolPolicy {
   const offered = (tool: string): boolean =>
     ALWAYS_OFFERED_TOOLS.has(tool) ||
-    (deps.permission().profile.tools as readonly string[]).includes(tool)
+    (tool.startsWith(MCP_TOOL_PREFIX)
+      ? deps.permission().profile.mcp
+      : (deps.permission().profile.tools as readonly string[]).includes(tool))
   return {
     offered,
     async admit(call, signal) {
