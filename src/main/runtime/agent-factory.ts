@@ -186,7 +186,7 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
         `Team: ${team.roster.snapshot.team_name}`,
         ...members.map((member) => {
           const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${worktreeSummary(deps.worktrees, member.name)}${currentTaskNote(member.name, tasks)}`
+          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${currentTaskNote(member.name, tasks)}${worktreeSummary(deps.worktrees, member.name)}`
         }),
       ].join('\n')
     },

@@ -92,7 +92,12 @@ function optionalFields(
     ...(typeof profile === 'string' && profile.length > 0 && profile.length <= 64
       ? { profile }
       : {}),
-    ...(typeof worktree === 'boolean' ? { worktree } : {}),
+    // The roster keeps a worktree's record (an object); a template keeps only that it had one.
+    ...(typeof worktree === 'boolean'
+      ? { worktree }
+      : typeof worktree === 'object' && worktree !== null
+        ? { worktree: true }
+        : {}),
     ...(typeof autoClaim === 'boolean' ? { auto_claim: autoClaim } : {}),
   }
 }
@@ -133,15 +138,12 @@ export function applyTemplate(host: TeamHost, template: TeamTemplate, by = USER)
         model: member.model ?? null,
         thinking: member.thinking ?? null,
         planFirst: member.plan_first === true,
+        ...(member.profile === undefined ? {} : { profile: member.profile }),
+        ...(member.worktree === undefined ? {} : { worktree: member.worktree }),
+        ...(member.auto_claim === undefined ? {} : { autoClaim: member.auto_claim }),
         by,
       }),
     )
-    const extras = optionalFields(member)
-    if (Object.keys(extras).length > 0)
-      host.team.updateRoster((draft) => {
-        const entry = draft.members.find((candidate) => candidate.name === member.name)
-        if (entry) Object.assign(entry, extras)
-      })
   }
   return lines.join('\n')
 }

@@ -1,3 +1,5 @@
+import { worktreeGitFolders } from './git-dirs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { BlockedAction } from '../../../shared/sandbox'
@@ -115,7 +117,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
           wrapped = await sandbox.wrap(
             input.command,
             {
-              writable: [context.workspace],
+              // A teammate in its own worktree commits there: its part of the repository too.
+              writable: [context.workspace, ...worktreeGitFolders(context.workspace)],
               readOnly: teamFolders(context, sandboxOptions),
               unreadable: [...appSecretFolders(), ...(sandboxOptions.unreadable ?? [])],
               allowedHosts: sandboxOptions.allowedHosts?.() ?? [],
@@ -151,9 +154,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
 /** `.team/` of the workspace and of the team (a worktree's team folder is elsewhere). */
 function teamFolders(context: ToolContext, options: BashSandboxOptions): string[] {
   const own = join(context.workspace, '.team')
-  return options.teamFolder === undefined || options.teamFolder === own
-    ? [own]
-    : [own, options.teamFolder]
+  if (options.teamFolder === undefined || options.teamFolder === own) return [own]
+  // A worktree has no `.team/` of its own: a read-only mount where there is none would leave
+  // a strange entry in it that `git add -A` refuses. The team's folder is outside it anyway.
+  return existsSync(own) ? [own, options.teamFolder] : [options.teamFolder]
 }
 
 async function awaitApproval(

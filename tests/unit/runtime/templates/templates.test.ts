@@ -38,13 +38,16 @@ describe('team templates', () => {
       model: 'claude-opus-4-1',
       thinking: 2048,
     })
-    first.host.spawn({ name: 'bob', role: 'tester', prompt: 'Test the parser.', planFirst: true })
+    first.host.spawn({
+      name: 'bob',
+      role: 'tester',
+      prompt: 'Test the parser.',
+      planFirst: true,
+      profile: 'reviewer',
+      autoClaim: false,
+    })
     first.host.setModel('lead', { model: 'claude-sonnet-4-5' })
     first.host.note.write('Ship small.', 1)
-    first.host.team.updateRoster((draft) => {
-      const bob = draft.members.find((member) => member.name === 'bob')
-      if (bob) Object.assign(bob, { profile: 'read-only', worktree: true, auto_claim: false })
-    })
     await first.host.whenIdle()
     script.assertConsumed()
 
@@ -76,8 +79,7 @@ describe('team templates', () => {
           role: 'tester',
           prompt: 'Test the parser.',
           plan_first: true,
-          profile: 'read-only',
-          worktree: true,
+          profile: 'reviewer',
           auto_claim: false,
         },
       ],
@@ -100,7 +102,7 @@ describe('team templates', () => {
     )
     expect(rosterOnDisk(second.workspace)).toMatchObject([
       { name: 'alice', role: 'coder', model: 'claude-opus-4-1', thinking: 2048 },
-      { name: 'bob', role: 'tester', plan_first: true, profile: 'read-only', worktree: true },
+      { name: 'bob', role: 'tester', plan_first: true, profile: 'reviewer', auto_claim: false },
     ])
     expect(second.host.modelChoice('lead').model).toBe('claude-sonnet-4-5')
     expect(second.host.note.read().text).toBe('Ship small.')

@@ -30,10 +30,10 @@ interface Member {
   readonly status: string
 }
 
-/** list_teammates' lines: `  name (role[, model]): status`. */
+/** list_teammates' lines: `  name (role[, model]): status[, what it is on, where it works]`. */
 function membersOf(roster: string): Member[] {
   return roster.split('\n').flatMap((line) => {
-    const match = /^\s+([a-z][a-z0-9_-]*) \((.*)\): (\S+)$/.exec(line)
+    const match = /^\s+([a-z][a-z0-9_-]*) \(([^)]*)\): ([a-z-]+)(?:,.*)?$/.exec(line)
     if (match === null) return []
     const [, name = '', details = '', status = ''] = match
     return [{ name, role: details.split(', ')[0] ?? details, status }]
