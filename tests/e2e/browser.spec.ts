@@ -284,7 +284,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await expect(offline).not.toBeChecked()
     await offline.check()
     await shot('02-settings')
-    await settings.getByRole('button', { name: 'Save' }).click()
+    await settings.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(settings).toBeHidden()
 
     // A model and an open folder: straight into the team, the lead alone in the roster.
@@ -651,7 +651,10 @@ test.describe('browser mode: a newcomer’s first use', () => {
     }
     appendFileSync(file, `${JSON.stringify(line)}\n`)
     await openConversation('lead')
-    const reply = transcript().locator('.turn-assistant').filter({ hasText: 'News from the team' })
+    // The lead's reply quoting this mail (an earlier step's news has no table).
+    const reply = transcript()
+      .locator('.turn-assistant')
+      .filter({ hasText: 'News from the team', has: page.locator('.markdown table') })
     await expect(reply).toHaveCount(1, { timeout: TEAM_TIMEOUT })
     const table = reply.locator('.markdown table')
     await expect(table.getByRole('columnheader')).toHaveText(['file', 'lines'])
@@ -674,6 +677,8 @@ test.describe('browser mode: a newcomer’s first use', () => {
     const card = transcript().getByTestId('tool-card').filter({ hasText: 'send_message' })
     const header = card.getByRole('button').first()
     if ((await header.getAttribute('aria-expanded')) === 'true') await header.click()
+    // Where the click lands (Playwright scrolls a target into view before it clicks).
+    await header.scrollIntoViewIfNeeded()
     const before = await card.boundingBox()
     await header.click()
     await expect(card.locator('.tool-message')).toBeVisible()

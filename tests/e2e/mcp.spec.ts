@@ -90,7 +90,8 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
     await composer.fill('Use mcp__notes__echo with {"text": "hello from the browser"}')
     await composer.press('Enter')
     const transcript = page.getByTestId('transcript')
-    const card = transcript.getByTestId('tool-card').filter({ hasText: 'mcp__notes__echo' })
+    // The card shows the tool as "echo" from "notes"; its full name is the card's data-tool.
+    const card = transcript.locator('[data-testid="tool-card"][data-tool="mcp__notes__echo"]')
     await expect(card).toHaveCount(1, { timeout: TEAM_TIMEOUT })
     await expect(card).toHaveClass(/tool-done/, { timeout: TEAM_TIMEOUT })
     await card.getByRole('button').first().click()
