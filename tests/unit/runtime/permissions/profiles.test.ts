@@ -104,7 +104,8 @@ describe('permission profiles', () => {
     team.host.profiles.save({ ...custom, tools: [...custom.tools] })
     const again = await team.restart()
     const found = again.host.profiles.list().find((profile) => profile.name === 'docs-writer')
-    expect(found).toEqual({ ...custom, tools: [...custom.tools], builtIn: false })
+    // A profile saved without a word on MCP gets the servers (the schema's default).
+    expect(found).toEqual({ ...custom, tools: [...custom.tools], mcp: true, builtIn: false })
     again.host.spawn({ name: 'dora', role: 'docs', prompt: 'Write.', profile: 'docs-writer' })
     await again.host.whenIdle()
     expect(toolNames(requestsOf(again, 'dora')[0]).sort()).toEqual(
@@ -116,6 +117,11 @@ describe('permission profiles', () => {
         'shutdown_response',
         'submit_plan',
         'write_file',
+        // The task board's tools, which every profile has.
+        'list_tasks',
+        'claim_task',
+        'complete_task',
+        'update_task',
       ].sort(),
     )
     expect(again.host.permission('dora').approval).toBe('ask')
