@@ -127,4 +127,48 @@ test.describe('browser mode: the Needs-you queue', () => {
     await page.screenshot({ path: join(screenshots, 'needs-you-03-all-approved.png') })
     expect(pageErrors).toEqual([])
   })
+
+  test('Profile… saves a custom profile and gives it to tess, whose commands then run unasked', async () => {
+    const roster = page.getByTestId('roster-item-tess')
+    await roster.getByRole('button', { name: 'Profile…' }).click()
+    let dialog = page.getByRole('dialog', { name: 'Profile of tess' })
+    await expect(dialog.getByLabel('Profile', { exact: true })).toHaveValue('implementer')
+    await expect(dialog.getByLabel('Approvals', { exact: true })).toHaveValue('ask')
+    await dialog.getByRole('button', { name: 'New profile…' }).click()
+
+    dialog = page.getByRole('dialog', { name: 'New profile' })
+    await dialog.getByLabel('Name', { exact: true }).fill('runner')
+    await dialog.getByLabel('Description', { exact: true }).fill('Runs commands, nothing else.')
+    await dialog.getByRole('checkbox', { name: 'bash' }).check()
+    await dialog.getByLabel('Approvals', { exact: true }).selectOption('auto')
+    await page.screenshot({ path: join(screenshots, 'needs-you-04-new-profile.png') })
+    await dialog.getByRole('button', { name: 'Save profile' }).click()
+
+    // Saved with the team, and chosen for tess in the dialog it came from.
+    dialog = page.getByRole('dialog', { name: 'Profile of tess' })
+    await expect(dialog.getByLabel('Profile', { exact: true })).toHaveValue('runner')
+    const saved = JSON.parse(readFileSync(join(workspace, '.team/profiles.json'), 'utf8')) as {
+      profiles: { name: string; tools: string[]; approval: string; mcp: boolean }[]
+    }
+    expect(saved.profiles).toContainEqual(
+      expect.objectContaining({ name: 'runner', approval: 'auto', mcp: false }),
+    )
+    // tess's own "ask" would outlive the profile change: back to the profile's own mode.
+    await dialog.getByLabel('Approvals', { exact: true }).selectOption('')
+    await page.screenshot({ path: join(screenshots, 'needs-you-05-profile-dialog.png') })
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByTestId('profile-tess')).toHaveText('runner')
+
+    // Now bash runs without asking: nothing joins the queue, the command's effect is there.
+    await page.getByTestId('roster-item-tess').getByRole('button', { name: 'Message' }).click()
+    const composer = page.getByLabel(/^Message tess/)
+    await composer.fill('Please run `echo again >> tess-ran.txt` now.')
+    await composer.press('Enter')
+    await expect
+      .poll(() => readFileSync(effect('tess'), 'utf8'), { timeout: TEAM_TIMEOUT })
+      .toBe('ran\nagain\n')
+    await expect(count()).toHaveAccessibleName('Needs you: 0')
+    expect(pageErrors).toEqual([])
+  })
 })

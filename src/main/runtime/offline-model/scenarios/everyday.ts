@@ -7,9 +7,10 @@ import { teamStatus } from './team-status'
  * The offline model outside the demo: a small, honest director that understands a few plain
  * requests, so that a newcomer (and the end-to-end tests) can drive a team by hand without a
  * key. The lead passes "have alice message bob" on to alice; a teammate asked to message
- * someone does it; a teammate told to "run `a command`" calls bash with it (so that approvals
- * can be tried without a key); a shutdown request is answered by approving it; anything else
- * gets where the team stands (`team-status.ts`) and what the offline model can do.
+ * someone does it; a teammate told to "run `a command`" (in its first prompt or in a message)
+ * calls bash with it, so that approvals can be tried without a key; a shutdown request is
+ * answered by approving it; anything else gets where the team stands (`team-status.ts`) and
+ * what the offline model can do.
  */
 const say = (text: string): Turn => ({ content: [{ type: 'text', text }] })
 
@@ -98,8 +99,11 @@ export function everydayTeammate(agent: string, request: ModelRequest): Reply {
       ],
     }
   }
-  const command = latestTexts(request)
-    .filter((text) => !text.startsWith('<inbox>'))
+  // From its first prompt or from a message (the person's, the lead's).
+  const command = [
+    ...latestTexts(request).filter((text) => !text.startsWith('<inbox>')),
+    ...mail.map((item) => item.content),
+  ]
     .map((text) => RUN_COMMAND.exec(text))
     .find((match) => match !== null)?.[1]
   if (command !== undefined)
