@@ -4,6 +4,7 @@ import { assertNever } from '../shared/errors'
 import { checkReplies } from './checked-api'
 import { Banners } from './components/Banners'
 import { BudgetDialog } from './components/BudgetDialog'
+import { ProfileDialog } from './components/ProfileDialog'
 import { ModelDialog } from './components/ModelDialog'
 import { Dialog } from './components/Dialog'
 import { ExpiredAddress } from './components/ExpiredAddress'
@@ -139,6 +140,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <BudgetDialog name={dialog.name} />
     case 'model':
       return <ModelDialog name={dialog.name} />
+    case 'profile':
+      return <ProfileDialog name={dialog.name} />
     case 'shutdown':
       return <ShutdownDialog name={dialog.name} />
     case 'instructions':

@@ -18,26 +18,39 @@ export const defaultPermissionChoice: PermissionChoice = {
   approval: null,
 }
 
-const APPROVAL_WORDS: Record<ApprovalMode, string> = {
+export const APPROVAL_WORDS: Record<ApprovalMode, string> = {
   auto: 'Auto: no approvals',
   ask: 'Ask: bash and writes wait for you',
   'plan-first': 'Plan first: a plan, approved, before any change',
 }
 
-/** The spawn dialog's permissions: which tools the teammate gets, and what waits for you. */
+interface ProfileOption {
+  readonly name: string
+  readonly tools: readonly string[]
+}
+
+/**
+ * Which tools an agent gets, and what waits for you: the spawn dialog's and the Profile
+ * dialog's. `profiles` given: offered as they are (the Profile dialog holds the list, which a
+ * new custom profile changes); left out: the team's, fetched here, the lead's excepted.
+ */
 export function PermissionFields({
   value,
   onChange,
+  profiles: given,
 }: {
   readonly value: PermissionChoice
   readonly onChange: (value: PermissionChoice) => void
+  readonly profiles?: readonly ProfileOption[]
 }) {
   const ids = { profile: useId(), approval: useId() }
   const getProfiles = useAppStore((state) => state.getProfiles)
-  const [profiles, setProfiles] = useState<readonly { name: string; tools: string[] }[]>(
+  const [fetched, setProfiles] = useState<readonly ProfileOption[]>(
     BUILT_IN_PROFILES.filter((profile) => profile.name !== 'lead'),
   )
+  const profiles = given ?? fetched
   useEffect(() => {
+    if (given !== undefined) return
     let live = true
     getProfiles()
       .then((reply) => {
@@ -49,7 +62,7 @@ export function PermissionFields({
     return () => {
       live = false
     }
-  }, [getProfiles])
+  }, [getProfiles, given])
   const tools = profiles.find((profile) => profile.name === value.profile)?.tools ?? []
   return (
     <div className="field-row">

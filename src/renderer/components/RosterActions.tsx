@@ -86,6 +86,14 @@ export function RosterActions({ agent }: { readonly agent: AgentState }) {
       >
         Model…
       </button>
+      <button
+        type="button"
+        className="link-button"
+        title={`Change the tools of ${name} and what waits for you (from its next tool call)`}
+        onClick={() => openDialog({ kind: 'profile', name })}
+      >
+        Profile…
+      </button>
       {!isLead && canRespawn(agent.status) ? (
         <button
           type="button"

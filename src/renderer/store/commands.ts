@@ -23,6 +23,8 @@ export interface Commands {
   answerNeedsYou(params: Params<'answerNeedsYou'>): Promise<void>
   setAgentProfile(params: Params<'setAgentProfile'>): Promise<Result<'setAgentProfile'>>
   getProfiles(): Promise<Result<'getProfiles'>>
+  /** Adds or replaces a custom profile in `.team/profiles.json`; answers every profile. */
+  saveProfile(profile: Params<'saveProfile'>['profile']): Promise<Result<'saveProfile'>>
   /** An agent's budget, or the team's with name null; nulls lift a limit. */
   setBudget(params: Params<'setBudget'>): Promise<void>
   sendMessage(params: Params<'sendMessage'>): Promise<Result<'sendMessage'>>
@@ -95,6 +97,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     },
     setAgentProfile: (params) => api.setAgentProfile(params),
     getProfiles: () => api.getProfiles({}),
+    saveProfile: (profile) => api.saveProfile({ profile }),
     async setBudget(params) {
       await api.setBudget(params)
       set((state) =>

@@ -26,6 +26,8 @@ export type DialogState =
   | { readonly kind: 'budget'; readonly name: string | null }
   /** An agent's model and thinking (the lead's too). */
   | { readonly kind: 'model'; readonly name: string }
+  /** An agent's permission profile and approval mode; saves a custom profile too. */
+  | { readonly kind: 'profile'; readonly name: string }
   /** Confirms a shutdown request before it goes out. */
   | { readonly kind: 'shutdown'; readonly name: string }
   /** The instruction files an agent is given, and the team note's editor. */

@@ -153,12 +153,13 @@ describe('the roster', () => {
         .slice(1)
 
     // Stop keeps its place (disabled where nothing runs): see the double-click test below.
-    expect(actions('lead')).toEqual(['Message', 'Stop', 'Model…'])
+    expect(actions('lead')).toEqual(['Message', 'Stop', 'Model…', 'Profile…'])
     expect(actions('alice')).toEqual([
       'Message',
       'Stop',
       'Shut down…',
       'Model…',
+      'Profile…',
       'Re-spawn',
       'Remove…',
     ])
@@ -168,19 +169,36 @@ describe('the roster', () => {
       'Resume',
       'Shut down…',
       'Model…',
+      'Profile…',
       'Re-spawn',
       'Remove…',
     ])
-    expect(actions('carol')).toEqual(['Message', 'Stop', 'Model…', 'Re-spawn', 'Remove…'])
+    expect(actions('carol')).toEqual([
+      'Message',
+      'Stop',
+      'Model…',
+      'Profile…',
+      'Re-spawn',
+      'Remove…',
+    ])
     expect(actions('dave')).toEqual([
       'Message',
       'Stop',
       'Resume',
       'Shut down…',
       'Model…',
+      'Profile…',
       'Remove…',
     ])
-    expect(actions('erin')).toEqual(['Message', 'Stop', 'Retry', 'Shut down…', 'Model…', 'Remove…'])
+    expect(actions('erin')).toEqual([
+      'Message',
+      'Stop',
+      'Retry',
+      'Shut down…',
+      'Model…',
+      'Profile…',
+      'Remove…',
+    ])
     // A budget pause lifts only with a raised budget: that is what it offers, not Resume.
     expect(actions('fay')).toEqual([
       'Set budget…',
@@ -188,6 +206,7 @@ describe('the roster', () => {
       'Stop',
       'Shut down…',
       'Model…',
+      'Profile…',
       'Remove…',
     ])
     const stop = (name: string) =>

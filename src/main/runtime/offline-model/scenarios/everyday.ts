@@ -7,10 +7,15 @@ import { teamStatus } from './team-status'
  * The offline model outside the demo: a small, honest director that understands a few plain
  * requests, so that a newcomer (and the end-to-end tests) can drive a team by hand without a
  * key. The lead passes "have alice message bob" on to alice; a teammate asked to message
- * someone does it; a shutdown request is answered by approving it; anything else gets where
- * the team stands (`team-status.ts`) and what the offline model can do.
+ * someone does it; a teammate told to "run `a command`" (in its first prompt or in a message)
+ * calls bash with it, so that approvals can be tried without a key; a shutdown request is
+ * answered by approving it; anything else gets where the team stands (`team-status.ts`) and
+ * what the offline model can do.
  */
 const say = (text: string): Turn => ({ content: [{ type: 'text', text }] })
+
+/** "run `touch approved.txt`": the command between the backticks. */
+const RUN_COMMAND = /\brun\s+`([^`\n]+)`/i
 
 const RELAY =
   /\b(?:have|ask|tell|get)\s+([a-z][a-z0-9_-]*)\s+(?:to\s+)?(?:send|message|write to|greet)\s+([a-z][a-z0-9_-]*)/i
@@ -94,6 +99,20 @@ export function everydayTeammate(agent: string, request: ModelRequest): Reply {
       ],
     }
   }
+  // From its first prompt or from a message (the person's, the lead's).
+  const command = [
+    ...latestTexts(request).filter((text) => !text.startsWith('<inbox>')),
+    ...mail.map((item) => item.content),
+  ]
+    .map((text) => RUN_COMMAND.exec(text))
+    .find((match) => match !== null)?.[1]
+  if (command !== undefined)
+    return {
+      content: [
+        { type: 'text', text: `Running ${command}.` },
+        { type: 'tool_use', name: 'bash', input: { command } },
+      ],
+    }
   if (mail.length > 0)
     return say(
       `${agent} here: noted ${mail.map((item) => `"${item.content}" from ${item.from}`).join(', ')}.`,
