@@ -83,7 +83,7 @@ function describeIssues(
 
 /** The sandbox as the settings view shows it; `paths` null: no team is open. */
 export async function sandboxView(paths: TeamPaths | null): Promise<SandboxView> {
-  const status = await defaultBashSandbox.use(async (found) => found)
+  const status = await defaultBashSandbox.report()
   const team = paths === null ? null : readTeamSandbox(paths)
   return {
     status,

@@ -102,6 +102,7 @@ export class BashSandbox {
   private stopping: Promise<void> = Promise.resolve()
   private users = 0
   private idleTimer: NodeJS.Timeout | null = null
+  private closeWanted = false
 
   constructor(
     private readonly probe?: SandboxProbe,
@@ -116,6 +117,7 @@ export class BashSandbox {
    */
   async use<T>(use: (status: SandboxStatus) => Promise<T>): Promise<T> {
     this.users += 1
+    this.closeWanted = false
     if (this.idleTimer !== null) clearTimeout(this.idleTimer)
     this.idleTimer = null
     try {
@@ -123,10 +125,32 @@ export class BashSandbox {
     } finally {
       this.users -= 1
       if (this.users === 0) {
-        this.idleTimer = setTimeout(() => void this.close(), this.idleMs)
-        this.idleTimer.unref()
+        // Asked to close while a command ran: close now that it is done, not after the idle wait.
+        if (this.closeWanted) void this.close()
+        else {
+          this.idleTimer = setTimeout(() => void this.close(), this.idleMs)
+          this.idleTimer.unref()
+        }
       }
     }
+  }
+
+  /**
+   * Whether commands can be sandboxed here, for Settings and the roster: the started runtime's
+   * answer when it runs, else the check of what it needs. It never starts the proxies: a page
+   * asking would leave them (and their socat children) running, holding the process open.
+   */
+  async report(): Promise<SandboxStatus> {
+    if (this.started !== null) return this.started
+    const found = probeSandbox(this.probe)
+    if (!found.available) return found
+    const dependencies = SandboxManager.checkDependencies()
+    return dependencies.errors.length > 0
+      ? {
+          available: false,
+          reason: `bash cannot be sandboxed: ${dependencies.errors.join('; ')}. Every command an agent runs waits for your approval.`,
+        }
+      : found
   }
 
   /** Whether commands are sandboxed here; starts the runtime's proxies if need be. */
@@ -213,7 +237,12 @@ export class BashSandbox {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer)
     this.idleTimer = null
     const started = this.started
-    if (started === null || this.users > 0) return
+    if (started === null) return
+    if (this.users > 0) {
+      this.closeWanted = true
+      return
+    }
+    this.closeWanted = false
     this.started = null
     this.stopping = started.then(async (status) => {
       if (status.available) await SandboxManager.reset()

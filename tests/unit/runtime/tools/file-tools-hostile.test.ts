@@ -116,15 +116,19 @@ describe('file tools refuse what is not a regular file', () => {
 
 /**
  * Another process swaps `<workspace>/dir` between a real folder and a symlink to a folder
- * outside, as fast as it can, for as long as the test runs.
+ * outside, as fast as it can, for as long as the test runs. A write that lands while `dir` is
+ * missing makes a new folder there (the tools create parents); the swapper removes it (it is
+ * inside the workspace) rather than stalling with a real folder in place for good.
  */
 function startSwapper(workspace: string, outside: string): () => Promise<void> {
   const script = `
     const fs = require('node:fs')
     const [dir, away, outside] = process.argv.slice(1)
     for (;;) {
-      try { fs.renameSync(dir, away); fs.symlinkSync(outside, dir) } catch {}
-      try { fs.unlinkSync(dir); fs.renameSync(away, dir) } catch {}
+      try { fs.renameSync(dir, away) } catch {}
+      try { fs.rmSync(dir, { recursive: true, force: true }); fs.symlinkSync(outside, dir) } catch {}
+      try { fs.unlinkSync(dir) } catch {}
+      try { fs.renameSync(away, dir) } catch {}
     }`
   const child = spawn(
     process.execPath,
