@@ -7,6 +7,13 @@ import { REPO_ROOT, run } from '../../../helpers/processes'
 import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'
 
+/** Both namespace tests need unshare's PID namespaces; without them they say so and skip. */
+const PID_NAMESPACES = pidNamespacesAvailable()
+if (!PID_NAMESPACES)
+  console.info(
+    '[skipped] 2 bash isolation tests: unshare cannot make PID namespaces here, so bash runs through the plain launcher (no namespace hides other processes, and setsid -f escapes the process group)',
+  )
+
 function setup(): ToolContext {
   const { dir } = tempWorkspace('agent-teams-bash-isolation-')
   return { workspace: dir, agent: 'alice', signal: new AbortController().signal }
@@ -55,38 +62,33 @@ describe("bash's isolation from the runtime", () => {
     expect(output).toBe('own=0\nparent=0\n')
   }, 30_000)
 
-  it('in a PID namespace, no process with the key is visible at all', async (test) => {
-    if (!pidNamespacesAvailable()) {
-      console.info(
-        '[skipped] unshare cannot make PID namespaces here; bash runs through the plain launcher',
+  it.skipIf(!PID_NAMESPACES)(
+    'in a PID namespace, no process with the key is visible at all',
+    async () => {
+      const output = await runInRuntimeWithKey(
+        `echo "any=$(${countKey('cat /proc/[0-9]*/environ')})"`,
+        setup().workspace,
       )
-      test.skip('unshare cannot make PID namespaces here; bash runs through the plain launcher')
-    }
-    const output = await runInRuntimeWithKey(
-      `echo "any=$(${countKey('cat /proc/[0-9]*/environ')})"`,
-      setup().workspace,
-    )
-    expect(output).toBe('any=0\n')
-  }, 30_000)
+      expect(output).toBe('any=0\n')
+    },
+    30_000,
+  )
 
-  it('a command started with setsid -f does not outlive the tool call', async (test) => {
-    if (!pidNamespacesAvailable()) {
-      console.info(
-        '[skipped] unshare cannot make PID namespaces here; setsid -f escapes the process group',
+  it.skipIf(!PID_NAMESPACES)(
+    'a command started with setsid -f does not outlive the tool call',
+    async () => {
+      const marker = (200 + Math.random()).toFixed(9)
+      const outcome = await bashTool.run(
+        { command: `setsid -f sleep ${marker}; sleep 0.3; echo started` },
+        setup(),
       )
-      test.skip('unshare cannot make PID namespaces here; setsid -f escapes the process group')
-    }
-    const marker = (200 + Math.random()).toFixed(9)
-    const outcome = await bashTool.run(
-      { command: `setsid -f sleep ${marker}; sleep 0.3; echo started` },
-      setup(),
-    )
-    expect(outcome).toEqual({ content: 'started\n', isError: false })
-    await waitFor(
-      () => findProcess(marker) === null,
-      () => `sleep ${marker} (started with setsid -f) to be gone`,
-    )
-  })
+      expect(outcome).toEqual({ content: 'started\n', isError: false })
+      await waitFor(
+        () => findProcess(marker) === null,
+        () => `sleep ${marker} (started with setsid -f) to be gone`,
+      )
+    },
+  )
 
   it('a setsid -f command is running while the call runs (the probe above sees real processes)', async () => {
     const marker = (300 + Math.random()).toFixed(9)
