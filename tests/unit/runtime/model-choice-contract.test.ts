@@ -1,47 +1,24 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppService } from '../../../src/main/runtime/app-service'
-import { OfflineModelServer } from '../../../src/main/runtime/offline-model/offline-server'
+import type { AppService } from '../../../src/main/runtime/app-service'
+import type { OfflineModelServer } from '../../../src/main/runtime/offline-model/offline-server'
 import { text } from '../../../src/main/runtime/offline-model/script'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import type { TeamSnapshot } from '../../../src/shared/contract'
 import { agentScript, rosterOnDisk } from '../../helpers/agents'
+import { appServices } from '../../helpers/app-service'
 import { waitFor } from '../../helpers/wait'
 import { startFixture, type Fixture } from '../server/fixture'
 
 describe('the contract: spawn with a model, setAgentModel', () => {
-  let root: string | undefined
-  let service: AppService | undefined
   let server: OfflineModelServer | undefined
-  afterEach(async () => {
-    await service?.close()
-    await server?.close()
-    if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  })
-
+  const openService = appServices('agent-teams-model-choice-')
   async function open(): Promise<{ workspace: string; service: AppService }> {
-    root = mkdtempSync(join(tmpdir(), 'agent-teams-model-choice-'))
-    const workspace = join(root, 'workspace')
-    mkdirSync(workspace)
-    server = await OfflineModelServer.start({
+    const opened = await openService({
       script: agentScript(() => text('Done.')),
-      apiKey: 'test-key',
-    })
-    service = await AppService.create({
       mode: 'electron',
-      version: '1.0.0',
-      configDirectory: join(root, 'config'),
-      secrets: plainFileSecretStore(join(root, 'config', 'settings.json')),
-      env: {
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: server.url,
-        MODEL_ID: 'claude-team',
-      },
+      modelId: 'claude-team',
     })
-    await service.execute('openWorkspace', { path: workspace })
-    return { workspace, service }
+    server = opened.server
+    return opened
   }
 
   const requestsOf = (agent: string) =>

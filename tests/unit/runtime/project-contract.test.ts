@@ -1,42 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { AppService } from '../../../src/main/runtime/app-service'
-import { OfflineModelServer } from '../../../src/main/runtime/offline-model/offline-server'
+import { describe, expect, it } from 'vitest'
 import { text } from '../../../src/main/runtime/offline-model/script'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import { agentScript, rosterOnDisk } from '../../helpers/agents'
+import { appServices } from '../../helpers/app-service'
 
 /** The contract's instruction, note and template commands, through AppService.execute. */
 describe('the contract: instructions, team note and templates', () => {
-  let root: string | undefined
-  let service: AppService | undefined
-  let server: OfflineModelServer | undefined
-  afterEach(async () => {
-    await service?.close()
-    await server?.close()
-    if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  })
-
-  async function open(): Promise<{ workspace: string; service: AppService }> {
-    root = mkdtempSync(join(tmpdir(), 'agent-teams-project-contract-'))
-    const workspace = join(root, 'workspace')
-    mkdirSync(workspace)
-    server = await OfflineModelServer.start({
-      script: agentScript(() => text('Done.')),
-      apiKey: 'test-key',
-    })
-    service = await AppService.create({
-      mode: 'browser',
-      version: '1.0.0',
-      configDirectory: join(root, 'config'),
-      secrets: plainFileSecretStore(join(root, 'config', 'settings.json')),
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, MODEL_ID: 'm' },
-    })
-    await service.execute('openWorkspace', { path: workspace })
-    return { workspace, service }
-  }
+  const openService = appServices('agent-teams-project-contract-')
+  const open = () => openService({ script: agentScript(() => text('Done.')) })
 
   it('shows the files an agent is given, and sets the team note', async () => {
     const { workspace, service } = await open()

@@ -1,12 +1,8 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { AppService } from '../../../../src/main/runtime/app-service'
-import { OfflineModelServer } from '../../../../src/main/runtime/offline-model/offline-server'
+import { appendFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { AppService } from '../../../../src/main/runtime/app-service'
 import { text } from '../../../../src/main/runtime/offline-model/script'
 import { Roster } from '../../../../src/main/runtime/roster/roster'
-import { plainFileSecretStore } from '../../../../src/main/runtime/secrets'
 import { TeamPaths } from '../../../../src/main/runtime/team-paths'
 import {
   exportResultSchema,
@@ -16,42 +12,27 @@ import {
 } from '../../../../src/shared/history'
 import { transcriptRecordSchema } from '../../../../src/shared/transcript'
 import { agentScript } from '../../../helpers/agents'
+import { appServices } from '../../../helpers/app-service'
 import { generatedTranscript, writeTranscriptFile } from '../../../helpers/history'
 
 describe('the contract: searchHistory and exportHistory', () => {
-  let root: string | undefined
   let service: AppService | undefined
-  let server: OfflineModelServer | undefined
-  afterEach(async () => {
-    await service?.close()
-    await server?.close()
-    if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  })
-
+  const openService = appServices('agent-teams-history-')
   async function open(): Promise<{ workspace: string; service: AppService }> {
-    root = mkdtempSync(join(tmpdir(), 'agent-teams-history-'))
-    const workspace = join(root, 'workspace')
-    mkdirSync(workspace)
-    const paths = new TeamPaths(workspace)
-    Roster.open(paths).update((draft) => {
-      draft.members.push({ name: 'alice', role: 'coder', status: 'idle' })
-    })
-    writeTranscriptFile(paths, 'alice', generatedTranscript(10_000, { 40: 'an old walrus' }))
-    server = await OfflineModelServer.start({
+    const opened = await openService({
       script: agentScript((agent) =>
         agent === 'lead' ? text('Noted: the pelican report.') : undefined,
       ),
-      apiKey: 'test-key',
+      prepare: (workspace) => {
+        const paths = new TeamPaths(workspace)
+        Roster.open(paths).update((draft) => {
+          draft.members.push({ name: 'alice', role: 'coder', status: 'idle' })
+        })
+        writeTranscriptFile(paths, 'alice', generatedTranscript(10_000, { 40: 'an old walrus' }))
+      },
     })
-    service = await AppService.create({
-      mode: 'browser',
-      version: '1.0.0',
-      configDirectory: join(root, 'config'),
-      secrets: plainFileSecretStore(join(root, 'config', 'settings.json')),
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, MODEL_ID: 'm' },
-    })
-    await service.execute('openWorkspace', { path: workspace })
-    return { workspace, service }
+    service = opened.service
+    return opened
   }
 
   const search = async (query: Record<string, unknown>): Promise<SearchResult> =>
