@@ -74,9 +74,9 @@ A running team (the app, serve or chat, in another terminal):
                          --mcp: the MCP servers it may use, by name with commas (default all);
                          --profile: its tools (reviewer, tester, implementer (default), or a
                          custom one); --approval: what waits for you (default: the profile's)
-  review diff <name> [--scope branch|turn] [--from REV --to REV]
+  review diff <name> [--scope branch|turn] [--task ID] [--from REV --to REV]
                          what a teammate changed in its worktree: against its base (branch),
-                         in its last turn, or between two commits (a task's range)
+                         in its last turn, for one of its tasks, or between two commits
   review merge <name> [--squash] [--into BRANCH] [--hand-back]
                          merge its branch into its base (or BRANCH), with a merge commit or
                          a squash; a conflict is reported (exit 1) and, with --hand-back,
@@ -173,6 +173,7 @@ const options = {
   worktree: { type: 'boolean' },
   'no-worktree': { type: 'boolean' },
   scope: { type: 'string' },
+  task: { type: 'string' },
   to: { type: 'string' },
   squash: { type: 'boolean', default: false },
   into: { type: 'string' },
@@ -242,8 +243,9 @@ export type ParsedOptions = {
   out?: string
   /** spawn --worktree (true) / --no-worktree (false); undefined: the team's default. */
   worktree?: boolean
-  /** review diff --scope, --from, --to. */
+  /** review diff --scope, --task, --from, --to. */
   scope?: string
+  task?: string
   to?: string
   /** review merge --squash, --into BRANCH, --hand-back. */
   squash?: boolean

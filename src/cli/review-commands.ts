@@ -1,5 +1,6 @@
 import { TeamError } from '../shared/errors'
 import { USER } from '../shared/names'
+import { taskIdSchema } from '../shared/tasks'
 import {
   branchActionSchema,
   branchSchema,
@@ -84,10 +85,18 @@ const diff: Command = async (context) => {
   const [name = ''] = expect(context, 1, '<name>')
   const review = openReview(context, name)
   const { from, to } = context.options
+  const task =
+    context.options.task === undefined
+      ? undefined
+      : checked('--task', context.options.task, taskIdSchema)
   const scope =
     from !== undefined || to !== undefined
       ? 'range'
-      : checked('--scope', context.options.scope ?? 'branch', diffScopeSchema)
+      : task !== undefined
+        ? 'task'
+        : checked('--scope', context.options.scope ?? 'branch', diffScopeSchema)
+  if (scope === 'task' && task === undefined)
+    throw new UsageError('the task scope needs the task: --task ID')
   let range: { from: string; to: string } | undefined
   if (scope === 'range') {
     if (from === undefined || to === undefined)
@@ -97,7 +106,7 @@ const diff: Command = async (context) => {
       to: checked('--to', to, revisionSchema),
     }
   }
-  const result = review.diff(name, scope, range)
+  const result = review.diff(name, scope, range, task)
   await writeLine(
     context.output.stdout,
     context.options.json ? JSON.stringify(result) : describeDiff(result),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { taskIdSchema } from './tasks'
 import {
   branchActionSchema,
   branchSchema,
@@ -29,12 +30,14 @@ export const reviewCommands = {
     }),
   },
   setWorktreeDefault: { params: z.object({ on: z.boolean() }).strict(), result: empty },
-  /** A teammate's changes: its branch against the base, its last turn, or a commit range. */
+  /** A teammate's changes: its branch against the base, its last turn, a task, or a range. */
   getReviewDiff: {
     params: z
       .object({
         name,
         scope: diffScopeSchema,
+        /** The task of the "task" scope. */
+        task: taskIdSchema.optional(),
         from: revisionSchema.optional(),
         to: revisionSchema.optional(),
       })

@@ -46,7 +46,8 @@ export const memberWorktreeSchema = z.looseObject({
 })
 export type MemberWorktree = z.infer<typeof memberWorktreeSchema>
 
-export const diffScopeSchema = z.enum(['branch', 'turn', 'range'])
+/** The whole branch, the last turn, one task of the teammate's (by its id), or a commit range. */
+export const diffScopeSchema = z.enum(['branch', 'turn', 'task', 'range'])
 export type DiffScope = z.infer<typeof diffScopeSchema>
 
 export const changedFileSchema = z.object({

@@ -488,6 +488,8 @@ export class TeamHost {
   private route(event: TeamEvent): void {
     if (this.closed) return
     if (event.type === 'tool-call-finished') this.worktrees.touched(event.agent)
+    else if (event.type === 'tasks-changed')
+      this.worktrees.taskMarks.boardChanged(event.board.tasks)
     else if (event.type === 'agent-status-changed' && event.name !== LEAD) {
       // A turn that starts from rest: its "last turn" diff is taken from here.
       if (

@@ -24,11 +24,11 @@ export function reviewHandlers(requireHost: () => TeamHost): Handlers {
       requireHost().worktrees.setDefault(on)
       return {}
     },
-    getReviewDiff: async ({ name, scope, from, to }) => {
+    getReviewDiff: async ({ name, scope, task, from, to }) => {
       if (scope === 'range' && (from === undefined || to === undefined))
         throw new TeamError('invalid-argument', 'A range needs both a from and a to commit.')
       const range = from !== undefined && to !== undefined ? { from, to } : undefined
-      return requireHost().worktrees.diff(name, scope, range)
+      return requireHost().worktrees.diff(name, scope, range, task)
     },
     mergeTeammate: async ({ name, squash, into }) =>
       requireHost().worktrees.merge(name, { squash, into }),

@@ -13,6 +13,7 @@ import {
 import { changedPaths, diffBetween } from './git/diff'
 import { runGit } from './git/git'
 import { mergeBranch } from './git/merge'
+import { TaskMarks, taskRef } from './git/task-marks'
 import { turnStartRef, Worktrees } from './git/worktrees'
 import type { Member, RosterFile } from '../../shared/roster'
 
@@ -42,8 +43,17 @@ export class TeamWorktrees {
   /** Changed files per teammate, until its next tool call or status change. */
   private readonly changed = new Map<string, string[]>()
 
+  /** Where each task's work begins and ends on its owner's branch (the "task" diff). */
+  readonly taskMarks: TaskMarks
+
   constructor(private readonly deps: TeamWorktreesDependencies) {
     this.git = new Worktrees(deps.workspace)
+    this.taskMarks = new TaskMarks({
+      workspace: deps.workspace,
+      hasWorktree: (name) =>
+        this.record(name) !== null && existsSync(join(this.git.folder(name), '.git')),
+      snapshot: (name) => this.git.snapshot(name),
+    })
   }
 
   /** The hook the task board wires: called after every successful merge. */
@@ -115,12 +125,27 @@ export class TeamWorktrees {
     this.changed.delete(name)
   }
 
-  diff(name: string, scope: DiffScope, range?: { from: string; to: string }): ReviewDiff {
+  /** `name`'s changes: its branch, its last turn, a task of its own (`task`), or a `range`. */
+  diff(
+    name: string,
+    scope: DiffScope,
+    range?: { from: string; to: string },
+    task?: string,
+  ): ReviewDiff {
     const record = this.required(name)
     const cwd = this.deps.workspace
     let from: string
     let to: string
-    if (scope === 'range') {
+    if (scope === 'task') {
+      if (task === undefined)
+        throw new TeamError('invalid-argument', 'A task diff needs the task id, such as 3.')
+      // A task still in progress ends at the worktree as it is now; one never marked (taken
+      // before its owner had a worktree) starts where the branch does.
+      const end = taskRef(name, task, 'end')
+      to = this.refExists(end) ? end : this.tip(name)
+      const start = taskRef(name, task, 'start')
+      from = this.refExists(start) ? start : this.mergeBase(record.base, to, record.base_commit)
+    } else if (scope === 'range') {
       if (!range)
         throw new TeamError('invalid-argument', 'A range diff needs a from and a to commit.')
       from = this.commitOf(range.from)

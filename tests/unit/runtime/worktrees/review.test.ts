@@ -84,6 +84,46 @@ describe('review: diffs', () => {
     expect(bad.stderr).toContain('--from')
   })
 
+  it('scopes the diff to one task: from its claim to its completion', async () => {
+    const workspace = gitWorkspace()
+    const script = queueScript({
+      alice: [
+        toolCall('claim_task', { id: '1' }),
+        toolCall('write_file', { path: 'parser.ts', content: 'export const parse = 1\n' }),
+        toolCall('complete_task', { id: '1', result: 'Parser written.' }),
+        text('Done.'),
+        toolCall('claim_task', { id: '2' }),
+        toolCall('write_file', { path: 'parser.test.ts', content: 'test()\n' }),
+        text('Tests started.'),
+      ],
+    })
+    const team = await startHost(script, { workspace })
+    team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
+    team.host.tasks.create({ subject: 'Test the parser', by: 'user' })
+    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Take task 1.' })
+    await team.host.whenIdle()
+    team.host.send({ to: 'alice', content: 'Now task 2.' })
+    await delivered(team, 'alice', 1)
+    script.assertConsumed()
+
+    const paths = (diff: ReviewDiff) => diff.files.map((file) => file.path).sort()
+    const first = await review(workspace, 'diff', 'alice', '--task', '1')
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.stdout)).toMatchObject({ scope: 'task' })
+    expect(paths(JSON.parse(first.stdout) as ReviewDiff)).toEqual(['parser.ts'])
+    // Task 2 is still in progress: it ends at the worktree as it is now.
+    expect(paths(team.host.worktrees.diff('alice', 'task', undefined, '2'))).toEqual([
+      'parser.test.ts',
+    ])
+    expect(paths(team.host.worktrees.diff('alice', 'branch'))).toEqual([
+      'parser.test.ts',
+      'parser.ts',
+    ])
+    const bad = await review(workspace, 'diff', 'alice', '--task', '../x')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--task')
+  })
+
   it('warns when two teammates change the same file, before either is merged', async () => {
     const { team, workspace } = await teamOf({
       alice: [
