@@ -41,6 +41,31 @@ function contentSecurityPolicy(): Plugin {
   }
 }
 
+/**
+ * @git-diff-view/react renders an inline `<style>` element in each diff and fills it on a mouse
+ * press (to keep a text selection on one side). The app's policy allows no inline `<style>`, so
+ * Chromium refused it and reported a violation: the elements are left out of the bundle (the
+ * component skips its selection rule when the element is missing). The build fails if the
+ * library stops rendering them this way, so an upgrade is looked at rather than slipping by.
+ */
+function diffViewWithoutStyleElements(): Plugin {
+  const styleElement = /jsx\("style", \{ "data-select-style": true, ref: ref \}\)/g
+  return {
+    name: 'agent-teams:diff-view-without-style-elements',
+    transform(code, id) {
+      if (!/@git-diff-view[/\\]react[/\\]dist[/\\]esm[/\\]index\.mjs$/.test(id.split('?')[0] ?? ''))
+        return null
+      const found = code.match(styleElement)?.length ?? 0
+      if (found !== 3)
+        throw new Error(
+          `@git-diff-view/react renders ${found} <style data-select-style> elements, not 3: ` +
+            'check what it injects against the Content-Security-Policy before upgrading',
+        )
+      return { code: code.replace(styleElement, 'null'), map: null }
+    },
+  }
+}
+
 export default defineConfig({
   main: {
     build: { rolldownOptions: { input: { index: resolve('src/main/index.ts') } } },
@@ -64,6 +89,6 @@ export default defineConfig({
       minify: true,
       rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
-    plugins: [react(), contentSecurityPolicy()],
+    plugins: [react(), contentSecurityPolicy(), diffViewWithoutStyleElements()],
   },
 })

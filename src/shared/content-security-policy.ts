@@ -1,4 +1,30 @@
 /**
+ * The exact `style="…"` attribute values the diff component (@git-diff-view/core) writes into
+ * its highlighted HTML (the word-level highlight of a changed line, and the empty style of a
+ * syntax span), as CSP hashes: with 'unsafe-hashes' these and only these inline styles apply.
+ * tests/unit/shared/content-security-policy.test.ts recomputes them from the installed library.
+ */
+export const diffViewStyleAttributeHashes = [
+  "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+  "'sha256-b0tCRc6ngR42WzWyF/cAvmuKK7Mj4/vXH6sue4zHHJM='",
+  "'sha256-Yub2llkvfCkVWTQlAaiAoN75/GZ3M7UqPorejLVOJhw='",
+  "'sha256-qEZml1rSASVS+rDUZcKCjaYGuXaUcOKPxlMyjFRQYeI='",
+  "'sha256-hhmWOU016YygqfoqWSQtJLnzo0K8YTg6sdh2hubHhRE='",
+  "'sha256-bSZK12EqERZdULGnYEhwHHulNbvV/NifqmmdJBQ0GHw='",
+  "'sha256-sHuz6ZBUml5qyxQwxwkYuSAa2wUaRBhkcWxbaRaoUNs='",
+  "'sha256-gsDtTDhomWaNgtI/daolYE9o4YBw03jlUQQ2nwQ6dRw='",
+  "'sha256-U34NNjZu7GoeACDK3aZROhvhFnjXiruJA7Lt6UbJOvw='",
+  "'sha256-bL6u+a+aQ9KqKPMfEl2upruERWyvUzBCNISlOS0hI20='",
+  "'sha256-tvPk0QO4W+E2Xhf7bbsI8W2ia2RuSVZG8io295R6U0w='",
+  "'sha256-gZONYVtb+KEa2+KgRwAhBjHMvvIVTxjnwtMblpzWpvw='",
+  "'sha256-glyPIREV59yQkiN+rmlebpWcF/dnqOrSAFxo9bN5ias='",
+  "'sha256-lrHoTLmUrTKoE7KRZZbT0BpERsI2UItKbb9hZUHTkDs='",
+  "'sha256-XHgNmqeplROZrYB5lI+YxJb6FVrqTTH8z8WuqrfvWFk='",
+  "'sha256-mXmlyXbdfqMi1PszhVLIStA/jUaefcGmiexAA/RR204='",
+  "'sha256-p6xGTM7GKC7FGR14GXMlvguqcKhuyaP3ATis2ZoGmD8='",
+]
+
+/**
  * The renderer's Content-Security-Policy, declared once. Main sends it as a response header and
  * src/renderer/index.html carries the same text in a meta tag; the renderer build fails when
  * the two differ (see electron.vite.config.ts).
@@ -7,6 +33,7 @@ export const productionContentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
+  `style-src-attr 'unsafe-hashes' ${diffViewStyleAttributeHashes.join(' ')}`,
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

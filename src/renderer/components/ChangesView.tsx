@@ -1,25 +1,37 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ReviewDiff } from '../../shared/worktree'
 import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { describeFailure, type CommandFailure } from '../store/failures'
 import { ChangesActions } from './ChangesActions'
 import { ChangesFile, type DiffLayout } from './ChangesFile'
+import { ChangesScopePicker, scopeParams, type ChangesScope } from './ChangesScope'
 import { InlineError } from './Dialog'
 import './changes.css'
 
-type Scope = 'branch' | 'turn'
-
 /**
  * A teammate's changes in its own worktree, against its base: every changed file as a diff
- * (unified or side by side, highlighted), scoped to the whole branch or its last turn. A
- * comment on a line goes to the teammate's inbox; Accept merges, Reject says why.
+ * (unified or side by side, highlighted), scoped to the whole branch, its last turn or one of
+ * its tasks. A comment on a line goes to the teammate's inbox; Accept merges, Reject says why.
  */
 export function ChangesView({ name }: { readonly name: string }) {
   const getReviewDiff = useAppStore((state) => state.getReviewDiff)
   // A new status (a turn began or ended) may mean new changes: fetched again then.
   const status = useAppStore((state) => own(state.agents, name)?.status)
-  const [scope, setScope] = useState<Scope>('branch')
+  const requested = useAppStore((state) => state.changesTask)
+  const board = useAppStore((state) => state.tasks.tasks)
+  const tasks = useMemo(() => board.filter((task) => task.owner === name), [board, name])
+  const [scope, setScope] = useState<ChangesScope>(() =>
+    requested !== null && requested.name === name
+      ? { kind: 'task', task: requested.task }
+      : { kind: 'branch' },
+  )
+  // A task's "Changes" asked again while this view is open: that task's scope.
+  useEffect(() => {
+    if (requested !== null && requested.name === name)
+      setScope({ kind: 'task', task: requested.task })
+  }, [requested, name])
+  const scopeKey = scope.kind === 'task' ? `task:${scope.task}` : scope.kind
   const [layout, setLayout] = useState<DiffLayout>('unified')
   const [diff, setDiff] = useState<ReviewDiff | null>(null)
   const [error, setError] = useState<CommandFailure | null>(null)
@@ -28,7 +40,7 @@ export function ChangesView({ name }: { readonly name: string }) {
 
   useEffect(() => {
     let current = true
-    getReviewDiff({ name, scope })
+    getReviewDiff({ name, ...scopeParams(scope) })
       .then((result) => {
         if (!current) return
         setDiff(result)
@@ -48,10 +60,7 @@ export function ChangesView({ name }: { readonly name: string }) {
   return (
     <section className="changes" aria-label={`${name}'s changes`}>
       <div className="changes-toolbar">
-        <div className="segmented" role="group" aria-label="Scope">
-          <ScopeButton scope="branch" current={scope} onPick={setScope} label="Whole branch" />
-          <ScopeButton scope="turn" current={scope} onPick={setScope} label="Last turn" />
-        </div>
+        <ChangesScopePicker scope={scope} tasks={tasks} onPick={setScope} />
         <div className="segmented" role="group" aria-label="Layout">
           <button
             type="button"
@@ -77,7 +86,7 @@ export function ChangesView({ name }: { readonly name: string }) {
         <>
           <p className="changes-summary" data-testid="changes-summary">
             <code>{diff.branch}</code> against <code>{diff.base}</code>
-            {diff.scope === 'turn' ? ' · last turn' : ''} · {describeCount(diff.files.length)}
+            {describeScope(scope)} · {describeCount(diff.files.length)}
           </p>
           {overlapping.length > 0 ? (
             <div className="changes-overlap" role="alert">
@@ -90,14 +99,16 @@ export function ChangesView({ name }: { readonly name: string }) {
           ) : null}
           {diff.files.length === 0 ? (
             <p className="muted changes-empty">
-              {diff.scope === 'turn'
+              {scope.kind === 'turn'
                 ? `${name} changed nothing in its last turn.`
-                : `${name} has no changes against ${diff.base}.`}
+                : scope.kind === 'task'
+                  ? `${name} changed nothing for task #${scope.task}.`
+                  : `${name} has no changes against ${diff.base}.`}
             </p>
           ) : (
             diff.files.map((file) => (
               <ChangesFile
-                key={`${diff.scope}:${file.path}`}
+                key={`${scopeKey}:${file.path}`}
                 name={name}
                 file={file}
                 layout={layout}
@@ -112,22 +123,12 @@ export function ChangesView({ name }: { readonly name: string }) {
   )
 }
 
-function ScopeButton({
-  scope,
-  current,
-  onPick,
-  label,
-}: {
-  readonly scope: Scope
-  readonly current: Scope
-  readonly onPick: (scope: Scope) => void
-  readonly label: string
-}) {
-  return (
-    <button type="button" aria-pressed={scope === current} onClick={() => onPick(scope)}>
-      {label}
-    </button>
-  )
+function describeScope(scope: ChangesScope): string {
+  return scope.kind === 'turn'
+    ? ' · last turn'
+    : scope.kind === 'task'
+      ? ` · task #${scope.task}`
+      : ''
 }
 
 function describeCount(count: number): string {

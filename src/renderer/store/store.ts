@@ -35,6 +35,8 @@ export interface CoreActions {
   applyEvents(events: readonly HostEvent[]): void
   select(name: string, view?: MainView): void
   showView(view: MainView): void
+  /** Opens the Changes view of a task's owner, scoped to that task. */
+  openTaskChanges(name: string, task: string): void
   toggleRoster(): void
   openDialog(dialog: DialogState): void
   closeDialog(): void
@@ -122,6 +124,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       },
       showView(view) {
         set({ view })
+      },
+      openTaskChanges(name, task) {
+        set({ selected: name, view: 'changes', changesTask: { name, task } })
       },
       toggleRoster() {
         set((state) => ({ rosterHidden: !state.rosterHidden }))

@@ -67,6 +67,11 @@ export interface UiState {
   readonly dialog: DialogState | null
   /** Tool cards the person opened or closed, by tool-use id (absent: the card's default). */
   readonly expandedTools: Readonly<Record<string, boolean>>
+  /**
+   * A task's detail asked for its owner's changes on that task: the Changes view of `name` opens
+   * scoped to `task` (a new object at each request, so asking again re-applies it).
+   */
+  readonly changesTask: { readonly name: string; readonly task: string } | null
   /** Bumped to ask the visible composer to take focus (Ctrl+K)… */
   readonly composerFocusRequest: number
   /** …and the request a composer last answered, so that a composer mounted later does not. */
@@ -84,6 +89,7 @@ export const initialUiState: UiState = {
   rosterHidden: false,
   dialog: null,
   expandedTools: {},
+  changesTask: null,
   composerFocusRequest: 0,
   composerFocusHandled: 0,
 }

@@ -140,6 +140,42 @@ describe('the Board view', () => {
     })
   })
 
+  it("a task's Changes opens its owner's changes scoped to that task", async () => {
+    const owned = taskOf('1', { subject: 'Write the parser', status: 'review', owner: 'alice' })
+    const api = fakeApi({
+      snapshot: snapshot({
+        members: [agentView('alice')],
+        tasks: { tasks: [owned], problems: [] },
+      }),
+      diffs: {
+        alice: {
+          name: 'alice',
+          branch: 'team/alice',
+          base: 'main',
+          scope: 'task',
+          files: [],
+          overlaps: {},
+        },
+      },
+    })
+    await renderApp(api)
+    fireEvent.click(screen.getByRole('tab', { name: 'Board' }))
+    fireEvent.click(
+      within(screen.getByTestId('task-card-1')).getByRole('button', { name: /Write the parser/ }),
+    )
+    fireEvent.click(
+      within(screen.getByTestId('task-detail')).getByRole('button', { name: 'Changes' }),
+    )
+    expect(
+      await screen.findByRole('region', { name: "alice's changes" }, { timeout: 10_000 }),
+    ).toBeInTheDocument()
+    expect(screen.queryByTestId('task-detail')).toBeNull()
+    expect(api.getReviewDiff).toHaveBeenCalledWith({ name: 'alice', scope: 'task', task: '1' })
+    expect(api.getReviewDiff).not.toHaveBeenCalledWith({ name: 'alice', scope: 'branch' })
+    expect(await screen.findByText('alice changed nothing for task #1.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Task' })).toHaveAttribute('aria-pressed', 'true')
+  })
+
   it('the spawn dialog turns auto-claim on', async () => {
     const api = fakeApi({ snapshot: team })
     await renderApp(api)

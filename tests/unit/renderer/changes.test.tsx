@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReviewDiff } from '../../../src/shared/worktree'
-import { agentView, fakeApi, rejection, snapshot } from './fake-api'
+import { agentView, fakeApi, rejection, snapshot, taskOf } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
@@ -112,6 +112,54 @@ describe('the Changes view', () => {
     )
     fireEvent.click(screen.getByRole('button', { name: 'Side by side' }))
     expect(screen.getByTestId('changes-file-src/app.ts')).toHaveTextContent('export const a = 2')
+  })
+
+  it("scopes the diff to one of the teammate's tasks, listed from the board", async () => {
+    const base = api()
+    const fake = fakeApi({
+      snapshot: snapshot({
+        members: [agentView('alice'), agentView('bob', { role: 'tester' })],
+        tasks: {
+          tasks: [
+            taskOf('1', { subject: 'Write the parser', status: 'review', owner: 'alice' }),
+            taskOf('2', { subject: 'Test the parser', status: 'in_progress', owner: 'alice' }),
+            taskOf('3', { subject: 'Bob only', status: 'in_progress', owner: 'bob' }),
+          ],
+          problems: [],
+        },
+      }),
+      diffs: { alice: aliceDiff },
+      worktrees: await base.getWorktrees({}),
+    })
+    await openChanges(fake)
+    // "Task" starts on the task alice works on now; the list holds only alice's tasks.
+    fireEvent.click(screen.getByRole('button', { name: 'Task' }))
+    await waitFor(() =>
+      expect(fake.getReviewDiff).toHaveBeenLastCalledWith({
+        name: 'alice',
+        scope: 'task',
+        task: '2',
+      }),
+    )
+    const list = screen.getByRole('combobox', { name: 'Which task' })
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['#1 Write the parser (review)', '#2 Test the parser (in progress)'])
+    fireEvent.change(list, { target: { value: '1' } })
+    await waitFor(() =>
+      expect(fake.getReviewDiff).toHaveBeenLastCalledWith({
+        name: 'alice',
+        scope: 'task',
+        task: '1',
+      }),
+    )
+    expect(await screen.findByTestId('changes-summary')).toHaveTextContent('task #1')
+    fireEvent.click(screen.getByRole('button', { name: 'Whole branch' }))
+    await waitFor(() =>
+      expect(fake.getReviewDiff).toHaveBeenLastCalledWith({ name: 'alice', scope: 'branch' }),
+    )
   })
 
   it('a comment on a line goes to the teammate naming the file and the line', async () => {

@@ -1,5 +1,6 @@
 import type { Task, TaskLink } from '../../../shared/tasks'
 import { formatSecondsUtc } from '../../../shared/time'
+import { LEAD } from '../../../shared/names'
 import { own } from '../../../shared/own'
 import { useAppStore } from '../../store/context'
 import { Dialog } from '../Dialog'
@@ -18,6 +19,13 @@ export function TaskDetail({
   readonly onClose: () => void
 }) {
   const dependencies = describeDependencies(task, tasks)
+  const openTaskChanges = useAppStore((state) => state.openTaskChanges)
+  // Only a teammate of this team has a branch whose changes can be shown.
+  const owner = useAppStore((state) =>
+    task.owner !== null && task.owner !== LEAD && own(state.agents, task.owner) !== undefined
+      ? task.owner
+      : null,
+  )
   return (
     <Dialog title={`#${task.id} ${task.subject}`} onClose={onClose} wide>
       <div className="dialog-body task-detail" data-testid="task-detail">
@@ -64,6 +72,19 @@ export function TaskDetail({
           <button type="button" className="button" onClick={onClose}>
             Close
           </button>
+          {owner === null ? null : (
+            <button
+              type="button"
+              className="button"
+              title={`What ${owner} changed for this task, in its worktree`}
+              onClick={() => {
+                onClose()
+                openTaskChanges(owner, task.id)
+              }}
+            >
+              Changes
+            </button>
+          )}
           <button type="button" className="button button-primary" onClick={onEdit}>
             Edit
           </button>

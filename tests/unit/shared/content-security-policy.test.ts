@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  diffViewStyleAttributeHashes,
+  productionContentSecurityPolicy,
+} from '../../../src/shared/content-security-policy'
+import { diffViewStyleAttributes, sha256Source } from '../../helpers/diff-view-styles'
+
+const directives = new Map(
+  productionContentSecurityPolicy.split('; ').map((directive) => {
+    const [name = '', ...sources] = directive.split(' ')
+    return [name, sources]
+  }),
+)
+
+describe('the Content-Security-Policy and the diff component', () => {
+  it("allows exactly the diff component's inline style attributes, by hash", () => {
+    const expected = diffViewStyleAttributes().map(sha256Source)
+    // The word highlight (two colours, several corner shapes) and the empty syntax style.
+    expect(expected).toContain(sha256Source(''))
+    expect(expected.length).toBeGreaterThan(4)
+    expect([...diffViewStyleAttributeHashes].sort()).toEqual([...expected].sort())
+    expect(directives.get('style-src-attr')).toEqual([
+      "'unsafe-hashes'",
+      ...diffViewStyleAttributeHashes,
+    ])
+  })
+
+  it('allows no inline script nor inline style element', () => {
+    expect(directives.get('script-src')).toEqual(["'self'"])
+    expect(directives.get('style-src')).toEqual(["'self'"])
+    expect(productionContentSecurityPolicy).not.toContain('unsafe-inline')
+    expect(productionContentSecurityPolicy).not.toContain('unsafe-eval')
+  })
+
+  it("index.html's meta tag carries the same policy", () => {
+    const html = readFileSync(join(import.meta.dirname, '../../../src/renderer/index.html'), 'utf8')
+    expect(html).toContain(`content="${productionContentSecurityPolicy}"`)
+  })
+})
