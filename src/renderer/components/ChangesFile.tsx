@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useState, useSyncExternalStore } from 'react'
 import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react'
 import '@git-diff-view/react/styles/diff-view-pure.css'
 import type { ChangedFile } from '../../shared/worktree'
@@ -33,6 +33,7 @@ export function ChangesFile({
   readonly overlap: readonly string[] | null
 }) {
   const status = Object.hasOwn(STATUS_WORDS, file.status) ? STATUS_WORDS[file.status] : file.status
+  const theme = usePageTheme()
   return (
     <article className="changes-file" data-testid={`changes-file-${file.path}`}>
       <header className="changes-file-header">
@@ -61,7 +62,7 @@ export function ChangesFile({
             hunks: [file.patch],
           }}
           diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
-          diffViewTheme="dark"
+          diffViewTheme={theme}
           diffViewHighlight
           diffViewWrap
           diffViewFontSize={13}
@@ -79,6 +80,24 @@ export function ChangesFile({
       )}
     </article>
   )
+}
+
+/**
+ * The page's theme (`data-theme` on the root, set by the theme controller), followed live: the
+ * diff component draws its colours and highlighting for one theme, given as a prop.
+ */
+function usePageTheme(): 'light' | 'dark' {
+  return useSyncExternalStore(subscribeToTheme, readTheme)
+}
+
+function readTheme(): 'light' | 'dark' {
+  return document.documentElement.dataset['theme'] === 'light' ? 'light' : 'dark'
+}
+
+function subscribeToTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange)
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
+  return () => observer.disconnect()
 }
 
 /** The comment box under a line: sent to the teammate's inbox naming the file and line. */

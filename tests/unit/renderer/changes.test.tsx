@@ -162,6 +162,21 @@ describe('the Changes view', () => {
     )
   })
 
+  it("draws the diff in the page's theme, and follows a change of theme", async () => {
+    await openChanges()
+    const wrapper = () =>
+      screen
+        .getByTestId('changes-file-src/app.ts')
+        .querySelector('[data-component="git-diff-view"]')
+    expect(wrapper()).toHaveAttribute('data-theme', 'dark')
+    document.documentElement.dataset['theme'] = 'light'
+    try {
+      await waitFor(() => expect(wrapper()).toHaveAttribute('data-theme', 'light'))
+    } finally {
+      delete document.documentElement.dataset['theme']
+    }
+  })
+
   it('a comment on a line goes to the teammate naming the file and the line', async () => {
     const fake = await openChanges()
     const file = screen.getByTestId('changes-file-src/app.ts')
