@@ -27,7 +27,7 @@ export function makeDemoWorkspace(parent: string): string {
 }
 
 /** `git init` with a README and a `.gitignore` for `.team/`, committed; false without git. */
-export function initRepository(folder: string): boolean {
+function initRepository(folder: string): boolean {
   writeFileSync(join(folder, 'README.md'), DEMO_README)
   // The team's own files are not the project's work: never committed, never in a diff.
   writeFileSync(join(folder, '.gitignore'), '.team/\n')
