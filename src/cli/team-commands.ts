@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { TeamError } from '../shared/errors'
 import { isValidName } from '../shared/names'
 import { readTranscript } from '../main/runtime/agents/transcript-store'
@@ -9,6 +9,8 @@ import { loadModelConfig, settingsPath } from '../main/runtime/model/config'
 import type { ModelEndpoint } from '../main/runtime/model/client'
 import { OfflineModelServer } from '../main/runtime/offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from '../main/runtime/offline-model/scenarios/demo'
+import { makeDemoWorkspace } from '../main/runtime/demo-workspace'
+import { runGit } from '../main/runtime/git/git'
 import { installProcessGuard } from '../main/runtime/process-guard'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
@@ -113,7 +115,7 @@ export const demo: Command = async (context) => {
   if (context.positionals.length !== 0) throw new UsageError('demo takes no arguments')
   const workspace = context.options.workspaceGiven
     ? context.options.workspace
-    : mkdtempSync(join(tmpdir(), 'agent-teams-demo-'))
+    : makeDemoWorkspace(tmpdir())
   const server = await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
   try {
     if (!context.options.json)
@@ -133,7 +135,7 @@ export const demo: Command = async (context) => {
         `The team's work is in ${workspace}; its .team/ holds the roster, the inboxes and every transcript.\n` +
           `To see it in the app: open that folder with File > Open Folder, or run\n` +
           `  agent-teams serve --workspace ${shellQuote(workspace)}\n` +
-          `and open the address it prints.`,
+          `and open the address it prints.${branchesNote(workspace)}`,
       )
     return code
   } finally {
@@ -214,6 +216,23 @@ export const transcript: Command = async (context) => {
 }
 
 /** A path as a shell reads it back: quoted only when it has to be. */
+/** Where the teammates' work waits when they had worktrees: their branches, and how to land them. */
+function branchesNote(workspace: string): string {
+  let branches: string[] = []
+  try {
+    const listed = runGit(workspace, ['branch', '--list', '--format=%(refname:short)', 'team/*'])
+    if (listed.status === 0) branches = listed.stdout.split('\n').filter(Boolean)
+  } catch (error) {
+    // No git on this machine: the team shared the folder, there are no branches to name.
+    if (!(error instanceof TeamError)) throw error
+  }
+  if (branches.length === 0) return ''
+  return (
+    `\nEach teammate's work is on its own branch (${branches.join(', ')}): review it in the app's Changes view, ` +
+    `or with "agent-teams review diff <name>" and "agent-teams review merge <name>".`
+  )
+}
+
 function shellQuote(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`
 }

@@ -1,15 +1,53 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { TeamError } from '../../shared/errors'
+import { committerEnvironment, runGit } from './git/git'
 
 const DEMO_MARKER = 'offline-demo'
 
-/** A fresh folder for the offline demo under `parent`, marked as one. */
+const DEMO_README = `# Offline demo
+
+A folder made by Agent Teams' offline demo. The team's work lands here: each teammate works in
+its own git worktree (\`.team-worktrees/<name>\`, on the branch \`team/<name>\`), and a branch is
+merged here when the person accepts it in the Changes view.
+`
+
+/**
+ * A fresh folder for the offline demo under `parent`, marked as one. It is a git repository
+ * with a first commit, so that the demo's teammates get worktrees of their own and the review
+ * loop can be tried; where git is missing it stays a plain folder and the team shares it.
+ */
 export function makeDemoWorkspace(parent: string): string {
   const folder = mkdtempSync(join(parent, 'agent-teams-demo-'))
   // Marked in the folder itself, so that the demo stays on the offline model after a restart.
   mkdirSync(join(folder, '.team'), { recursive: true })
   writeFileSync(join(folder, '.team', DEMO_MARKER), 'This team was started by the offline demo.\n')
+  initRepository(folder)
   return folder
+}
+
+/** `git init` with a README and a `.gitignore` for `.team/`, committed; false without git. */
+function initRepository(folder: string): boolean {
+  writeFileSync(join(folder, 'README.md'), DEMO_README)
+  // The team's own files are not the project's work: never committed, never in a diff.
+  writeFileSync(join(folder, '.gitignore'), '.team/\n')
+  try {
+    const steps: string[][] = [
+      ['init', '-q', '-b', 'main'],
+      ['add', 'README.md', '.gitignore'],
+    ]
+    for (const args of steps) if (runGit(folder, args).status !== 0) return false
+    const committed = runGit(
+      folder,
+      ['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', 'Start the demo'],
+      { env: committerEnvironment(folder) },
+    )
+    return committed.status === 0
+  } catch (error) {
+    // git is not installed: the demo runs in a plain folder, with the shared workspace.
+    if (error instanceof TeamError) return false
+    throw error
+  }
 }
 
 /** A folder the offline demo made: its team always runs on the offline model. */

@@ -10,7 +10,8 @@ const WorktreesContext = createContext<Worktrees | null>(null)
 
 /**
  * Every teammate's worktree for the roster, asked once and again whenever an agent's status
- * changes (a turn began or ended: its changes may have too).
+ * changes (a turn began or ended: its changes may have too) or the board does (a merge moves a
+ * task in review to done, and leaves the branch with nothing left to merge).
  */
 export function WorktreesProvider({ children }: { readonly children: ReactNode }) {
   const getWorktrees = useAppStore((state) => state.getWorktrees)
@@ -18,6 +19,7 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
   const statuses = useAppStore((state) =>
     state.order.map((name) => `${name}:${own(state.agents, name)?.status ?? ''}`).join(','),
   )
+  const board = useAppStore((state) => state.tasks)
   const [worktrees, setWorktrees] = useState<Worktrees | null>(null)
   useEffect(() => {
     let current = true
@@ -28,7 +30,7 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
     return () => {
       current = false
     }
-  }, [getWorktrees, statuses])
+  }, [getWorktrees, statuses, board])
   return <WorktreesContext.Provider value={worktrees}>{children}</WorktreesContext.Provider>
 }
 

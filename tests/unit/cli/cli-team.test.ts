@@ -6,6 +6,7 @@ import { OfflineModelServer } from '../../../src/main/runtime/offline-model/offl
 import { queueScript, text, type QueueScript } from '../../../src/main/runtime/offline-model/script'
 import { runAgentTeams, type BinFinished } from '../../helpers/bin'
 import { cli, jsonLines } from '../../helpers/cli'
+import { gitIn, gitWorkspace } from '../../helpers/git'
 import { tempWorkspace } from '../../helpers/workspace'
 
 const DEMO_TIMEOUT_MS = 60_000
@@ -120,6 +121,35 @@ describe('agent-teams demo (the real binary)', () => {
     }
     expect((await cli(['transcript', '--workspace', workspace])).code).toBe(2)
   })
+})
+
+describe('agent-teams demo in a git repository (the real binary)', () => {
+  it(
+    'puts the work on the board and says which branches hold it',
+    async () => {
+      const workspace = gitWorkspace({ 'README.md': '# Project\n' })
+      const result = await runAgentTeams(['demo', '--workspace', workspace], {
+        env: { XDG_CONFIG_HOME: configHome() },
+        timeoutMs: DEMO_TIMEOUT_MS,
+      })
+      expect(result.timedOut).toBe(false)
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain('[lead] → create_task {"subject":"Write demo/stats.mjs"')
+      expect(result.stdout).toContain('[alice] → claim_task {"id":"1"}')
+      expect(result.stdout).toContain(
+        "Each teammate's work is on its own branch (team/alice, team/bob)",
+      )
+      const tasks = await runAgentTeams(['tasks', 'list', '--workspace', workspace])
+      expect(tasks.code).toBe(0)
+      expect(tasks.lines).toEqual([
+        '#1 [done] Write demo/stats.mjs (owner: alice)',
+        '#2 [review] Test demo/stats.mjs (owner: bob; after 1)',
+      ])
+      expect(gitIn(workspace, 'show', 'team/bob:demo/stats.test.mjs')).toContain('node:test')
+    },
+    DEMO_TIMEOUT_MS + 5_000,
+  )
 })
 
 describe('agent-teams demo --json (the real binary)', () => {

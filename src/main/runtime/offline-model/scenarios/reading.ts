@@ -129,3 +129,73 @@ export function sinceLatestTask(
   if (!given.some((block) => task(String(block.text)))) return null
   return { ...request, messages: request.messages.slice(index) }
 }
+
+/** A tool call and, once it came back, its result. */
+export interface ExchangeSeen {
+  readonly call: ToolCallSeen
+  readonly result: ToolResultSeen | null
+}
+
+/** Every tool call of the conversation in order, each with its result when it has one. */
+export function exchanges(request: ModelRequest): ExchangeSeen[] {
+  const calls = toolCalls(request)
+  const names = new Map(calls.map((call) => [call.id, call.name]))
+  const results = new Map<string, ToolResultSeen>()
+  for (const message of request.messages) {
+    if ((message as { role?: unknown }).role !== 'user') continue
+    for (const block of blocksOf(message)) {
+      if (block.type !== 'tool_result') continue
+      const toolUseId = String(block.tool_use_id)
+      results.set(toolUseId, {
+        toolUseId,
+        name: names.get(toolUseId) ?? 'unknown',
+        content: typeof block.content === 'string' ? block.content : JSON.stringify(block.content),
+        isError: block.is_error === true,
+      })
+    }
+  }
+  return calls.map((call) => ({ call, result: results.get(call.id) ?? null }))
+}
+
+/** The system prompt's text, sent as a string or as blocks. */
+export function systemText(request: ModelRequest): string {
+  const system = request.system
+  if (typeof system === 'string') return system
+  if (!Array.isArray(system)) return ''
+  return system
+    .map((block) =>
+      typeof (block as Block).text === 'string' ? String((block as Block).text) : '',
+    )
+    .join('\n')
+}
+
+/**
+ * The agent's own git branch when it works in a worktree of its own, as its system prompt says
+ * (agents/prompts.ts); null in the shared workspace.
+ */
+export function ownBranch(request: ModelRequest): string | null {
+  return (
+    /your own git worktree on the branch (team\/[a-z][a-z0-9_-]*)/.exec(systemText(request))?.[1] ??
+    null
+  )
+}
+
+/**
+ * The conversation from the latest user message that brought words (a task or mail, not only
+ * tool results), when that message holds mail `wanted` picks; null otherwise. A play started
+ * by a message (a review comment) reads only this part, so it ends once newer words came.
+ */
+export function sinceLatestMail(
+  request: ModelRequest,
+  wanted: (mail: MailSeen) => boolean,
+): { request: ModelRequest; mail: MailSeen } | null {
+  const index = request.messages.findLastIndex(
+    (message) =>
+      (message as { role?: unknown }).role === 'user' &&
+      blocksOf(message).some((block) => block.type === 'text'),
+  )
+  if (index < 0) return null
+  const since = { ...request, messages: request.messages.slice(index) }
+  const mail = mailSeen({ ...since, messages: since.messages.slice(0, 1) }).find(wanted)
+  return mail === undefined ? null : { request: since, mail }
+}
