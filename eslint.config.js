@@ -133,6 +133,25 @@ export default tseslint.config(
       ],
     },
   },
+  // Layer: the offline model is a stand-in for the Messages API, not part of the team runtime:
+  // it sees only src/shared, so the runtime cannot lean on it and it cannot lean on the runtime.
+  {
+    files: ['src/offline-model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              message: 'The offline model imports only src/shared: it plays the model API.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Layer: the CLI and browser mode's server run on plain Node, on top of the runtime.
   {
     files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],

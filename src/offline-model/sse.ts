@@ -4,7 +4,7 @@
  * with the scripted stream faults.
  */
 import type { ServerResponse } from 'node:http'
-import { estimateTokens } from '../model/token-estimate'
+import { estimateTokens } from '../shared/token-estimate'
 import type { StreamFault, Turn } from './script'
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens'
