@@ -154,7 +154,7 @@ export default tseslint.config(
   },
   // Layer: the CLI and browser mode's server run on plain Node, on top of the runtime.
   {
-    files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -163,7 +163,25 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/renderer/**', '**/preload/**'],
-              message: 'The CLI and the server may not import the UI or the preload.',
+              message: 'The CLI may not import the UI or the preload.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The server is below the CLI: `serve` (src/cli/serve-command.ts) starts it, never the reverse.
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
+              message: 'The server may not import the UI, the preload or the CLI built on it.',
             },
           ],
         },

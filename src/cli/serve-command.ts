@@ -6,10 +6,10 @@ import { AppService } from '../main/runtime/app-service'
 import { settingsPath } from '../main/runtime/model/config'
 import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
 import { plainFileSecretStore } from '../main/runtime/secrets'
-import type { CommandContext } from '../cli/commands'
-import { mcpOptionsForRun, type Ask } from '../cli/mcp-trust'
-import { UsageError, writeLine } from '../cli/output'
-import { startBrowserServer, type BrowserServer } from './browser-server'
+import type { CommandContext } from './commands'
+import { mcpOptionsForRun, type Ask } from './mcp-trust'
+import { UsageError, writeLine } from './output'
+import { startBrowserServer, type BrowserServer } from '../server/browser-server'
 
 /** The built renderer, next to the sources: `<repo>/out/renderer`. */
 export const DEFAULT_STATIC_DIRECTORY = fileURLToPath(
