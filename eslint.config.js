@@ -125,8 +125,13 @@ export default tseslint.config(
               message: 'The runtime may not import the UI or the preload.',
             },
             {
-              group: ['**/cli/**', '**/server/**'],
-              message: 'The runtime may not import the CLI or browser mode, which are built on it.',
+              group: ['**/cli/**', '**/server/**', '**/app/**'],
+              message:
+                'The runtime may not import the app service, the CLI or browser mode, which are built on it.',
+            },
+            {
+              group: ['**/offline-model/**'],
+              message: 'The runtime reaches the offline model only over HTTP, like any endpoint.',
             },
           ],
         },
@@ -146,6 +151,26 @@ export default tseslint.config(
             {
               group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
               message: 'The offline model imports only src/shared: it plays the model API.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Layer: the app service, the one surface the desktop shell, browser mode and the CLI call:
+  // it composes the runtime, the settings and the offline demo, below every program built on it.
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              message:
+                'The app service imports the runtime, the offline model and src/shared only.',
             },
           ],
         },

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { AppService } from '../../../src/main/runtime/app-service'
+import { AppService } from '../../../src/app/app-service'
 import { text } from '../../../src/offline-model/script'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import { agentScript } from '../../helpers/agents'

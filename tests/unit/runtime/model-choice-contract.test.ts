@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { AppService } from '../../../src/main/runtime/app-service'
+import type { AppService } from '../../../src/app/app-service'
 import type { OfflineModelServer } from '../../../src/offline-model/offline-server'
 import { text } from '../../../src/offline-model/script'
 import type { TeamSnapshot } from '../../../src/shared/contract'

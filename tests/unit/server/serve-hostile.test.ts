@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { AppService } from '../../../src/main/runtime/app-service'
+import { AppService } from '../../../src/app/app-service'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import type { TeamSnapshot } from '../../../src/shared/contract'
 import { createServeCommand } from '../../../src/cli/serve-command'
