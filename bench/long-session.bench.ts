@@ -13,12 +13,7 @@ import type { TranscriptRecord, Usage } from '../src/shared/transcript'
 import { SUMMARY_SYSTEM_PROMPT } from '../src/main/runtime/agents/compaction-text'
 import { TeamHost } from '../src/main/runtime/host'
 import { OfflineModelServer } from '../src/offline-model/offline-server'
-import {
-  text,
-  toolCall,
-  type ModelRequest,
-  type Script,
-} from '../src/offline-model/script'
+import { text, toolCall, type ModelRequest, type Script } from '../src/offline-model/script'
 import {
   log,
   mean,
