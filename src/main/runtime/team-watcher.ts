@@ -129,7 +129,7 @@ export class TeamWatcher {
   /** Something happened to the file: report what it now is, and look again a little later. */
   private fileChanged(path: string): void {
     if (this.closed || this.classify(path) === null) return
-    if (this.check(path)) this.scheduleTrailing(path)
+    if (this.reportIfChanged(path)) this.scheduleTrailing(path)
     else if (!this.exists(path)) this.gone(path)
     else this.scheduleTrailing(path)
   }
@@ -177,7 +177,7 @@ export class TeamWatcher {
   }
 
   /** Emits when the file differs from what was last reported; returns whether it did. */
-  private check(path: string): boolean {
+  private reportIfChanged(path: string): boolean {
     let now: Seen
     try {
       const stat = statSync(path)
@@ -203,7 +203,7 @@ export class TeamWatcher {
     clearTimeout(this.trailing.get(path))
     const timer = setTimeout(() => {
       this.trailing.delete(path)
-      if (!this.closed && this.check(path)) this.scheduleTrailing(path)
+      if (!this.closed && this.reportIfChanged(path)) this.scheduleTrailing(path)
     }, this.trailingCheckMs)
     timer.unref()
     this.trailing.set(path, timer)
