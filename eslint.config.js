@@ -125,8 +125,52 @@ export default tseslint.config(
               message: 'The runtime may not import the UI or the preload.',
             },
             {
-              group: ['**/cli/**', '**/server/**'],
-              message: 'The runtime may not import the CLI or browser mode, which are built on it.',
+              group: ['**/cli/**', '**/server/**', '**/app/**'],
+              message:
+                'The runtime may not import the app service, the CLI or browser mode, which are built on it.',
+            },
+            {
+              group: ['**/offline-model/**'],
+              message: 'The runtime reaches the offline model only over HTTP, like any endpoint.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Layer: the offline model is a stand-in for the Messages API, not part of the team runtime:
+  // it sees only src/shared, so the runtime cannot lean on it and it cannot lean on the runtime.
+  {
+    files: ['src/offline-model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              message: 'The offline model imports only src/shared: it plays the model API.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Layer: the app service, the one surface the desktop shell, browser mode and the CLI call:
+  // it composes the runtime, the settings and the offline demo, below every program built on it.
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              message:
+                'The app service imports the runtime, the offline model and src/shared only.',
             },
           ],
         },
@@ -135,7 +179,7 @@ export default tseslint.config(
   },
   // Layer: the CLI and browser mode's server run on plain Node, on top of the runtime.
   {
-    files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -144,7 +188,25 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/renderer/**', '**/preload/**'],
-              message: 'The CLI and the server may not import the UI or the preload.',
+              message: 'The CLI may not import the UI or the preload.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The server is below the CLI: `serve` (src/cli/serve-command.ts) starts it, never the reverse.
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
+              message: 'The server may not import the UI, the preload or the CLI built on it.',
             },
           ],
         },

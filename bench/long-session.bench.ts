@@ -12,13 +12,8 @@ import { join } from 'node:path'
 import type { TranscriptRecord, Usage } from '../src/shared/transcript'
 import { SUMMARY_SYSTEM_PROMPT } from '../src/main/runtime/agents/compaction-text'
 import { TeamHost } from '../src/main/runtime/host'
-import { OfflineModelServer } from '../src/main/runtime/offline-model/offline-server'
-import {
-  text,
-  toolCall,
-  type ModelRequest,
-  type Script,
-} from '../src/main/runtime/offline-model/script'
+import { OfflineModelServer } from '../src/offline-model/offline-server'
+import { text, toolCall, type ModelRequest, type Script } from '../src/offline-model/script'
 import {
   log,
   mean,

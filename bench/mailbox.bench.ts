@@ -11,7 +11,6 @@ import {
 import { join } from 'node:path'
 import { randomIds } from '../src/main/runtime/clock'
 import { appendOnceSync, writeFileAtomicSync } from '../src/main/runtime/fs/durable'
-import { formatLine } from '../src/main/runtime/mailbox/line-format'
 import { Mailbox } from '../src/main/runtime/mailbox/mailbox'
 import { TeamPaths } from '../src/main/runtime/team-paths'
 import { messageToLine, type MailMessage } from '../src/shared/messages'
@@ -279,7 +278,6 @@ function decompose(): Record<string, number> {
         calls,
       ),
       randomIdUs: microsPerCall(() => ids.next('m'), calls),
-      formatLineUs: microsPerCall((index) => formatLine(message(index)), calls),
       messageToLineUs: microsPerCall((index) => `${messageToLine(message(index))}\n`, calls),
       appendLineUs: microsPerCall(
         () => appendOnceSync(paths.inbox('carol'), line, { bytes: line.length }),
@@ -514,7 +512,7 @@ export async function run(): Promise<BenchResult> {
 function mailboxNotes(parts: Record<string, number>, profile: Record<string, unknown>): string[] {
   const us = (key: string) => (parts[key] ?? Number.NaN).toFixed(1)
   const notes = [
-    `mailbox: one send, alone in one process: Mailbox.send ${us('mailboxSendUs')} µs vs appendFileSync ${us('rawAppendFileSyncUs')} µs; inside it an id ${us('randomIdUs')} µs, the line (formatLine) ${us('formatLineUs')} µs (JSON.stringify of the record would be ${us('messageToLineUs')} µs), the O_APPEND open/write/close ${us('appendLineUs')} µs; a consumer commit's cursor writeFileAtomicSync ${us('cursorWriteFileAtomicSyncUs')} µs (two fsyncs), a journal append + fsync ${us('journalAppendFsyncUs')} µs`,
+    `mailbox: one send, alone in one process: Mailbox.send ${us('mailboxSendUs')} µs vs appendFileSync ${us('rawAppendFileSyncUs')} µs; inside it an id ${us('randomIdUs')} µs, the line (JSON.stringify of the record) ${us('messageToLineUs')} µs, the O_APPEND open/write/close ${us('appendLineUs')} µs; a consumer commit's cursor writeFileAtomicSync ${us('cursorWriteFileAtomicSyncUs')} µs (two fsyncs), a journal append + fsync ${us('journalAppendFsyncUs')} µs`,
   ]
   const writer = profile.writer as ProfileSummary | null | undefined
   const consumer = profile.consumer as ProfileSummary | null | undefined

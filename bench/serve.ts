@@ -1,8 +1,8 @@
-// `agent-teams serve`, exactly as src/server/serve-command.ts runs it, but serving the renderer
+// `agent-teams serve`, exactly as src/cli/serve-command.ts runs it, but serving the renderer
 // the benchmark built from the current sources (with source maps, so profiles can name
 // functions) instead of out/renderer, which other work on this machine may be rebuilding.
 // Run with tsx, as bin/agent-teams.mjs runs the CLI:  node --import tsx bench/serve.ts WS STATIC
-import { createServeCommand } from '../src/server/serve-command'
+import { createServeCommand } from '../src/cli/serve-command'
 
 const [workspace, staticDirectory] = process.argv.slice(2) as [string, string]
 process.exitCode = await createServeCommand({ staticDirectory })({

@@ -8,8 +8,8 @@
 // write that sends the chunk, so the page can tell how long each delta took to be painted.
 // Reports {"type":"listening","url"} on stdout; answers {cmd:'stats'} on its IPC channel.
 import { ServerResponse } from 'node:http'
-import { OfflineModelServer } from '../../src/main/runtime/offline-model/offline-server'
-import type { ModelRequest, Reply } from '../../src/main/runtime/offline-model/script'
+import { OfflineModelServer } from '../../src/offline-model/offline-server'
+import type { ModelRequest, Reply } from '../../src/offline-model/script'
 import { report } from '../lib/common'
 
 interface Config {

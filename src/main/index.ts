@@ -10,7 +10,7 @@ import { appProtocolLocation, devServerLocation, isAppUrl, type AppLocation } fr
 import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { createDesktopShell, setUpLogging, type DesktopShell } from './desktop-shell'
 import { createIpcAdapter } from './ipc'
-import { AppService } from './runtime/app-service'
+import { AppService } from '../app/app-service'
 import { adoptLoginShellPath } from './runtime/login-shell-path'
 import { faultAlert, installProcessGuard } from './runtime/process-guard'
 import { settingsPath } from './runtime/model/config'

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { DEMO_REQUEST } from '../../src/main/runtime/offline-model/scenarios/demo'
+import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
 import { root, startServer, type RunningServer } from './serve'
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import type { RecordedRequest } from '../../src/main/runtime/offline-model/offline-server'
-import type { Reply, Script } from '../../src/main/runtime/offline-model/script'
+import type { RecordedRequest } from '../../src/offline-model/offline-server'
+import type { Reply, Script } from '../../src/offline-model/script'
 import type { HostUnderTest } from './host'
 
 /** A block of a recorded request's message, loosely typed. */

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { AppService } from '../../src/main/runtime/app-service'
-import { OfflineModelServer } from '../../src/main/runtime/offline-model/offline-server'
-import type { Script } from '../../src/main/runtime/offline-model/script'
+import { AppService } from '../../src/app/app-service'
+import { OfflineModelServer } from '../../src/offline-model/offline-server'
+import type { Script } from '../../src/offline-model/script'
 import { plainFileSecretStore } from '../../src/main/runtime/secrets'
 
 export interface OpenedService {

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/main/runtime/agents/compaction-text'
-import { text, type ModelRequest, type Turn } from '../../src/main/runtime/offline-model/script'
-import type { RecordedRequest } from '../../src/main/runtime/offline-model/offline-server'
+import { text, type ModelRequest, type Turn } from '../../src/offline-model/script'
+import type { RecordedRequest } from '../../src/offline-model/offline-server'
 
 /** Whether a request the offline server got is a compaction's summarizing call. */
 export function isSummaryRequest(request: ModelRequest): boolean {

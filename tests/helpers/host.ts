@@ -6,8 +6,8 @@ import type { ModelEndpoint } from '../../src/main/runtime/model/client'
 import {
   OfflineModelServer,
   type OfflineServerOptions,
-} from '../../src/main/runtime/offline-model/offline-server'
-import type { Script } from '../../src/main/runtime/offline-model/script'
+} from '../../src/offline-model/offline-server'
+import type { Script } from '../../src/offline-model/script'
 import { tempWorkspace } from './workspace'
 
 /** Host options; the endpoint's fields are added to the offline server's (its URL, key, model). */

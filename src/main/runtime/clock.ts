@@ -18,8 +18,8 @@ const COUNTER_SPAN = 36 ** 4
  * Ids that sort by creation time: prefix, milliseconds in base 36, a counter, then random bits
  * drawn once per source. Within a source the time and the counter make an id unique (the counter
  * would have to wrap within one millisecond); across processes and restarts the random part
- * does. Drawing it once instead of per id keeps an id at a few hundred nanoseconds: randomBytes
- * was an eighth of a sender's CPU.
+ * does. The random part is drawn once, not per id, because it only has to tell sources apart
+ * and a send should not wait on the system's random source.
  */
 export function randomIds(clock: Clock = systemClock): IdSource {
   const source = randomBytes(5).toString('hex')

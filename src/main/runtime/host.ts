@@ -1,5 +1,6 @@
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
+import type { InstructionFileView } from '../../shared/instructions'
 import type { MailMessage } from '../../shared/messages'
 import {
   assertModelChoice,
@@ -8,41 +9,43 @@ import {
 } from '../../shared/model-choice'
 import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
+import type { PriceOverrides } from '../../shared/prices'
 import type { TranscriptRecord } from '../../shared/transcript'
-import { AuthAlert } from './auth-alert'
+import type { BranchAction } from '../../shared/worktree'
 import {
   createAgent,
   DEFAULT_ROUND_CAP,
   instructionsFor,
   type AgentDependencies,
 } from './agent-factory'
-import type { Agent } from './agents/agent'
 import type { PauseCause } from './agents/agent-types'
-import type { CompactionPolicy } from './agents/compaction'
 import type { Budget } from './agents/guards'
-import type { TurnPolicy } from './agents/model-turn'
-import type { PriceOverrides } from '../../shared/prices'
-import { assertKnownAgent } from './known-agent'
-import { randomIds, systemClock, type Clock, type IdSource } from './clock'
+import { AuthAlert } from './auth-alert'
+import { systemClock } from './clock'
 import { runControlCommand } from './control-commands'
+import { agentDependenciesFor } from './host-agent-dependencies'
+import { LoadedAgents } from './host-agents'
+import { createFeatures } from './host-features'
+import { routeEvent } from './host-routing'
+import type { HostOptions } from './host-options'
+import type { TeamNote } from './instructions/team-note'
+import { assertKnownAgent } from './known-agent'
 import type { InboxPage } from './mailbox/mailbox'
 import type { Position } from './mailbox/position'
-import type { InstructionFileView } from '../../shared/instructions'
-import { ProjectInstructions, type InstructionScope } from './instructions/project-instructions'
-import type { TeamNote } from './instructions/team-note'
+import type { McpServers } from './mcp/servers'
 import { ModelClient, type ModelEndpoint } from './model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
-import { mirrorEvent, reconcileMirrors, teamQueue } from './needs-you/mirror'
+import { reconcileMirrors } from './needs-you/mirror'
 import type { NeedsYou } from './needs-you/queue'
 import { permissionOf, type AgentPermission } from './permissions/agent-permissions'
-import { ProfileStore } from './permissions/profile-store'
+import type { ProfileStore } from './permissions/profile-store'
 import {
   assertProfileChange,
   setProfileChoice,
   type ProfileChoiceChange,
 } from './permissions/profile-choice'
-import { Protocols } from './protocols/service'
-import { ProtocolStore, type ProtocolRequest } from './protocols/store'
+import type { Protocols } from './protocols/service'
+import type { ProtocolRequest } from './protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
 import {
   assertSpawnable,
@@ -52,54 +55,16 @@ import {
   type SpawnRequest,
 } from './spawn-request'
 import { Team, type ControlCommand, type Disposable, type TeamListener } from './team'
-import { mayUseServer } from './mcp/agent-servers'
-import { McpServers, type McpOptions } from './mcp/servers'
-import { TeamBudgets } from './team-budgets'
-import { TeamWorktrees } from './team-worktrees'
+import type { TeamBudgets } from './team-budgets'
+import type { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
-import type { BranchAction } from '../../shared/worktree'
-import { readTeamSandbox } from './team-sandbox'
-import type { BashSandboxHooks } from './tools/basic-tools'
 import { defaultBashSandbox } from './tools/bash-sandbox'
-import { TeamTasks } from './tasks/team-tasks'
-import { sandboxQueueHooks } from './needs-you/sandbox-queue'
-import { completeReviewedOnMerge } from './tasks/review-merge'
-import { TASK_BOARD_SENDER, TaskAutomation, autoClaimOf } from './tasks/task-automation'
+import type { TeamTasks } from './tasks/team-tasks'
+import type { TaskAutomation } from './tasks/task-automation'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
-
-export interface HostOptions {
-  readonly workspace: string
-  readonly endpoint: ModelEndpoint
-  readonly clock?: Clock
-  readonly ids?: IdSource
-  /** Model calls per activation before an agent goes idle (default 50). */
-  readonly roundCap?: number
-  /** Whether teammates' messages wake the lead by themselves (default true). */
-  readonly leadWakesOnMessages?: boolean
-  readonly watch?: boolean
-  /** Retries, back-off and the stall timeout of model calls. */
-  readonly turnPolicy?: TurnPolicy
-  /** Budgets that apply where config.json sets none (default: none). */
-  readonly budgets?: { agent?: Budget; team?: Budget }
-  /** When agents compact their conversations (default: at 75 % of the window). */
-  readonly compaction?: CompactionPolicy
-  /** The person's prices per model (settings); Claude's list prices apply to the rest. */
-  readonly prices?: PriceOverrides
-  /** Where each agent works, for its instruction files (default: the workspace). */
-  readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
-  /**
-   * Where the "Needs you" queue connects to bash's sandbox: what it blocked, and commands
-   * that would run unsandboxed (no sandbox on this machine). Absent: blocks are only told to
-   * the model and unsandboxed commands run behind the blocklist.
-   */
-  readonly sandboxHooks?: BashSandboxHooks
-  /** Folders bash may never read, beside the default settings folder: the app's config. */
-  readonly privateFolders?: readonly string[]
-  /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
-  readonly mcp?: McpOptions
-}
+export type { HostOptions } from './host-options'
 
 /**
  * The runtime's one surface: commands (chat, spawn, send, broadcast, stop, resume, shutdown,
@@ -107,7 +72,7 @@ export interface HostOptions {
  * event stream. The CLI, the Electron IPC adapter and the browser-mode server use only this.
  */
 export class TeamHost {
-  private readonly agents = new Map<string, Agent>()
+  private readonly agents: LoadedAgents
   private model: ModelClient
   private readonly subscription: Disposable
   private readonly protocols: Protocols
@@ -131,87 +96,33 @@ export class TeamHost {
     private readonly options: HostOptions,
   ) {
     this.model = new ModelClient(options.endpoint)
+    this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    this.worktrees = new TeamWorktrees({
-      workspace: team.paths.workspace,
-      roster: () => team.roster.snapshot,
-      updateRoster: (change) => team.updateRoster(change),
+    const features = createFeatures(team, options, {
+      agents: () => this.agents.values(),
+      loadedAgent: (name) => this.agents.get(name),
+      agent: (name) => this.agents.load(name),
       sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
-    })
-    const clock = options.clock ?? systemClock
-    this.protocols = new Protocols({
-      team,
-      store: ProtocolStore.open(team.paths, clock),
-      ids: options.ids ?? randomIds(clock),
-      shutDownAfterStep: (name, reason) => this.agents.get(name)?.shutdownAfterThisStep(reason),
-    })
-    this.mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
-      team.publish({ type: 'mcp-changed', state }),
-    )
-    this.profiles = ProfileStore.of(team.paths)
-    this.needsYou = teamQueue(team, clock, options.ids ?? randomIds(clock), {
       reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
       resume: (name) => this.resume(name),
     })
-    this.budgets = new TeamBudgets(team.roster, options.budgets, options.prices, () =>
-      this.agents.values(),
-    )
-    this.tasks = new TeamTasks(team)
-    completeReviewedOnMerge(this.worktrees, this.tasks)
-    this.taskAutomation = new TaskAutomation({
-      tasks: this.tasks,
-      members: () => team.roster.members,
-      autoClaims: (name) => autoClaimOf(team.roster.find(name)),
-      send: (request) => team.send(request),
-      publish: (event) => team.publish(event),
-      giveTask: (name, text) => this.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
-    })
-    this.agentDependencies = {
-      team,
-      tasks: this.tasks.toolOperations(),
-      protocols: this.protocols,
-      clock,
-      roundCap: options.roundCap ?? DEFAULT_ROUND_CAP,
-      turnPolicy: options.turnPolicy,
-      compaction: options.compaction,
-      // Other programs' appends are reported by the watcher only when there is one.
-      mailSignalled: options.watch !== false,
+    this.worktrees = features.worktrees
+    this.protocols = features.protocols
+    this.mcp = features.mcp
+    this.profiles = features.profiles
+    this.needsYou = features.needsYou
+    this.budgets = features.budgets
+    this.tasks = features.tasks
+    this.taskAutomation = features.taskAutomation
+    this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
       modelChoice: (name) => this.modelChoice(name),
       pauseReason: (name) => this.pauseReason(name),
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
-      instructions: new ProjectInstructions(team.paths.root),
-      // A teammate in its own worktree reads the instruction files of that checkout.
-      workingFolder:
-        options.workingFolder ??
-        ((name) => {
-          const root = this.worktrees.toolRoot(name)
-          return root === team.paths.workspace ? {} : { workingFolder: root, workingRoot: root }
-        }),
-      worktrees: this.worktrees,
-      bash: {
-        sandbox: {
-          teamFolder: team.paths.root,
-          allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
-          unreadable: options.privateFolders,
-          hooks:
-            options.sandboxHooks ??
-            sandboxQueueHooks(this.needsYou, team.paths, (agent, content) =>
-              this.send({ to: agent, content }),
-            ),
-        },
-      },
-      mcpTools: (name) => this.mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
-      mcpStarted: (signal) => this.mcp.whenStarted(signal),
-      needsYou: this.needsYou,
       permission: (name) => this.permission(name),
-      // Ask mode lets writes run in a teammate's own worktree; elsewhere they wait.
-      ownFolder: (name) => {
-        const root = this.worktrees.toolRoot(name)
-        return root === team.paths.workspace ? null : root
-      },
-    }
+      sendFromUser: (to, content) => this.send({ to, content }),
+    })
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
@@ -233,7 +144,7 @@ export class TeamHost {
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
-      host.resumeAfterStart()
+      host.agents.wakeAfterStart()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -255,7 +166,7 @@ export class TeamHost {
   chat(text: string): void {
     this.assertOpen()
     if (text.trim().length === 0) throw new TeamError('invalid-argument', 'The message is empty.')
-    this.agent(LEAD).addUserTurn(USER, text)
+    this.agents.load(LEAD).addUserTurn(USER, text)
   }
 
   spawn(request: SpawnRequest): string {
@@ -276,7 +187,7 @@ export class TeamHost {
     )
     this.worktrees.turnStarted(request.name)
     const planFirst = this.team.roster.find(request.name)?.plan_first === true
-    this.agent(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
+    this.agents.load(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
     const summary = spawnSummary(request, this.modelChoice(request.name))
     return place.note === '' ? summary : `${summary}; ${place.note}`
   }
@@ -318,7 +229,7 @@ export class TeamHost {
   }
 
   stop(name: string): void {
-    this.existingAgent(name).stop()
+    this.agents.loaded(name).stop()
   }
 
   /** Stops every agent (Ctrl+C in the CLI); transcripts stay valid for the API. */
@@ -329,7 +240,7 @@ export class TeamHost {
   /** Goes on after a pause, an error, a stall or a stop; a stalled stream is retried at once. */
   resume(name: string): void {
     this.assertOpen()
-    this.existingAgent(name).resume()
+    this.agents.loaded(name).resume()
   }
 
   /** Asks a teammate to shut down (the s10 handshake); returns the request's id. */
@@ -424,7 +335,7 @@ export class TeamHost {
     name: string,
     page: { fromSeq?: number; limit?: number } = {},
   ): { records: TranscriptRecord[]; total: number } {
-    return this.agent(name).store.page(page.fromSeq ?? 1, page.limit)
+    return this.agents.load(name).store.page(page.fromSeq ?? 1, page.limit)
   }
 
   inbox(
@@ -436,23 +347,13 @@ export class TeamHost {
 
   /** Resolves once no agent is running (and none was woken meanwhile), with the roster written. */
   async whenIdle(): Promise<void> {
-    for (;;) {
-      const running = [...this.agents.values()].filter((agent) => agent.isRunning)
-      if (running.length === 0) {
-        if (!this.closed) this.team.flushStatuses()
-        return
-      }
-      await Promise.all(running.map((agent) => agent.settled()))
-    }
+    await this.agents.settled()
+    if (!this.closed) this.team.flushStatuses()
   }
 
   /** Agents whose last activation ended in error (for the CLI's exit code). */
   errors(): { agent: string; message: string }[] {
-    return [...this.agents.values()].flatMap((agent) =>
-      agent.lastActivation.kind === 'error'
-        ? [{ agent: agent.name, message: agent.lastActivation.message }]
-        : [],
-    )
+    return this.agents.errors()
   }
 
   async close(): Promise<void> {
@@ -460,23 +361,12 @@ export class TeamHost {
     this.closed = true
     this.subscription.dispose()
     this.taskAutomation.close()
-    await Promise.all([...this.agents.values()].map((agent) => agent.close()))
-    this.agents.clear()
+    await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()
     // The sandbox's proxies would keep a CLI process alive until their idle stop; another
     // team's running command keeps them up (close waits for no one and stops only when idle).
     await defaultBashSandbox.close()
-  }
-
-  /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */
-  private resumeAfterStart(): void {
-    this.agent(LEAD).wake()
-    for (const member of this.team.roster.members) {
-      // A shut-down teammate is loaded (its usage and transcript show) but not woken.
-      const agent = this.agent(member.name)
-      if (member.status !== 'shutdown') agent.wake()
-    }
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
@@ -487,51 +377,15 @@ export class TeamHost {
 
   private route(event: TeamEvent): void {
     if (this.closed) return
-    if (event.type === 'tool-call-finished') this.worktrees.touched(event.agent)
-    else if (event.type === 'tasks-changed')
-      this.worktrees.taskMarks.boardChanged(event.board.tasks)
-    else if (event.type === 'agent-status-changed' && event.name !== LEAD) {
-      // A turn that starts from rest: its "last turn" diff is taken from here.
-      if (
-        event.status === 'working' &&
-        event.previous !== 'waiting' &&
-        event.previous !== 'working'
-      )
-        this.worktrees.turnStarted(event.name)
-      else this.worktrees.touched(event.name)
-    }
-    this.taskAutomation.handle(event)
-    mirrorEvent(this.needsYou, event)
-    if (event.type === 'message-sent') this.mailArrived(event.message.to, event.message.from)
-    else if (event.type === 'inbox-changed' && event.change !== 'removed')
-      this.mailArrived(event.name, null)
-  }
-
-  private mailArrived(name: string, from: string | null): void {
-    // Marked whether or not it wakes the agent: the mail is read at its next look either way.
-    this.agents.get(name)?.noteMail()
-    if (name === LEAD) {
-      if (this.options.leadWakesOnMessages !== false || from === USER) this.agent(LEAD).wake()
-      return
-    }
-    const member = this.team.roster.find(name)
-    if (member && member.status !== 'shutdown') this.agent(name).wake()
-  }
-
-  private existingAgent(name: string): Agent {
-    const agent = this.agents.get(name)
-    if (!agent) throw new TeamError('unknown-recipient', `No agent "${name}" is running.`)
-    return agent
-  }
-
-  private agent(name: string): Agent {
-    const existing = this.agents.get(name)
-    if (existing) return existing
-    if (name !== LEAD && !this.team.roster.find(name))
-      throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
-    const agent = createAgent(name, this.agentDependencies)
-    this.agents.set(name, agent)
-    return agent
+    routeEvent(event, {
+      team: this.team,
+      worktrees: this.worktrees,
+      taskAutomation: this.taskAutomation,
+      needsYou: this.needsYou,
+      leadWakesOnMessages: this.options.leadWakesOnMessages !== false,
+      loadedAgent: (name) => this.agents.get(name),
+      agent: (name) => this.agents.load(name),
+    })
   }
 
   private pauseReason(name: string): { cause: PauseCause; reason: string } | null {

@@ -2,9 +2,9 @@
 // for one bash command (with a fixed id), then, once it has a result, finishes. The test
 // SIGKILLs this process while the command waits for the person and starts it again.
 import { TeamHost } from '../../../src/main/runtime/host'
-import { OfflineModelServer } from '../../../src/main/runtime/offline-model/offline-server'
-import type { ModelRequest, Reply } from '../../../src/main/runtime/offline-model/script'
-import { latestResults } from '../../../src/main/runtime/offline-model/scenarios/reading'
+import { OfflineModelServer } from '../../../src/offline-model/offline-server'
+import type { ModelRequest, Reply } from '../../../src/offline-model/script'
+import { latestResults } from '../../../src/offline-model/scenarios/reading'
 
 const [workspace] = process.argv.slice(2) as [string]
 

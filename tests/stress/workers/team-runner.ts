@@ -4,13 +4,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamHost } from '../../../src/main/runtime/host'
-import { OfflineModelServer } from '../../../src/main/runtime/offline-model/offline-server'
-import type { ModelRequest, Reply } from '../../../src/main/runtime/offline-model/script'
-import {
-  latestResults,
-  mailSeen,
-  toolCalls,
-} from '../../../src/main/runtime/offline-model/scenarios/reading'
+import { OfflineModelServer } from '../../../src/offline-model/offline-server'
+import type { ModelRequest, Reply } from '../../../src/offline-model/script'
+import { latestResults, mailSeen, toolCalls } from '../../../src/offline-model/scenarios/reading'
 
 const [workspace, stepsText] = process.argv.slice(2) as [string, string]
 const STEPS = Number(stepsText)

@@ -54,7 +54,7 @@ describe('the built CLI (scripts/build-cli.mjs)', () => {
       inputs: string[]
     }
     expect(manifest.inputs).toContain('src/cli/main.ts')
-    expect(manifest.inputs).toContain('src/server/serve-command.ts')
+    expect(manifest.inputs).toContain('src/cli/serve-command.ts')
     // A dependency is judged by its package.json, not by each of its hundreds of files.
     expect(manifest.inputs).toContain('node_modules/zod/package.json')
     expect(manifest.inputs.filter((input) => input.startsWith('node_modules/zod/'))).toEqual([

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../src/main/runtime/offline-model/script'
+import { text } from '../../../src/offline-model/script'
 import { parseControlLine } from '../../../src/shared/control'
 import { agentScript, requestsOf, rosterOnDisk } from '../../helpers/agents'
 import { cli } from '../../helpers/cli'

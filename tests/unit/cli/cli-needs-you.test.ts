@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall, type Reply } from '../../../src/main/runtime/offline-model/script'
+import { text, toolCall, type Reply } from '../../../src/offline-model/script'
 import { Roster } from '../../../src/main/runtime/roster/roster'
 import { TeamPaths } from '../../../src/main/runtime/team-paths'
 import type { NeedsYouEntry } from '../../../src/shared/needs-you'

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WebContents } from 'electron'
 import { hostEventSchema, type AgentTeamsApi, type HostEvent } from '../../../src/shared/contract'
 import { commandChannel, commandNames, EVENTS_CHANNEL } from '../../../src/shared/ipc-channels'
-import { AppService } from '../../../src/main/runtime/app-service'
+import { AppService } from '../../../src/app/app-service'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import { createIpcAdapter, type IpcAdapter } from '../../../src/main/ipc'
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppService } from '../../../src/main/runtime/app-service'
+import { AppService } from '../../../src/app/app-service'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 
 const folders: string[] = []

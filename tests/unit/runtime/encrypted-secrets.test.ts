@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AppSettings } from '../../../src/main/runtime/app-settings'
+import { AppSettings } from '../../../src/app/app-settings'
 import {
   ENCRYPTED_KEY_FILE,
   openEncryptedSecretStore,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { absoluteFolder, expandHome, listFolders } from '../../../src/main/runtime/folder-listing'
+import { absoluteFolder, expandHome, listFolders } from '../../../src/app/folder-listing'
 
 let home: string
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AppSettings } from '../../../src/main/runtime/app-settings'
+import { AppSettings } from '../../../src/app/app-settings'
 import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
 import { commands } from '../../../src/shared/contract'
 import { TeamError } from '../../../src/shared/errors'

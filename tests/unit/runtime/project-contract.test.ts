@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../src/main/runtime/offline-model/script'
+import { text } from '../../../src/offline-model/script'
 import { agentScript, rosterOnDisk } from '../../helpers/agents'
 import { appServices } from '../../helpers/app-service'
 

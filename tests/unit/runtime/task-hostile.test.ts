@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../src/main/runtime/offline-model/script'
+import { text } from '../../../src/offline-model/script'
 import { TaskBoard } from '../../../src/main/runtime/tasks/task-board'
 import { agentScript } from '../../helpers/agents'
 import { HOSTILE_KINDS, makeHostileEntry, REFUSAL } from '../../helpers/hostile-entries'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { text, toolCall } from '../../../src/main/runtime/offline-model/script'
+import { text, toolCall } from '../../../src/offline-model/script'
 import {
   agentScript,
   gate,

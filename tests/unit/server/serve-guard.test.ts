@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createServeCommand } from '../../../src/server/serve-command'
+import { createServeCommand } from '../../../src/cli/serve-command'
 import { commandContext } from '../../helpers/streams'
 import { http, TestClient } from './fixture'
 

@@ -171,7 +171,9 @@ export class Agent {
     do {
       this.wakeRequested = false
       try {
-        if (!(await this.hasWork())) continue
+        // Work is an unfinished turn to go on with, or new mail. Injecting the mail records it
+        // in the transcript and commits the inbox cursor, so it is its own visible step.
+        if (!this.canResumeTurn() && (await this.intake.inject()) === 0) continue
         this.resumeRequested = false
         this.options.setStatus('working', 'activated')
         this.lastEnd = await this.activate()
@@ -220,15 +222,18 @@ export class Agent {
     this.options.setStatus(outcome.status, outcome.reason, outcome.cause)
   }
 
-  private async hasWork(): Promise<boolean> {
-    // An activation that ended on a status (round cap, stop, pause, error) goes on only for
-    // new input or an explicit resume: otherwise every wake, or a restart, would hand a looping
-    // model another full round cap.
+  /**
+   * Whether the transcript holds a turn to go on with (a user turn the model has not answered,
+   * or tool calls without results). A query: it reads the transcript and changes nothing.
+   * An activation that ended on a status (round cap, stop, pause, error) goes on only after an
+   * explicit resume: otherwise every wake, or a restart, would hand a looping model another
+   * full round cap.
+   */
+  private canResumeTurn(): boolean {
     const recent = this.store.recent
     const endedOnStatus = recent[recent.length - 1]?.kind === 'status'
     const pending = awaitsModel(recent) || unansweredToolCalls(recent).length > 0
-    if (pending && (!endedOnStatus || this.resumeRequested)) return true
-    return (await this.intake.inject()) > 0
+    return pending && (!endedOnStatus || this.resumeRequested)
   }
 
   private async activate(): Promise<ActivationEnd> {

@@ -8,7 +8,7 @@
 import type { NewTranscriptRecord, TranscriptRecord, Usage } from '../../../shared/transcript'
 import type { ModelClient, ModelTurn, TurnRequest } from '../model/client'
 import { parsePromptTooLong, type ContextWindows } from '../model/context-window'
-import { estimateTokens } from '../model/token-estimate'
+import { estimateTokens } from '../../../shared/token-estimate'
 import { lastCompaction, toConversation, verbatimRecords } from './conversation'
 import {
   identityBlock,

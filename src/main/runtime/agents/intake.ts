@@ -43,7 +43,8 @@ export interface IntakeOptions {
  *
  * The inbox is polled only when it may hold something new (a change was signalled, a poll took
  * something and may have stopped short, an archived segment is in its grace window), or after
- * RECHECK_MS without a poll: an empty poll before every model call was most of the intake's cost.
+ * RECHECK_MS without a poll: the watcher already says when mail came, so an empty poll before
+ * every model call would be wasted reads.
  */
 export class InboxIntake {
   private changed = true

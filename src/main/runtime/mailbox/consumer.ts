@@ -6,7 +6,7 @@ import { appendOnceSync, fsyncDirectorySync, writeFileAtomicSync } from '../fs/d
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
 import { scanSegment } from './lines'
-import { acquireFileLock, type FileLock } from './lock'
+import { acquireFileLock, type FileLock } from '../fs/file-lock'
 import { RecentIds } from './recent-ids'
 import { DeliveredIdsLog, readIds } from './delivered-ids'
 import { comparePositions, isPosition, START, type Position } from './position'

@@ -5,6 +5,7 @@ import {
   MESSAGE_TYPES,
   extraProblem,
   isMessageType,
+  messageToLine,
   type MailMessage,
 } from '../../../shared/messages'
 import { LEAD, NAME_RULE, USER, isValidName, nameProblem } from '../../../shared/names'
@@ -12,7 +13,6 @@ import { randomIds, systemClock, type Clock, type IdSource } from '../clock'
 import { appendOnceSync } from '../fs/durable'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { TeamPaths } from '../team-paths'
-import { formatLine, type FormattedLine } from './line-format'
 import { InboxConsumer, readCursor, type ConsumerOptions } from './consumer'
 import { scanSegment } from './lines'
 import { comparePositions, START, type Position } from './position'
@@ -77,7 +77,7 @@ export class Mailbox {
   /** Validates and appends one message; returns it as written. Throws a TeamError otherwise. */
   send(request: SendRequest): MailMessage {
     const message = this.compose(request)
-    const line = formatLine(message)
+    const line = lineOf(message)
     if (line.bytes - 1 > MAX_LINE_BYTES) {
       throw new TeamError(
         'message-too-large',
@@ -194,10 +194,10 @@ export class Mailbox {
 
   /**
    * One append of `line` to `to`'s inbox. The folder is made by the first send only, and again
-   * when an append finds it missing (removed since, e.g. by a reset): a mkdir on every send was a
-   * sixth of a sender's CPU.
+   * when an append finds it missing (removed since, e.g. by a reset), so a send does not pay for
+   * a mkdir it almost never needs.
    */
-  private append(to: string, line: FormattedLine): void {
+  private append(to: string, line: MailboxLine): void {
     const path = this.inboxPath(to)
     if (!this.madeInboxDirectory) this.makeInboxDirectory()
     try {
@@ -313,4 +313,17 @@ function readRejections(paths: TeamPaths, name: string): Map<string, string> {
     }
   }
   return reasons
+}
+
+interface MailboxLine {
+  /** The JSON line and its newline. */
+  readonly text: string
+  /** Its size in UTF-8 bytes, newline included: the line cap and the append check use it. */
+  readonly bytes: number
+}
+
+/** The line a message is written as: `messageToLine` (JSON.stringify) and a newline. */
+function lineOf(message: MailMessage): MailboxLine {
+  const text = `${messageToLine(message)}\n`
+  return { text, bytes: Buffer.byteLength(text) }
 }

@@ -1,7 +1,7 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages'
 import type { TextBlock } from '../../../shared/transcript'
 import type { ModelTurn } from './client'
-import { estimateTokens } from './token-estimate'
+import { estimateTokens } from '../../../shared/token-estimate'
 
 /** How a turn cut short by Stop is recorded: what streamed is kept, marked so. */
 export const INTERRUPTED = 'interrupted'

@@ -4,7 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
-import { estimateTokens } from './token-estimate'
+import { estimateTokens } from '../../../shared/token-estimate'
 
 export interface CountRequest {
   readonly system: string

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
-import { acquireFileLock } from '../mailbox/lock'
+import { acquireFileLock } from '../fs/file-lock'
 
 /** How long a board operation waits for another process's operation before it gives up. */
 const LOCK_WAIT_MS = 15_000

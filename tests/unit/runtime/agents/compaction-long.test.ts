@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { toConversation } from '../../../../src/main/runtime/agents/conversation'
-import { validateConversation } from '../../../../src/main/runtime/offline-model/requests'
-import { text, toolCall, type Script } from '../../../../src/main/runtime/offline-model/script'
+import { validateConversation } from '../../../../src/offline-model/requests'
+import { text, toolCall, type Script } from '../../../../src/offline-model/script'
 import { lastUserTexts, messagesOf, type RequestBlock } from '../../../helpers/agents'
 import {
   factsIn,

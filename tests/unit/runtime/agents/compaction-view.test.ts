@@ -13,7 +13,7 @@ import {
   knownContextWindow,
   parsePromptTooLong,
 } from '../../../../src/main/runtime/model/context-window'
-import { validateConversation } from '../../../../src/main/runtime/offline-model/requests'
+import { validateConversation } from '../../../../src/offline-model/requests'
 import type { NewTranscriptRecord, TranscriptRecord } from '../../../../src/shared/transcript'
 import { tempWorkspace } from '../../../helpers/workspace'
 import { writeFileSync } from 'node:fs'

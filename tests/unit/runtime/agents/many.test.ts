@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../../src/main/runtime/offline-model/script'
-import type { Reply, TurnBlock } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
+import type { Reply, TurnBlock } from '../../../../src/offline-model/script'
 import { agentScript, gate, refused, requestsOf, toolResults } from '../../../helpers/agents'
 import { deliveredIds, startHost } from '../../../helpers/host'
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TeamHost } from '../../../../src/main/runtime/host'
-import { text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall } from '../../../../src/offline-model/script'
 import { TeamError } from '../../../../src/shared/errors'
 import {
   agentScript,

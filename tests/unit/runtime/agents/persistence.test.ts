@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import {
   conversationText,
   lastUserTexts,

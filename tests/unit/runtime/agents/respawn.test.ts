@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { TeamError } from '../../../../src/shared/errors'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
-import type { Reply } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
+import type { Reply } from '../../../../src/offline-model/script'
 import {
   agentScript,
   conversationText,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TeamEvent } from '../../../../src/shared/events'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
-import { queueScript, text } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text } from '../../../../src/offline-model/script'
 import { startHost } from '../../../helpers/host'
 
 type Assistant = Extract<TranscriptRecord, { kind: 'assistant' }>

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import { conversationText, lastUserTexts, requestsOf } from '../../../helpers/agents'
 import { deliveredIds, startHost, type HostUnderTest } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import { deliveredIds, startHost } from '../../../helpers/host'
 
 describe('the s09 walkthrough, through the real SDK', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { text, type Reply } from '../../../../src/main/runtime/offline-model/script'
+import { text, type Reply } from '../../../../src/offline-model/script'
 import { agentScript, lastUserTexts, requestsOf } from '../../../helpers/agents'
 import {
   eventsOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
 import { agentScript, requestsOf } from '../../../helpers/agents'
 import {
   eventsOf,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall, type Reply } from '../../../../src/offline-model/script'
 import { agentScript, requestsOf } from '../../../helpers/agents'
 import { lastRecord, reasonsFor, statusOf, waitForStatus } from '../../../helpers/faults'
 import { startHost, type HostUnderTest } from '../../../helpers/host'

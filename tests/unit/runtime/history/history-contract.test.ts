@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { AppService } from '../../../../src/main/runtime/app-service'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import type { AppService } from '../../../../src/app/app-service'
+import { text } from '../../../../src/offline-model/script'
 import { Roster } from '../../../../src/main/runtime/roster/roster'
 import { TeamPaths } from '../../../../src/main/runtime/team-paths'
 import {

@@ -2,7 +2,7 @@ import { connect, createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
 import { offlineServers, request } from './offline-harness'
 
 const startServer = offlineServers()

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text } from '../../../../src/main/runtime/offline-model/script'
-import type { Reply } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text } from '../../../../src/offline-model/script'
+import type { Reply } from '../../../../src/offline-model/script'
 import { waitFor } from '../../../helpers/wait'
 import { asAgent, clientFor, offlineServers, rejectionOf, request } from './offline-harness'
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { OfflineModelServer } from '../../../../src/main/runtime/offline-model/offline-server'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { OfflineModelServer } from '../../../../src/offline-model/offline-server'
+import { text } from '../../../../src/offline-model/script'
 import { clientFor, offlineServers, request } from './offline-harness'
 
 const startServer = offlineServers()

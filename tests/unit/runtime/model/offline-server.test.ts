@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import type { RequestContext } from '../../../../src/main/runtime/offline-model/script'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import type { RequestContext } from '../../../../src/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import {
   asAgent,
   clientFor,

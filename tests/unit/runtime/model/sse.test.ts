@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
 import {
   formatEvent,
   resolveTurn,
   splitIntoChunks,
   turnEvents,
-} from '../../../../src/main/runtime/offline-model/sse'
+} from '../../../../src/offline-model/sse'
 import { offlineServers } from './offline-harness'
 
 const startServer = offlineServers()

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { classify, retryNotice } from '../../../../src/main/runtime/agents/model-turn'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import { createTransport, trustedCertificates } from '../../../../src/main/runtime/model/transport'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
 import { offlineServers, request } from './offline-harness'
 
 const startServer = offlineServers()

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { TurnInterrupted } from '../../../../src/main/runtime/model/interrupted'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
-import type { Turn } from '../../../../src/main/runtime/offline-model/script'
+import type { Turn } from '../../../../src/offline-model/script'
 import { offlineServers, rejectionOf, request } from './offline-harness'
 
 const startServer = offlineServers()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall, type Reply } from '../../../../src/offline-model/script'
 import { agentScript } from '../../../helpers/agents'
 import { startHost } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, type Reply } from '../../../../src/main/runtime/offline-model/script'
+import { text, type Reply } from '../../../../src/offline-model/script'
 import { MUTATING_PROFILE_TOOLS } from '../../../../src/shared/profiles'
 import { agentScript, requestsOf, resultText, toolResults } from '../../../helpers/agents'
 import { startHost } from '../../../helpers/host'

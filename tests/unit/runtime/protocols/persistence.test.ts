@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall } from '../../../../src/offline-model/script'
 import { requestsOf, resultText, toolResults } from '../../../helpers/agents'
 import { bodyScript, requestIdIn, statusOf, waitForStatus } from '../../../helpers/faults'
 import { startHost } from '../../../helpers/host'

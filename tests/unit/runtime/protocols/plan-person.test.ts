@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall, type Reply } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall, type Reply } from '../../../../src/offline-model/script'
 import { agentScript, requestsOf, resultText, toolResults } from '../../../helpers/agents'
 import { cli, jsonLines } from '../../../helpers/cli'
 import { rejectedLines } from '../../../helpers/faults'

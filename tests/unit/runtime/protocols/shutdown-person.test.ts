@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TeamError } from '../../../../src/shared/errors'
-import { text } from '../../../../src/main/runtime/offline-model/script'
+import { text } from '../../../../src/offline-model/script'
 import { conversationText, requestsOf } from '../../../helpers/agents'
 import { cli } from '../../../helpers/cli'
 import {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { text, toolCall } from '../../../../src/offline-model/script'
 import { gate, requestsOf, resultText, rosterOnDisk, toolResults } from '../../../helpers/agents'
 import {
   allDistinct,

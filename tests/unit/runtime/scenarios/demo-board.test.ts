@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { makeDemoWorkspace } from '../../../../src/main/runtime/demo-workspace'
+import { makeDemoWorkspace } from '../../../../src/app/demo-workspace'
 import {
   DEMO_MODULE_PATH,
   DEMO_REQUEST,
   DEMO_TEST_PATH,
   demoScript,
-} from '../../../../src/main/runtime/offline-model/scenarios/demo'
+} from '../../../../src/offline-model/scenarios/demo'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
 import { gitIn } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'

@@ -6,8 +6,8 @@ import {
   DEMO_REQUEST,
   DEMO_TEST_PATH,
   demoScript,
-} from '../../../../src/main/runtime/offline-model/scenarios/demo'
-import { isFault, type Script } from '../../../../src/main/runtime/offline-model/script'
+} from '../../../../src/offline-model/scenarios/demo'
+import { isFault, type Script } from '../../../../src/offline-model/script'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { run } from '../../../helpers/processes'

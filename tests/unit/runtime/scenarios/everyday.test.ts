@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { everydayTeammate } from '../../../../src/main/runtime/offline-model/scenarios/everyday'
-import type { ModelRequest } from '../../../../src/main/runtime/offline-model/script'
+import { everydayTeammate } from '../../../../src/offline-model/scenarios/everyday'
+import type { ModelRequest } from '../../../../src/offline-model/script'
 
 /** A request whose last turn is the person's `content` blocks. */
 function request(...messages: { role: 'user' | 'assistant'; content: unknown[] }[]): ModelRequest {

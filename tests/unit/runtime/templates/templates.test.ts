@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text } from '../../../../src/offline-model/script'
 import { BUILTIN_TEMPLATES } from '../../../../src/main/runtime/templates/builtin-templates'
 import {
   applyTemplate,

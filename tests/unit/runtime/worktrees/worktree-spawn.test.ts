@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text, toolCall } from '../../../../src/main/runtime/offline-model/script'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import { TeamError } from '../../../../src/shared/errors'
 import { cli } from '../../../helpers/cli'
 import { gitIn, gitWorkspace } from '../../../helpers/git'

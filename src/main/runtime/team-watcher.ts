@@ -1,8 +1,13 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  statSync,
+  watch as watchFolder,
+  type FSWatcher as FolderWatch,
+} from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { isValidName } from '../../shared/names'
-import { InboxFolderWatch } from './inbox-folder-watch'
 import type { TeamPaths } from './team-paths'
 
 export type TeamChange =
@@ -124,7 +129,7 @@ export class TeamWatcher {
   /** Something happened to the file: report what it now is, and look again a little later. */
   private fileChanged(path: string): void {
     if (this.closed || this.classify(path) === null) return
-    if (this.check(path)) this.scheduleTrailing(path)
+    if (this.reportIfChanged(path)) this.scheduleTrailing(path)
     else if (!this.exists(path)) this.gone(path)
     else this.scheduleTrailing(path)
   }
@@ -172,7 +177,7 @@ export class TeamWatcher {
   }
 
   /** Emits when the file differs from what was last reported; returns whether it did. */
-  private check(path: string): boolean {
+  private reportIfChanged(path: string): boolean {
     let now: Seen
     try {
       const stat = statSync(path)
@@ -198,7 +203,7 @@ export class TeamWatcher {
     clearTimeout(this.trailing.get(path))
     const timer = setTimeout(() => {
       this.trailing.delete(path)
-      if (!this.closed && this.check(path)) this.scheduleTrailing(path)
+      if (!this.closed && this.reportIfChanged(path)) this.scheduleTrailing(path)
     }, this.trailingCheckMs)
     timer.unref()
     this.trailing.set(path, timer)
@@ -230,5 +235,81 @@ export class TeamWatcher {
         ? { kind: 'inbox', name: target.name, change }
         : { kind: target.kind },
     )
+  }
+}
+
+interface InboxFolderWatchOptions {
+  readonly root: string
+  readonly inboxDirectory: string
+  /** An inbox file (`*.jsonl`) in the folder changed: written, created or removed. */
+  readonly onFile: (path: string) => void
+  /** The inbox folder is a new one (replaced, or made again after a removal). */
+  readonly onFolder: () => void
+}
+
+/**
+ * Plain `fs.watch`es of `.team/` and `.team/inbox/`: every append to an inbox is reported at
+ * once (inotify neither drops nor throttles), where chokidar holds a file's changes back for
+ * 50 ms. The watch of `.team/` follows the inbox folder itself: when it is removed, replaced or
+ * made again, the inbox watch moves to the new folder (chokidar never notices a new one).
+ */
+class InboxFolderWatch {
+  private readonly rootWatch: FolderWatch | null
+  private inboxWatch: FolderWatch | null = null
+  /** The inode of the folder `inboxWatch` watches. */
+  private inboxIno = -1
+  private closed = false
+
+  constructor(private readonly options: InboxFolderWatchOptions) {
+    this.rootWatch = this.start(options.root, (file) => {
+      if (file === 'inbox' && this.follow()) options.onFolder()
+    })
+    this.follow()
+  }
+
+  /** Watches the inbox folder if it is not the one watched; returns whether it started anew. */
+  follow(): boolean {
+    if (this.closed) return false
+    let ino: number
+    try {
+      ino = statSync(this.options.inboxDirectory).ino
+    } catch {
+      this.stopInbox()
+      return false
+    }
+    if (this.inboxWatch !== null && ino === this.inboxIno) return false
+    this.stopInbox()
+    this.inboxWatch = this.start(this.options.inboxDirectory, (file) => {
+      if (file.endsWith('.jsonl')) this.options.onFile(join(this.options.inboxDirectory, file))
+    })
+    this.inboxIno = this.inboxWatch === null ? -1 : ino
+    return this.inboxWatch !== null
+  }
+
+  close(): void {
+    this.closed = true
+    this.rootWatch?.close()
+    this.stopInbox()
+  }
+
+  private stopInbox(): void {
+    this.inboxWatch?.close()
+    this.inboxWatch = null
+    this.inboxIno = -1
+  }
+
+  private start(directory: string, onFile: (file: string) => void): FolderWatch | null {
+    let watcher: FolderWatch
+    try {
+      watcher = watchFolder(directory, { persistent: false })
+    } catch {
+      return null
+    }
+    watcher.on('change', (_event, file) => {
+      if (!this.closed && typeof file === 'string') onFile(file)
+    })
+    // A watched folder that went away: the watch of `.team/` starts the next one.
+    watcher.on('error', () => watcher.close())
+    return watcher
   }
 }

@@ -1,8 +1,8 @@
-import type { CommandName, Params, Result } from '../../shared/contract'
-import { TeamError } from '../../shared/errors'
-import type { TeamHost } from './host'
-import { applyTemplate, templateFromTeam } from './templates/team-template'
-import type { TemplateStore } from './templates/template-store'
+import type { CommandName, Params, Result } from '../shared/contract'
+import { TeamError } from '../shared/errors'
+import type { TeamHost } from '../main/runtime/host'
+import { applyTemplate, templateFromTeam } from '../main/runtime/templates/team-template'
+import type { TemplateStore } from '../main/runtime/templates/template-store'
 
 type ProjectCommand =
   | 'getInstructions'

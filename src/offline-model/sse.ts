@@ -4,7 +4,7 @@
  * with the scripted stream faults.
  */
 import type { ServerResponse } from 'node:http'
-import { estimateTokens } from '../model/token-estimate'
+import { estimateTokens } from '../shared/token-estimate'
 import type { StreamFault, Turn } from './script'
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens'
@@ -257,8 +257,8 @@ export async function writeEventStream(
     'cache-control': 'no-cache',
   })
   if (fault === null && pacing.eventDelayMs <= 0) {
-    // A model without latency has the whole turn at once: one write, headers included. A write
-    // per event was a fifth of the server's CPU (and as many reads for the client).
+    // A model without latency has the whole turn at once: one write, headers included, so the
+    // client reads it in one go instead of event by event.
     if (!isGone()) response.end(events.map(formatEvent).join(''))
     return
   }

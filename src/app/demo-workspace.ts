@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TeamError } from '../../shared/errors'
-import { committerEnvironment, runGit } from './git/git'
+import { TeamError } from '../shared/errors'
+import { committerEnvironment, runGit } from '../main/runtime/git/git'
 
 const DEMO_MARKER = 'offline-demo'
 

@@ -1,4 +1,4 @@
-import { USER } from '../../../../shared/names'
+import { USER } from '../../shared/names'
 import type { ModelRequest, Reply, Turn } from '../script'
 import { exchanges, ownBranch, sinceLatestMail } from './reading'
 

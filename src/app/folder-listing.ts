@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { FolderListing } from '../../shared/contract'
-import { TeamError } from '../../shared/errors'
+import type { FolderListing } from '../shared/contract'
+import { TeamError } from '../shared/errors'
 
 /** Enough for any real folder; a listing beyond it says it was cut rather than stalling the UI. */
 const MAX_ENTRIES = 500

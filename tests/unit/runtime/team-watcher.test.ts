@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileS
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { TeamPaths } from '../../../src/main/runtime/team-paths'
-import { TeamWatcher } from '../../../src/main/runtime/watcher'
+import { TeamWatcher } from '../../../src/main/runtime/team-watcher'
 import { run } from '../../helpers/processes'
 import { waitFor } from '../../helpers/wait'
 import { has, shown, watch, workspaceWithInboxes } from '../../helpers/watch'

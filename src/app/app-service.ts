@@ -8,34 +8,33 @@ import {
   type Params,
   type Result,
   type TeamSnapshot,
-} from '../../shared/contract'
-import { TeamError } from '../../shared/errors'
-import type { TeamEvent } from '../../shared/events'
+} from '../shared/contract'
+import { TeamError } from '../shared/errors'
+import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
-import type { Clock } from './clock'
-import { TeamHost } from './host'
-import { McpTrustStore } from './mcp/trust'
+import type { Clock } from '../main/runtime/clock'
+import { TeamHost } from '../main/runtime/host'
+import { McpTrustStore } from '../main/runtime/mcp/trust'
 import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
-import { assertKnownAgent } from './known-agent'
-import type { ModelEndpoint } from './model/client'
-import { OfflineModelServer } from './offline-model/offline-server'
+import { assertKnownAgent } from '../main/runtime/known-agent'
+import type { ModelEndpoint } from '../main/runtime/model/client'
+import { OfflineModelServer } from '../offline-model/offline-server'
 import { projectHandlers } from './project-handlers'
-import { TemplateStore } from './templates/template-store'
-import { demoScript, DEMO_REQUEST } from './offline-model/scenarios/demo'
-import { Roster } from './roster/roster'
-import { resumeAll, stopAll } from './team-wide'
-import { sandboxView, writeTeamSandbox } from './team-sandbox'
-import type { SecretStore } from './secrets'
-import { TeamPaths } from './team-paths'
-import { teamSnapshot, type StatusReason } from './team-snapshot'
+import { TemplateStore } from '../main/runtime/templates/template-store'
+import { demoScript, DEMO_REQUEST } from '../offline-model/scenarios/demo'
+import { Roster } from '../main/runtime/roster/roster'
+import type { SecretStore } from '../main/runtime/secrets'
+import { TeamPaths } from '../main/runtime/team-paths'
+import { teamSnapshot, type StatusReason } from '../main/runtime/team-snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
-import { demoEventDelayMs } from '../../shared/demo-speed'
-import { profilesView, toInboxEntryView } from './views'
-import { exportHistory } from './history/history-export'
-import { hostHistorySource } from './history/sources'
-import { TeamHistory } from './history/team-history'
+import { demoEventDelayMs } from '../shared/demo-speed'
+import { exportHistory } from '../main/runtime/history/history-export'
+import { hostHistorySource } from '../main/runtime/history/sources'
+import { TeamHistory } from '../main/runtime/history/team-history'
 import { reviewHandlers } from './review-handlers'
 import { taskHandlers } from './task-handlers'
+import { agentHandlers } from './agent-handlers'
+import { permissionHandlers } from './permission-handlers'
 
 export interface AppServiceOptions {
   readonly mode: 'electron' | 'browser'
@@ -135,8 +134,21 @@ export class AppService {
   }
 
   private createHandlers(): Handlers {
+    const team = {
+      host: () => this.requireHost(),
+      knownAgent: (name: string) => this.knownAgent(name),
+      prepareModel: () => this.prepareModel(),
+    }
     return {
-      ...reviewHandlers(() => this.requireHost()),
+      ...agentHandlers(team),
+      ...permissionHandlers({ ...team, openHost: () => this.host }),
+      ...reviewHandlers(team.host),
+      ...taskHandlers(team.host),
+      ...projectHandlers({
+        ...team,
+        templates: TemplateStore.inConfigFolder(this.options.configDirectory),
+        nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
+      }),
       getInfo: async () => ({
         version: this.options.version,
         workspace: this.workspace,
@@ -144,41 +156,6 @@ export class AppService {
         offline: this.isOffline(),
       }),
       getSnapshot: async () => (this.workspace ? this.snapshot() : null),
-      chat: async ({ text }) => {
-        await this.prepareModel()
-        this.requireHost().chat(text)
-        return {}
-      },
-      spawn: async (params) => {
-        await this.prepareModel()
-        return { summary: this.requireHost().spawn({ ...params, by: 'user' }) }
-      },
-      stopAgent: async ({ name }) => {
-        this.requireHost().stop(this.knownAgent(name))
-        return {}
-      },
-      setAgentModel: async ({ name, model, thinking }) => ({
-        summary: this.requireHost().setModel(this.knownAgent(name), { model, thinking }),
-      }),
-      sendMessage: async ({ to, content, type }) => {
-        await this.prepareModel()
-        return { id: this.requireHost().send({ to, content, type }).id }
-      },
-      broadcast: async ({ content }) => {
-        await this.prepareModel()
-        return { count: this.requireHost().broadcast({ content }).length }
-      },
-      getTranscript: async ({ name, fromSeq, last, limit }) => {
-        const host = this.requireHost()
-        this.knownAgent(name)
-        if (last === undefined) return host.transcript(name, { fromSeq, limit })
-        const total = host.transcript(name, { limit: 0 }).total
-        return host.transcript(name, { fromSeq: Math.max(1, total - last + 1), limit: last })
-      },
-      getInbox: async ({ name, from, limit }) => {
-        const page = await this.requireHost().inbox(this.knownAgent(name), { from, limit })
-        return { entries: page.entries.map(toInboxEntryView), next: page.next }
-      },
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
@@ -198,39 +175,6 @@ export class AppService {
         this.requireHost().chat(DEMO_REQUEST)
         return snapshot
       },
-      requestShutdown: async ({ name }) => ({
-        requestId: this.requireHost().requestShutdown(this.knownAgent(name)),
-      }),
-      reviewPlan: async ({ requestId, approve, feedback }) => ({
-        summary: this.requireHost().reviewPlan(requestId, approve, feedback ?? ''),
-      }),
-      resumeAgent: async ({ name }) => {
-        this.knownAgent(name)
-        await this.prepareModel()
-        this.requireHost().resume(name)
-        return {}
-      },
-      setBudget: async ({ name, tokens, rounds, usd }) => {
-        const host = this.requireHost()
-        const who = name === null ? null : this.knownAgent(name)
-        host.setBudget(who, {
-          tokens,
-          rounds,
-          usd: usd === undefined ? host.budgetOf(who).usd : usd,
-        })
-        return {}
-      },
-      stopAll: async () => ({ count: stopAll(this.requireHost()) }),
-      getSandbox: async () => sandboxView(this.host?.team.paths ?? null),
-      setAllowedHosts: async ({ hosts }) => {
-        const paths = this.requireHost().team.paths
-        writeTeamSandbox(paths, hosts)
-        return sandboxView(paths)
-      },
-      resumeAll: async () => {
-        await this.prepareModel()
-        return { count: resumeAll(this.requireHost()) }
-      },
       searchHistory: async (query) => {
         if (query.agent !== undefined) this.knownAgent(query.agent)
         this.requireHost()
@@ -241,22 +185,6 @@ export class AppService {
         if (request.agent !== undefined) this.knownAgent(request.agent)
         return exportHistory(hostHistorySource(host), request, host.team.roster.snapshot.team_name)
       },
-      setAgentProfile: async ({ name, profile, approval }) => ({
-        summary: this.requireHost().setProfile(this.knownAgent(name), {
-          ...(profile === undefined ? {} : { profile }),
-          ...(approval === undefined ? {} : { approval }),
-        }),
-      }),
-      getProfiles: async () => profilesView(this.requireHost()),
-      saveProfile: async ({ profile }) => {
-        this.requireHost().profiles.save(profile)
-        return profilesView(this.requireHost())
-      },
-      deleteProfile: async ({ name }) => {
-        this.requireHost().profiles.remove(name)
-        return profilesView(this.requireHost())
-      },
-      answerNeedsYou: async (answer) => ({ entry: this.requireHost().answerNeedsYou(answer) }),
       closeWorkspace: async () => {
         await this.host?.close()
         this.host = null
@@ -273,30 +201,6 @@ export class AppService {
           ? { path: await this.options.pickFolder(), supported: true }
           : { path: null, supported: false },
       listFolders: async ({ path }) => listFolders(path),
-      ...projectHandlers({
-        templates: TemplateStore.inConfigFolder(this.options.configDirectory),
-        host: () => this.requireHost(),
-        prepareModel: () => this.prepareModel(),
-        knownAgent: (name) => this.knownAgent(name),
-        nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
-      }),
-      ...taskHandlers(() => this.requireHost()),
-      trustMcpServers: async ({ trust }) => {
-        const mcp = this.requireHost().mcp
-        if (trust) mcp.trustServers(true)
-        else mcp.declineServers()
-        return mcp.state()
-      },
-      addMcpServer: async ({ name, server }) => {
-        const mcp = this.requireHost().mcp
-        await mcp.add(name, server)
-        return mcp.state()
-      },
-      removeMcpServer: async ({ name }) => {
-        const mcp = this.requireHost().mcp
-        await mcp.remove(name)
-        return mcp.state()
-      },
       resetRoster: async () => {
         if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SettingsView } from '../../shared/contract'
-import { TeamError } from '../../shared/errors'
-import { priceOverridesSchema, type PriceOverrides } from '../../shared/prices'
-import { DEFAULT_DEMO_SPEED, demoSpeedSchema, type DemoSpeed } from '../../shared/demo-speed'
-import { writeFileAtomicSync } from './fs/durable'
-import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
-import { DEFAULT_MODEL, readSettings, type Settings } from './model/config'
-import type { SecretStore } from './secrets'
+import type { SettingsView } from '../shared/contract'
+import { TeamError } from '../shared/errors'
+import { priceOverridesSchema, type PriceOverrides } from '../shared/prices'
+import { DEFAULT_DEMO_SPEED, demoSpeedSchema, type DemoSpeed } from '../shared/demo-speed'
+import { writeFileAtomicSync } from '../main/runtime/fs/durable'
+import { FILE_CAPS, readRegularTextSync } from '../main/runtime/fs/safe-open'
+import { DEFAULT_MODEL, readSettings, type Settings } from '../main/runtime/model/config'
+import type { SecretStore } from '../main/runtime/secrets'
 
 const RECENT_LIMIT = 10
 

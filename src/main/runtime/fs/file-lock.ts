@@ -11,8 +11,8 @@ import { dirname } from 'node:path'
 import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { TeamError, type ErrorCode } from '../../../shared/errors'
-import { isProcessAlive } from '../fs/processes'
-import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
+import { isProcessAlive } from './processes'
+import { FILE_CAPS, readRegularTextSync } from './safe-open'
 
 interface LockRecord {
   readonly pid: number

@@ -4,7 +4,7 @@
  * deterministic token estimate, and the parts after which a `cache_control` mark sits.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { estimateTokens } from '../model/token-estimate'
+import { estimateTokens } from '../shared/token-estimate'
 import type { ModelRequest } from './script'
 
 export interface PromptPart {

@@ -1,0 +1,82 @@
+import type { Agent } from './agents/agent'
+import { randomIds, systemClock } from './clock'
+import type { HostOptions } from './host-options'
+import { McpServers } from './mcp/servers'
+import { teamQueue } from './needs-you/mirror'
+import type { NeedsYou, NeedsYouActions } from './needs-you/queue'
+import { ProfileStore } from './permissions/profile-store'
+import { Protocols } from './protocols/service'
+import { ProtocolStore } from './protocols/store'
+import { completeReviewedOnMerge } from './tasks/review-merge'
+import { TaskAutomation, TASK_BOARD_SENDER, autoClaimOf } from './tasks/task-automation'
+import { TeamTasks } from './tasks/team-tasks'
+import type { Team } from './team'
+import { TeamBudgets } from './team-budgets'
+import { TeamWorktrees, type TeamWorktreesDependencies } from './team-worktrees'
+
+/**
+ * The team's features beside its agents: worktrees and review, the s10 protocols, MCP servers,
+ * permission profiles, the Needs-you queue, budgets and the task board. Each is its own object;
+ * this is where they are made and wired to one another, so the host only holds them.
+ */
+export interface HostFeatures {
+  readonly worktrees: TeamWorktrees
+  readonly protocols: Protocols
+  readonly mcp: McpServers
+  readonly profiles: ProfileStore
+  readonly needsYou: NeedsYou
+  readonly budgets: TeamBudgets
+  readonly tasks: TeamTasks
+  readonly taskAutomation: TaskAutomation
+}
+
+/** What the features call back on the host: its agents and the person's commands. */
+export interface FeatureHooks extends NeedsYouActions {
+  readonly agents: () => Iterable<Agent>
+  /** The agent if it is loaded (a protocol's shutdown acts only on a loaded one). */
+  readonly loadedAgent: (name: string) => Agent | undefined
+  /** The agent, loaded if need be (the task board gives it a turn). */
+  readonly agent: (name: string) => Agent
+  readonly sendToTeammate: TeamWorktreesDependencies['sendToTeammate']
+}
+
+export function createFeatures(
+  team: Team,
+  options: HostOptions,
+  hooks: FeatureHooks,
+): HostFeatures {
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? randomIds(clock)
+  const worktrees = new TeamWorktrees({
+    workspace: team.paths.workspace,
+    roster: () => team.roster.snapshot,
+    updateRoster: (change) => team.updateRoster(change),
+    sendToTeammate: hooks.sendToTeammate,
+  })
+  const protocols = new Protocols({
+    team,
+    store: ProtocolStore.open(team.paths, clock),
+    ids,
+    shutDownAfterStep: (name, reason) => hooks.loadedAgent(name)?.shutdownAfterThisStep(reason),
+  })
+  const mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
+    team.publish({ type: 'mcp-changed', state }),
+  )
+  const needsYou = teamQueue(team, clock, ids, {
+    reviewPlan: (id, approve, feedback) => hooks.reviewPlan(id, approve, feedback),
+    resume: (name) => hooks.resume(name),
+  })
+  const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
+  const tasks = new TeamTasks(team)
+  completeReviewedOnMerge(worktrees, tasks)
+  const taskAutomation = new TaskAutomation({
+    tasks,
+    members: () => team.roster.members,
+    autoClaims: (name) => autoClaimOf(team.roster.find(name)),
+    send: (request) => team.send(request),
+    publish: (event) => team.publish(event),
+    giveTask: (name, text) => hooks.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
+  })
+  const profiles = ProfileStore.of(team.paths)
+  return { worktrees, protocols, mcp, profiles, needsYou, budgets, tasks, taskAutomation }
+}

@@ -1,0 +1,42 @@
+import type { Budget } from './agents/guards'
+import type { CompactionPolicy } from './agents/compaction'
+import type { TurnPolicy } from './agents/model-turn'
+import type { PriceOverrides } from '../../shared/prices'
+import type { Clock, IdSource } from './clock'
+import type { InstructionScope } from './instructions/project-instructions'
+import type { McpOptions } from './mcp/servers'
+import type { ModelEndpoint } from './model/client'
+import type { BashSandboxHooks } from './tools/basic-tools'
+
+/** How a `TeamHost` is opened: the workspace, the endpoint and the team's policies. */
+export interface HostOptions {
+  readonly workspace: string
+  readonly endpoint: ModelEndpoint
+  readonly clock?: Clock
+  readonly ids?: IdSource
+  /** Model calls per activation before an agent goes idle (default 50). */
+  readonly roundCap?: number
+  /** Whether teammates' messages wake the lead by themselves (default true). */
+  readonly leadWakesOnMessages?: boolean
+  readonly watch?: boolean
+  /** Retries, back-off and the stall timeout of model calls. */
+  readonly turnPolicy?: TurnPolicy
+  /** Budgets that apply where config.json sets none (default: none). */
+  readonly budgets?: { agent?: Budget; team?: Budget }
+  /** When agents compact their conversations (default: at 75 % of the window). */
+  readonly compaction?: CompactionPolicy
+  /** The person's prices per model (settings); Claude's list prices apply to the rest. */
+  readonly prices?: PriceOverrides
+  /** Where each agent works, for its instruction files (default: the workspace). */
+  readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
+  /**
+   * Where the "Needs you" queue connects to bash's sandbox: what it blocked, and commands
+   * that would run unsandboxed (no sandbox on this machine). Absent: blocks are only told to
+   * the model and unsandboxed commands run behind the blocklist.
+   */
+  readonly sandboxHooks?: BashSandboxHooks
+  /** Folders bash may never read, beside the default settings folder: the app's config. */
+  readonly privateFolders?: readonly string[]
+  /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
+  readonly mcp?: McpOptions
+}
