@@ -30,6 +30,7 @@ import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
 import { needsYouAnswerSchema, needsYouEntrySchema } from './needs-you'
 import { approvalModeSchema, profileNameSchema, profileSchema, profileViewSchema } from './profiles'
+import { positionSchema } from './position'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -62,11 +63,6 @@ export const folderListingSchema = z.object({
   problem: z.string().nullable(),
 })
 export type FolderListing = z.infer<typeof folderListingSchema>
-
-export const positionSchema = z.object({
-  segment: z.number().int().min(1),
-  offset: z.number().int().min(0),
-})
 
 export const agentViewSchema = z.object({
   name: z.string(),
@@ -324,11 +320,9 @@ export const commands = {
   resumeAgent: { params: z.object({ name }).strict(), result: empty },
   /** An agent's budget, or the team's with name null; nulls lift a limit. Paused agents go on. */
   setBudget: {
-    params: z
-      .object({
+    params: budgetSchema
+      .extend({
         name: name.nullable(),
-        tokens: z.number().int().min(1).nullable(),
-        rounds: z.number().int().min(1).nullable(),
         /** Dollars; absent: the dollar limit stays as it is. */
         usd: usdLimitSchema.optional(),
       })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES } from './messages'
 import { NAME_PATTERN } from './names'
+import { positionSchema } from './position'
 import { transcriptRecordSchema } from './transcript'
 
 /**
@@ -44,10 +45,7 @@ export const searchPlaceSchema = z.discriminatedUnion('source', [
   z.object({ source: z.literal('transcript'), seq: z.number().int().min(1) }),
   z.object({
     source: z.literal('inbox'),
-    position: z.object({
-      segment: z.number().int().min(1),
-      offset: z.number().int().min(0),
-    }),
+    position: positionSchema,
   }),
 ])
 export type SearchPlace = z.infer<typeof searchPlaceSchema>
@@ -106,7 +104,7 @@ export const historyLineSchema = z.discriminatedUnion('source', [
     source: z.literal('inbox'),
     agent: z.string(),
     state: z.enum(['pending', 'delivered', 'rejected']),
-    position: z.object({ segment: z.number().int(), offset: z.number().int() }),
+    position: positionSchema,
     message: z
       .looseObject({
         id: z.string(),

@@ -33,32 +33,50 @@ export const POSITION_ID_PATTERN = /^p\d+-\d+$/
 /** Keys with a meaning of their own; every other key of a line is an `extra` field, kept as is. */
 const CORE_KEYS = new Set(['v', 'id', 'type', 'from', 'to', 'content', 'timestamp'])
 
-export interface MailMessage {
+/** A message as the runtime holds it, the mailbox line parsed (and as events carry it). */
+export const mailMessageSchema = z.object({
   /** Stable identity: the sender's id, or `p<segment>-<offset>` for lines that carry none. */
-  readonly id: string
-  readonly type: MessageType
-  readonly from: string
-  readonly to: string
-  readonly content: string
+  id: z.string(),
+  type: messageTypeSchema,
+  from: z.string(),
+  to: z.string(),
+  content: z.string(),
   /** Seconds since the epoch, as s09 writes it. */
-  readonly timestamp: number
+  timestamp: z.number(),
   /** Fields beyond the core ones (request_id, approve, …), kept as written. */
-  readonly extra: Readonly<Record<string, unknown>>
-}
+  extra: z.record(z.string(), z.unknown()),
+})
+export type MailMessage = Readonly<z.infer<typeof mailMessageSchema>>
 
-/** The JSON object one mailbox line holds (s09's four fields plus ours, then the extras). */
-export function messageToLine(message: MailMessage): string {
-  const record: Record<string, unknown> = {
+/** What `plainMessage` reads: a mail message, or one injected into a transcript (no `to`). */
+export type MessageFields = Omit<MailMessage, 'to'> & { readonly to?: string }
+
+/** A message as one plain JSON object: s09's fields and ours beside the extras. */
+export type PlainMessage = Readonly<Record<string, unknown>> & Omit<MessageFields, 'extra'>
+
+/**
+ * A message as one plain JSON object: its extras, then s09's fields and ours. The one way a
+ * message is written out: mailbox lines, the CLI's JSON, exports and the model's `<inbox>`.
+ */
+export function plainMessage(message: MessageFields): PlainMessage {
+  return {
     ...message.extra,
-    v: MESSAGE_FORMAT_VERSION,
     id: message.id,
     type: message.type,
     from: message.from,
-    to: message.to,
+    ...(message.to === undefined ? {} : { to: message.to }),
     content: message.content,
     timestamp: message.timestamp,
   }
-  return JSON.stringify(record)
+}
+
+/**
+ * The JSON object one mailbox line holds. `v` sits after the extras and before the core
+ * fields, where lines have always had it: the extras' keys come first, so spreading the plain
+ * message over them keeps that order.
+ */
+export function messageToLine(message: MailMessage): string {
+  return JSON.stringify({ ...message.extra, v: MESSAGE_FORMAT_VERSION, ...plainMessage(message) })
 }
 
 export type LineVerdict =
