@@ -71,12 +71,12 @@ export function plainMessage(message: MessageFields): PlainMessage {
 }
 
 /**
- * The JSON object one mailbox line holds. `v` sits after the extras and before the core
- * fields, where lines have always had it: the extras' keys come first, so spreading the plain
- * message over them keeps that order.
+ * The JSON object one mailbox line holds: the plain message with `v` where lines have always
+ * had it, after the extras and before the core fields. No extra may override `v` either.
  */
 export function messageToLine(message: MailMessage): string {
-  return JSON.stringify({ ...message.extra, v: MESSAGE_FORMAT_VERSION, ...plainMessage(message) })
+  const line: Record<string, unknown> = { ...message.extra, v: MESSAGE_FORMAT_VERSION }
+  return JSON.stringify(Object.assign(line, plainMessage(message), { v: MESSAGE_FORMAT_VERSION }))
 }
 
 export type LineVerdict =

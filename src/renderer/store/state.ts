@@ -7,6 +7,7 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../shared/contract'
+import type { TeamEventOf } from '../../shared/events'
 import type { NeedsYouEntry } from '../../shared/needs-you'
 import type { Position } from '../../shared/position'
 import type { ApprovalMode } from '../../shared/profiles'
@@ -19,10 +20,7 @@ export type { Position }
 export type LoadStatus = 'loading' | 'ready' | 'failed'
 
 /** The last error an agent's loop ended with, shown on the agent until it works again. */
-export interface AgentFailure {
-  readonly code: string
-  readonly message: string
-}
+export type AgentFailure = Readonly<Pick<TeamEventOf<'agent-error'>, 'code' | 'message'>>
 
 /**
  * One agent as the window shows it: the contract's view (declared once, in contract.ts) plus
