@@ -3,7 +3,7 @@ import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
 import { MEMBER_STATUSES, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
-import { MESSAGE_TYPES } from './messages'
+import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
 import { desktopEventSchema } from './desktop'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
@@ -145,7 +145,7 @@ export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
 export const inboxEntryViewSchema = z.object({
   position: positionSchema,
-  state: z.enum(['pending', 'delivered', 'rejected']),
+  state: z.enum(ENTRY_STATES),
   id: z.string().nullable(),
   type: z.enum(MESSAGE_TYPES).nullable(),
   from: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MESSAGE_TYPES } from './messages'
+import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { NAME_PATTERN } from './names'
 import { positionSchema } from './position'
 import { transcriptRecordSchema } from './transcript'
@@ -103,7 +103,7 @@ export const historyLineSchema = z.discriminatedUnion('source', [
   z.object({
     source: z.literal('inbox'),
     agent: z.string(),
-    state: z.enum(['pending', 'delivered', 'rejected']),
+    state: z.enum(ENTRY_STATES),
     position: positionSchema,
     message: z
       .looseObject({

@@ -33,6 +33,10 @@ export const POSITION_ID_PATTERN = /^p\d+-\d+$/
 /** Keys with a meaning of their own; every other key of a line is an `extra` field, kept as is. */
 const CORE_KEYS = new Set(['v', 'id', 'type', 'from', 'to', 'content', 'timestamp'])
 
+/** Where an inbox line stands: waiting for its agent, recorded in its transcript, or refused. */
+export const ENTRY_STATES = ['pending', 'delivered', 'rejected'] as const
+export type EntryState = (typeof ENTRY_STATES)[number]
+
 /** A message as the runtime holds it, the mailbox line parsed (and as events carry it). */
 export const mailMessageSchema = z.object({
   /** Stable identity: the sender's id, or `p<segment>-<offset>` for lines that carry none. */
