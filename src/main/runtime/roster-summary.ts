@@ -1,20 +1,13 @@
-import type { ModelUsage } from '../../shared/cost'
+import type { AgentView } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
-import type { Usage } from '../../shared/transcript'
 import type { Agent } from './agents/agent'
 import type { Team } from './team'
 
-export interface AgentSummary {
-  readonly name: string
-  readonly role: string
-  readonly status: MemberStatus
-  readonly running: boolean
-  readonly usage: Usage
-  /** The same usage per model, for its cost. */
-  readonly usageByModel: ModelUsage
-  readonly rounds: number
-}
+/** An agent in the roster summary: the part of the contract's agent view the runtime knows. */
+export type AgentSummary = Readonly<
+  Pick<AgentView, 'name' | 'role' | 'status' | 'running' | 'usage' | 'usageByModel' | 'rounds'>
+>
 
 export interface RosterSummary {
   readonly team_name: string
