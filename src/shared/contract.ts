@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
-import { MEMBER_STATUSES, waitCauseSchema } from './roster'
+import { memberStatusSchema, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
@@ -67,7 +67,7 @@ export type FolderListing = z.infer<typeof folderListingSchema>
 export const agentViewSchema = z.object({
   name: z.string(),
   role: z.string(),
-  status: z.enum(MEMBER_STATUSES),
+  status: memberStatusSchema,
   /** Why it has that status (the error's message, "round cap reached", …). */
   statusReason: z.string().nullable(),
   /** Why it waits, as data: the UI chooses its actions from this, never from the words. */

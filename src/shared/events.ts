@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { mcpStateSchema } from './mcp'
 import { needsYouEntrySchema } from './needs-you'
 import { mailMessageSchema } from './messages'
-import { MEMBER_STATUSES, waitCauseSchema } from './roster'
+import { memberStatusSchema, waitCauseSchema } from './roster'
 import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
@@ -14,7 +14,7 @@ import { positionSchema } from './position'
 const memberSchema = z.looseObject({
   name: z.string(),
   role: z.string(),
-  status: z.enum(MEMBER_STATUSES),
+  status: memberStatusSchema,
 })
 
 /** A protocol request as the UI sees it (`.team/protocols.json` holds more). */
@@ -38,8 +38,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('agent-status-changed'),
     name: z.string(),
-    previous: z.enum(MEMBER_STATUSES),
-    status: z.enum(MEMBER_STATUSES),
+    previous: memberStatusSchema,
+    status: memberStatusSchema,
     reason: z.string(),
     /** Why it waits, as data (absent: not waiting, or from before causes were sent). */
     cause: waitCauseSchema.nullable().optional(),

@@ -1,3 +1,4 @@
+import { NO_USAGE } from '../../shared/usage'
 import type { AgentView } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
@@ -24,7 +25,7 @@ export function summarizeRoster(team: Team, agents: ReadonlyMap<string, Agent>):
       role,
       status,
       running: agent?.isRunning ?? false,
-      usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      usage: agent?.usage ?? NO_USAGE,
       usageByModel: agent?.usageByModel ?? [],
       rounds: agent?.roundsUsed ?? 0,
     }

@@ -11,7 +11,7 @@ import type { TeamEventOf } from '../../shared/events'
 import type { NeedsYouEntry } from '../../shared/needs-you'
 import type { Position } from '../../shared/position'
 import type { ApprovalMode } from '../../shared/profiles'
-import type { TranscriptRecord, Usage } from '../../shared/transcript'
+import type { TranscriptRecord } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
 import type { TaskBoardView } from '../../shared/tasks'
 
@@ -144,8 +144,6 @@ export interface TeamData {
   /** The Needs-you queue's entries by id, pending and recently settled. */
   readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
 }
-
-export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
 
