@@ -58,9 +58,10 @@ export interface ToolSpec<T> {
 }
 
 /**
- * The JSON Schema the model is given for a zod input schema. `io: 'input'` describes what the
- * model may send (optional fields with defaults stay optional); the `$schema` key is dropped
- * because the API needs none and every tool would repeat it in every request.
+ * The JSON Schema the model is given for a zod input schema: the conversion the SDK's own
+ * `betaZodTool` makes, which the API accepts. `io: 'input'` describes what the model may send
+ * (a field with a default stays optional); the `$schema` key is dropped because the API needs
+ * none and every tool would repeat it in every request.
  */
 export function toolInputSchema(input: z.ZodType): ToolInputSchema {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(input, { io: 'input' })
