@@ -1,4 +1,4 @@
-import type { MailMessage } from '../shared/messages'
+import { plainMessage } from '../shared/messages'
 import { modelChoiceOf } from '../shared/model-choice'
 import { formatSecondsUtc } from '../shared/time'
 import { Mailbox, type InboxEntry } from '../main/runtime/mailbox/mailbox'
@@ -50,18 +50,6 @@ function expectPositionals(context: CommandContext, names: readonly string[]): s
   return [...context.positionals]
 }
 
-export function messageRecord(message: MailMessage): Record<string, unknown> {
-  return {
-    ...message.extra,
-    id: message.id,
-    type: message.type,
-    from: message.from,
-    to: message.to,
-    content: message.content,
-    timestamp: message.timestamp,
-  }
-}
-
 function describeEntry(entry: InboxEntry): string {
   const where = `p${entry.position.segment}-${entry.position.offset}`
   if (!entry.message) return `[rejected] at ${where}: ${entry.reason ?? ''}`
@@ -88,7 +76,7 @@ const send: Command = async (context) => {
   await writeLine(
     context.output.stdout,
     context.options.json
-      ? JSON.stringify(messageRecord(message))
+      ? JSON.stringify(plainMessage(message))
       : `Sent ${message.type} ${message.id} to ${to}`,
   )
   return 0
@@ -106,7 +94,7 @@ const broadcast: Command = async (context) => {
   if (context.options.json) {
     await writeLine(
       context.output.stdout,
-      JSON.stringify({ count: messages.length, messages: messages.map(messageRecord) }),
+      JSON.stringify({ count: messages.length, messages: messages.map(plainMessage) }),
     )
   } else {
     await writeLine(
@@ -141,7 +129,7 @@ const inbox: Command = async (context) => {
           JSON.stringify({
             state: entry.state,
             position: entry.position,
-            ...(entry.message ? { message: messageRecord(entry.message) } : {}),
+            ...(entry.message ? { message: plainMessage(entry.message) } : {}),
             ...(entry.reason ? { reason: entry.reason } : {}),
           }),
         )
@@ -169,7 +157,7 @@ const drain: Command = async (context) => {
     for (;;) {
       const batch = await consumer.poll()
       for (const delivery of batch.deliveries)
-        await writeLine(context.output.stdout, JSON.stringify(messageRecord(delivery.message)))
+        await writeLine(context.output.stdout, JSON.stringify(plainMessage(delivery.message)))
       for (const rejection of batch.rejections) {
         await writeLine(
           context.output.stderr,

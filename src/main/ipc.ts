@@ -1,4 +1,5 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import type { CommandService } from '../shared/command-service'
 import type { HostEvent } from '../shared/contract'
 import {
   commandChannel,
@@ -8,12 +9,6 @@ import {
 } from '../shared/ipc-channels'
 import { toIpcReply, type IpcReply } from '../shared/ipc-reply'
 import { createEventBatcher } from './event-batcher'
-
-/** The part of AppService the adapter needs: it parses every request and reply itself. */
-export interface CommandService {
-  execute(name: string, params: unknown): Promise<unknown>
-  onEvent(listener: (event: HostEvent) => void): () => void
-}
 
 export interface IpcAdapterOptions {
   /** Whether a frame at this URL is the app's own page. */

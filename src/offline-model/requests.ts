@@ -47,9 +47,26 @@ export function parseModelRequest(bodyText: string): ModelRequest {
     refuse('model: Input should be a valid string')
   if (value.tools !== undefined && !Array.isArray(value.tools))
     refuse('tools: Input should be a valid list')
+  if (Array.isArray(value.tools)) value.tools.forEach(validateTool)
   if (!Array.isArray(value.messages)) refuse('messages: Input should be a valid list')
   validateConversation(value.messages)
   return value as ModelRequest
+}
+
+/**
+ * A custom tool as the API checks it: a name and an object JSON Schema for its input, so that a
+ * tool schema derived wrongly fails here as it would in production. Server tools (a `type` such
+ * as `web_search_20250305`) carry no input schema.
+ */
+function validateTool(tool: unknown, index: number): void {
+  const path = `tools.${index}`
+  if (!isRecord(tool)) refuse(`${path}: Input should be an object`)
+  if (tool.type !== undefined && tool.type !== 'custom') return
+  if (typeof tool.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name))
+    refuse(`${path}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`)
+  if (!isRecord(tool.input_schema)) refuse(`${path}.custom.input_schema: Field required`)
+  if (tool.input_schema.type !== 'object')
+    refuse(`${path}.custom.input_schema.type: Input should be 'object'`)
 }
 
 /** Checks the conversation rules; throws a RequestRefusal naming the first broken one. */

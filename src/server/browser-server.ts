@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { HostEvent } from '../shared/contract'
+import type { CommandService } from '../shared/command-service'
 import { productionContentSecurityPolicy } from '../shared/content-security-policy'
 import { MAX_REQUEST_FRAME_BYTES } from '../shared/wire'
 import {
@@ -23,16 +23,12 @@ import {
 } from './access'
 import { EventBatcher } from './event-batcher'
 import { lookupStaticFile } from './static-files'
-import { serveSocket, type CommandRunner } from './socket-session'
+import { serveSocket } from './socket-session'
 import { TOKEN_PAGE, TOKEN_PAGE_POLICY, wantsPage } from './token-page'
 
-/** The slice of AppService the server uses. */
-export interface BrowserService extends CommandRunner {
-  onEvent(listener: (event: HostEvent) => void): () => void
-}
-
 export interface BrowserServerOptions {
-  readonly service: BrowserService
+  /** The slice of AppService the server uses. */
+  readonly service: CommandService
   /** 0 (the default) picks a free port. */
   readonly port?: number
   /** The built renderer (out/renderer). */

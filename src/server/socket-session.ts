@@ -1,14 +1,11 @@
 import { WebSocket, type RawData } from 'ws'
+import type { CommandRunner } from '../shared/command-service'
 import { commandNames } from '../shared/ipc-channels'
 import { serializeError, TeamError, type SerializedError } from '../shared/errors'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../shared/json-limits'
 import { MAX_FRAME_BYTES, requestFrameSchema, type ResponseFrame } from '../shared/wire'
 
 /** What a socket needs from the app: AppService's `execute`. */
-export interface CommandRunner {
-  execute(name: string, params: unknown): Promise<unknown>
-}
-
 export interface SessionOptions {
   readonly runner: CommandRunner
   /** Called right before each response is sent (the server flushes buffered events there). */

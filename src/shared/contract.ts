@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
-import { MEMBER_STATUSES, waitCauseSchema } from './roster'
+import { memberStatusSchema, waitCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
-import { MESSAGE_TYPES } from './messages'
+import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
 import { desktopEventSchema } from './desktop'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
@@ -30,6 +30,7 @@ import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
 import { needsYouAnswerSchema, needsYouEntrySchema } from './needs-you'
 import { approvalModeSchema, profileNameSchema, profileSchema, profileViewSchema } from './profiles'
+import { positionSchema } from './position'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -63,15 +64,10 @@ export const folderListingSchema = z.object({
 })
 export type FolderListing = z.infer<typeof folderListingSchema>
 
-export const positionSchema = z.object({
-  segment: z.number().int().min(1),
-  offset: z.number().int().min(0),
-})
-
 export const agentViewSchema = z.object({
   name: z.string(),
   role: z.string(),
-  status: z.enum(MEMBER_STATUSES),
+  status: memberStatusSchema,
   /** Why it has that status (the error's message, "round cap reached", …). */
   statusReason: z.string().nullable(),
   /** Why it waits, as data: the UI chooses its actions from this, never from the words. */
@@ -149,7 +145,7 @@ export type TeamSnapshot = z.infer<typeof teamSnapshotSchema>
 
 export const inboxEntryViewSchema = z.object({
   position: positionSchema,
-  state: z.enum(['pending', 'delivered', 'rejected']),
+  state: z.enum(ENTRY_STATES),
   id: z.string().nullable(),
   type: z.enum(MESSAGE_TYPES).nullable(),
   from: z.string().nullable(),
@@ -324,11 +320,9 @@ export const commands = {
   resumeAgent: { params: z.object({ name }).strict(), result: empty },
   /** An agent's budget, or the team's with name null; nulls lift a limit. Paused agents go on. */
   setBudget: {
-    params: z
-      .object({
+    params: budgetSchema
+      .extend({
         name: name.nullable(),
-        tokens: z.number().int().min(1).nullable(),
-        rounds: z.number().int().min(1).nullable(),
         /** Dollars; absent: the dollar limit stays as it is. */
         usd: usdLimitSchema.optional(),
       })

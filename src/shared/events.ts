@@ -1,44 +1,33 @@
 import { z } from 'zod'
 import { mcpStateSchema } from './mcp'
 import { needsYouEntrySchema } from './needs-you'
-import { MESSAGE_TYPES } from './messages'
-import { MEMBER_STATUSES, waitCauseSchema } from './roster'
+import { mailMessageSchema } from './messages'
+import { memberStatusSchema, waitCauseSchema } from './roster'
 import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
+import { positionSchema } from './position'
 
 /**
  * The one event vocabulary from the runtime to every observer (UI, CLI, tests): a `type`-tagged
  * union, parsed on arrival, folded by pure reducers.
  */
-const positionSchema = z.object({
-  segment: z.number().int().min(1),
-  offset: z.number().int().min(0),
-})
-
-const messageSchema = z.object({
-  id: z.string(),
-  type: z.enum(MESSAGE_TYPES),
-  from: z.string(),
-  to: z.string(),
-  content: z.string(),
-  timestamp: z.number(),
-  extra: z.record(z.string(), z.unknown()),
-})
-
 const memberSchema = z.looseObject({
   name: z.string(),
   role: z.string(),
-  status: z.enum(MEMBER_STATUSES),
+  status: memberStatusSchema,
 })
 
 /** A protocol request as the UI sees it (`.team/protocols.json` holds more). */
 export const protocolRequestViewSchema = z.object({
   id: z.string(),
   kind: z.enum(['shutdown', 'plan']),
+  /** Who asked: the requester of a shutdown, the teammate submitting a plan. */
   from: z.string(),
+  /** Who must answer: the teammate asked to shut down, the lead reviewing a plan. */
   to: z.string(),
   status: z.enum(['pending', 'approved', 'rejected']),
   plan: z.string().nullable(),
+  /** The answer's reason (shutdown) or feedback (plan). */
   reason: z.string().nullable(),
   /** A settled shutdown request whose teammate was spawned again: it no longer applies. */
   closed: z.boolean().optional(),
@@ -49,8 +38,8 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('agent-status-changed'),
     name: z.string(),
-    previous: z.enum(MEMBER_STATUSES),
-    status: z.enum(MEMBER_STATUSES),
+    previous: memberStatusSchema,
+    status: memberStatusSchema,
     reason: z.string(),
     /** Why it waits, as data (absent: not waiting, or from before causes were sent). */
     cause: waitCauseSchema.nullable().optional(),
@@ -76,7 +65,7 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     change: z.enum(['added', 'appended', 'removed']),
   }),
-  z.object({ type: z.literal('message-sent'), message: messageSchema }),
+  z.object({ type: z.literal('message-sent'), message: mailMessageSchema }),
   z.object({
     type: z.literal('message-rejected'),
     inbox: z.string(),
@@ -149,3 +138,22 @@ export const teamEventSchema = z.discriminatedUnion('type', [
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']
+export type TeamEventOf<T extends TeamEventType> = Extract<TeamEvent, { type: T }>
+
+/**
+ * The builders of the events raised in several places, so each is built one way. `agent` is
+ * `'team'` for a problem no single agent has (the roster or the control file).
+ */
+export function agentErrorEvent(
+  agent: string,
+  code: string,
+  message: string,
+): TeamEventOf<'agent-error'> {
+  return { type: 'agent-error', agent, code, message }
+}
+
+export function statusChangedEvent(
+  change: Omit<TeamEventOf<'agent-status-changed'>, 'type'>,
+): TeamEventOf<'agent-status-changed'> {
+  return { type: 'agent-status-changed', ...change }
+}

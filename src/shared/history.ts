@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { MESSAGE_TYPES } from './messages'
+import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { NAME_PATTERN } from './names'
+import { positionSchema } from './position'
 import { transcriptRecordSchema } from './transcript'
 
 /**
@@ -44,10 +45,7 @@ export const searchPlaceSchema = z.discriminatedUnion('source', [
   z.object({ source: z.literal('transcript'), seq: z.number().int().min(1) }),
   z.object({
     source: z.literal('inbox'),
-    position: z.object({
-      segment: z.number().int().min(1),
-      offset: z.number().int().min(0),
-    }),
+    position: positionSchema,
   }),
 ])
 export type SearchPlace = z.infer<typeof searchPlaceSchema>
@@ -105,8 +103,8 @@ export const historyLineSchema = z.discriminatedUnion('source', [
   z.object({
     source: z.literal('inbox'),
     agent: z.string(),
-    state: z.enum(['pending', 'delivered', 'rejected']),
-    position: z.object({ segment: z.number().int(), offset: z.number().int() }),
+    state: z.enum(ENTRY_STATES),
+    position: positionSchema,
     message: z
       .looseObject({
         id: z.string(),

@@ -1,3 +1,4 @@
+import type { CommandError } from './contract'
 import { serializeError, type SerializedError } from './errors'
 
 /**
@@ -25,11 +26,7 @@ export async function toIpcReply<T>(command: () => Promise<T>): Promise<IpcReply
  * its message alone (Electron's electron_api_context_bridge.cc), dropping `name` and `code`,
  * while it copies a plain object's fields as they are.
  */
-export interface CommandRejection {
-  readonly name: string
-  readonly code: string
-  readonly message: string
-}
+export type CommandRejection = Readonly<CommandError>
 
 /** The result of a successful reply; throws the failure as a `CommandRejection`. */
 export function unwrapIpcReply<T>(reply: IpcReply<T>): T {

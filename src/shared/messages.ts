@@ -33,32 +33,54 @@ export const POSITION_ID_PATTERN = /^p\d+-\d+$/
 /** Keys with a meaning of their own; every other key of a line is an `extra` field, kept as is. */
 const CORE_KEYS = new Set(['v', 'id', 'type', 'from', 'to', 'content', 'timestamp'])
 
-export interface MailMessage {
-  /** Stable identity: the sender's id, or `p<segment>-<offset>` for lines that carry none. */
-  readonly id: string
-  readonly type: MessageType
-  readonly from: string
-  readonly to: string
-  readonly content: string
-  /** Seconds since the epoch, as s09 writes it. */
-  readonly timestamp: number
-  /** Fields beyond the core ones (request_id, approve, …), kept as written. */
-  readonly extra: Readonly<Record<string, unknown>>
-}
+/** Where an inbox line stands: waiting for its agent, recorded in its transcript, or refused. */
+export const ENTRY_STATES = ['pending', 'delivered', 'rejected'] as const
+export type EntryState = (typeof ENTRY_STATES)[number]
 
-/** The JSON object one mailbox line holds (s09's four fields plus ours, then the extras). */
-export function messageToLine(message: MailMessage): string {
-  const record: Record<string, unknown> = {
+/** A message as the runtime holds it, the mailbox line parsed (and as events carry it). */
+export const mailMessageSchema = z.object({
+  /** Stable identity: the sender's id, or `p<segment>-<offset>` for lines that carry none. */
+  id: z.string(),
+  type: messageTypeSchema,
+  from: z.string(),
+  to: z.string(),
+  content: z.string(),
+  /** Seconds since the epoch, as s09 writes it. */
+  timestamp: z.number(),
+  /** Fields beyond the core ones (request_id, approve, …), kept as written. */
+  extra: z.record(z.string(), z.unknown()),
+})
+export type MailMessage = Readonly<z.infer<typeof mailMessageSchema>>
+
+/** What `plainMessage` reads: a mail message, or one injected into a transcript (no `to`). */
+export type MessageFields = Omit<MailMessage, 'to'> & { readonly to?: string }
+
+/** A message as one plain JSON object: s09's fields and ours beside the extras. */
+export type PlainMessage = Readonly<Record<string, unknown>> & Omit<MessageFields, 'extra'>
+
+/**
+ * A message as one plain JSON object: its extras, then s09's fields and ours. The one way a
+ * message is written out: mailbox lines, the CLI's JSON, exports and the model's `<inbox>`.
+ */
+export function plainMessage(message: MessageFields): PlainMessage {
+  return {
     ...message.extra,
-    v: MESSAGE_FORMAT_VERSION,
     id: message.id,
     type: message.type,
     from: message.from,
-    to: message.to,
+    ...(message.to === undefined ? {} : { to: message.to }),
     content: message.content,
     timestamp: message.timestamp,
   }
-  return JSON.stringify(record)
+}
+
+/**
+ * The JSON object one mailbox line holds: the plain message with `v` where lines have always
+ * had it, after the extras and before the core fields. No extra may override `v` either.
+ */
+export function messageToLine(message: MailMessage): string {
+  const line: Record<string, unknown> = { ...message.extra, v: MESSAGE_FORMAT_VERSION }
+  return JSON.stringify(Object.assign(line, plainMessage(message), { v: MESSAGE_FORMAT_VERSION }))
 }
 
 export type LineVerdict =

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { MESSAGE_TYPES } from './messages'
+import { mailMessageSchema } from './messages'
+import { positionSchema } from './position'
 
 /** The version of a transcript record this build writes and the newest it reads. */
 export const TRANSCRIPT_FORMAT_VERSION = 1
@@ -34,20 +35,9 @@ export const usageSchema = z.object({
 })
 export type Usage = z.infer<typeof usageSchema>
 
-export const injectedMessageSchema = z.object({
-  id: z.string(),
-  type: z.enum(MESSAGE_TYPES),
-  from: z.string(),
-  content: z.string(),
-  timestamp: z.number(),
-  extra: z.record(z.string(), z.unknown()),
-})
+/** A mail message as a transcript records it: the recipient is the transcript's agent. */
+export const injectedMessageSchema = mailMessageSchema.omit({ to: true })
 export type InjectedMessage = z.infer<typeof injectedMessageSchema>
-
-const positionSchema = z.object({
-  segment: z.number().int().min(1),
-  offset: z.number().int().min(0),
-})
 
 const base = {
   v: z.literal(TRANSCRIPT_FORMAT_VERSION),

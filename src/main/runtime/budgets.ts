@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Roster } from './roster/roster'
 import { budgetProblem, NO_BUDGET, type Budget } from './agents/guards'
-import { usdLimitSchema } from '../../shared/budget'
+import { budgetSchema, usdLimitSchema } from '../../shared/budget'
 import {
   addCost,
   addModelUsages,
@@ -15,14 +15,10 @@ import type { Usage } from '../../shared/transcript'
 import { NO_USAGE, addUsage } from '../../shared/usage'
 
 /** A budget as config.json holds it: files written before dollar budgets have no `usd`. */
-const budgetSchema = z.object({
-  tokens: z.number().int().min(1).nullable(),
-  rounds: z.number().int().min(1).nullable(),
-  usd: usdLimitSchema.default(null),
-})
+const storedBudgetSchema = budgetSchema.extend({ usd: usdLimitSchema.default(null) })
 const budgetsSchema = z.object({
-  team: budgetSchema.optional(),
-  agents: z.record(z.string(), budgetSchema).optional(),
+  team: storedBudgetSchema.optional(),
+  agents: z.record(z.string(), storedBudgetSchema).optional(),
 })
 export type BudgetsFile = z.infer<typeof budgetsSchema>
 

@@ -1,5 +1,5 @@
 import { TeamError } from '../../shared/errors'
-import type { TeamEvent } from '../../shared/events'
+import { agentErrorEvent, type TeamEvent } from '../../shared/events'
 import type { ModelChoiceChange } from '../../shared/model-choice'
 import type { NeedsYouAnswer } from '../../shared/needs-you'
 import type { ProfileChoiceChange } from './permissions/profile-choice'
@@ -63,5 +63,5 @@ export function runControlCommand(
 }
 
 function controlError(agent: string, error: TeamError): TeamEvent {
-  return { type: 'agent-error', agent, code: error.code, message: `control: ${error.message}` }
+  return agentErrorEvent(agent, error.code, `control: ${error.message}`)
 }

@@ -1,20 +1,14 @@
-import type { ModelUsage } from '../../shared/cost'
+import { NO_USAGE } from '../../shared/usage'
+import type { AgentView } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
-import type { Usage } from '../../shared/transcript'
 import type { Agent } from './agents/agent'
 import type { Team } from './team'
 
-export interface AgentSummary {
-  readonly name: string
-  readonly role: string
-  readonly status: MemberStatus
-  readonly running: boolean
-  readonly usage: Usage
-  /** The same usage per model, for its cost. */
-  readonly usageByModel: ModelUsage
-  readonly rounds: number
-}
+/** An agent in the roster summary: the part of the contract's agent view the runtime knows. */
+export type AgentSummary = Readonly<
+  Pick<AgentView, 'name' | 'role' | 'status' | 'running' | 'usage' | 'usageByModel' | 'rounds'>
+>
 
 export interface RosterSummary {
   readonly team_name: string
@@ -31,7 +25,7 @@ export function summarizeRoster(team: Team, agents: ReadonlyMap<string, Agent>):
       role,
       status,
       running: agent?.isRunning ?? false,
-      usage: agent?.usage ?? { input_tokens: 0, output_tokens: 0 },
+      usage: agent?.usage ?? NO_USAGE,
       usageByModel: agent?.usageByModel ?? [],
       rounds: agent?.roundsUsed ?? 0,
     }

@@ -1,3 +1,4 @@
+import { statusChangedEvent } from '../../shared/events'
 import {
   applyModelChoice,
   type ModelChoice,
@@ -118,13 +119,14 @@ export function enrollSpawn(
   if (previous === undefined) return
   // Its earlier run's shutdown answer ("shutting down after this step") is over.
   parts.protocols.spawnedAgain(request.name)
-  team.publish({
-    type: 'agent-status-changed',
-    name: request.name,
-    previous,
-    status: 'working',
-    reason: 'spawned again',
-  })
+  team.publish(
+    statusChangedEvent({
+      name: request.name,
+      previous,
+      status: 'working',
+      reason: 'spawned again',
+    }),
+  )
 }
 
 /** What a plan-first spawn adds to the prompt (a saved template takes it off again). */

@@ -1,3 +1,4 @@
+import { NO_USAGE } from '../../shared/usage'
 import type { AgentView, TeamSnapshot } from '../../shared/contract'
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
@@ -34,7 +35,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       statusReason: null,
       statusCause: null,
       running: false,
-      usage: { input_tokens: 0, output_tokens: 0 },
+      usage: NO_USAGE,
       usageByModel: [],
       model: null,
       thinking: null,

@@ -1,6 +1,6 @@
 import type { ControlCommand } from '../../shared/control'
 import { TeamError } from '../../shared/errors'
-import type { TeamEvent } from '../../shared/events'
+import { agentErrorEvent, statusChangedEvent, type TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus, WaitCause } from '../../shared/roster'
@@ -83,9 +83,7 @@ export class Team {
         clock,
         ids: options.ids ?? randomIds(clock),
       })
-      const recovered: TeamEvent[] = roster
-        .recoverStale()
-        .map((change) => ({ type: 'agent-status-changed', ...change }))
+      const recovered: TeamEvent[] = roster.recoverStale().map(statusChangedEvent)
       const team = new Team(paths, roster, mailbox, lock, recovered, clock)
       team.control = new ControlChannel(
         paths.control,
@@ -147,24 +145,26 @@ export class Team {
     const read = this.control?.read()
     if (!read) return
     for (const rejection of read.rejections)
-      this.emit({
-        type: 'agent-error',
-        agent: 'team',
-        code: 'invalid-control',
-        message: `Refused the line at byte ${rejection.offset} of ${this.paths.control}: ${rejection.reason}`,
-      })
+      this.emit(
+        agentErrorEvent(
+          'team',
+          'invalid-control',
+          `Refused the line at byte ${rejection.offset} of ${this.paths.control}: ${rejection.reason}`,
+        ),
+      )
     for (const command of read.commands)
       for (const listener of this.controlListeners) {
         try {
           listener(command)
         } catch (error) {
           // One command that fails must not keep the others from running, nor end the process.
-          this.emit({
-            type: 'agent-error',
-            agent: ('name' in command ? command.name : null) ?? 'team',
-            code: 'internal',
-            message: `control ${command.command}: ${error instanceof Error ? error.message : String(error)}`,
-          })
+          this.emit(
+            agentErrorEvent(
+              ('name' in command ? command.name : null) ?? 'team',
+              'internal',
+              `control ${command.command}: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          )
         }
       }
   }
@@ -235,7 +235,7 @@ export class Team {
       const previous = this.lead
       if (previous === status) return
       this.lead = status
-      this.emit({ type: 'agent-status-changed', name, previous, status, reason, cause })
+      this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
       return
     }
     const member = this.roster.find(name)
@@ -254,7 +254,7 @@ export class Team {
         this.flushStatuses()
       })
     this.emit(this.rosterChanged())
-    this.emit({ type: 'agent-status-changed', name, previous, status, reason, cause })
+    this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
   }
 
   /**
@@ -272,12 +272,13 @@ export class Team {
       if (error instanceof TeamError && error.code === 'roster-invalid')
         this.reportInvalidRoster(error)
       else
-        this.emit({
-          type: 'agent-error',
-          agent: 'team',
-          code: 'io',
-          message: `The roster could not be written: ${error instanceof Error ? error.message : String(error)}`,
-        })
+        this.emit(
+          agentErrorEvent(
+            'team',
+            'io',
+            `The roster could not be written: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
     }
   }
 

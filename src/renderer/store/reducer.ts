@@ -1,3 +1,4 @@
+import { NO_USAGE } from '../../shared/usage'
 import type { HostEvent, TeamSnapshot } from '../../shared/contract'
 import { assertNever } from '../../shared/errors'
 import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
@@ -9,7 +10,6 @@ import { addNotice } from './notices'
 import { changeProtocol } from './protocols'
 import {
   agentFromView,
-  emptyUsage,
   initialTeamData,
   noBudget,
   type AgentState,
@@ -203,7 +203,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             statusReason: null,
             statusCause: null,
             running: member.status === 'working',
-            usage: emptyUsage,
+            usage: NO_USAGE,
             usageByModel: [],
             model,
             thinking,

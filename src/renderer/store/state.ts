@@ -7,48 +7,28 @@ import type {
   SettingsView,
   TeamSnapshot,
 } from '../../shared/contract'
+import type { TeamEventOf } from '../../shared/events'
 import type { NeedsYouEntry } from '../../shared/needs-you'
+import type { Position } from '../../shared/position'
 import type { ApprovalMode } from '../../shared/profiles'
-import type { MemberStatus, WaitCause } from '../../shared/roster'
-import type { TranscriptRecord, Usage } from '../../shared/transcript'
+import type { TranscriptRecord } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
-import type { ModelUsage } from '../../shared/cost'
 import type { TaskBoardView } from '../../shared/tasks'
 
-/** An inbox position, as the contract carries it. */
-export type Position = InboxEntryView['position']
+export type { Position }
 
 export type LoadStatus = 'loading' | 'ready' | 'failed'
 
 /** The last error an agent's loop ended with, shown on the agent until it works again. */
-export interface AgentFailure {
-  readonly code: string
-  readonly message: string
-}
+export type AgentFailure = Readonly<Pick<TeamEventOf<'agent-error'>, 'code' | 'message'>>
 
-/** One agent as the window shows it: the contract's view plus what events tell us. */
-export interface AgentState {
-  readonly name: string
-  readonly role: string
-  readonly status: MemberStatus
-  readonly statusReason: string | null
-  /** Why it waits, as data (the contract's); null when it does not. */
-  readonly statusCause: WaitCause | null
-  readonly running: boolean
-  readonly usage: Usage
-  /** Its own model; null: the team's (`TeamData.defaultModel`). */
-  /** The same usage per model: what its cost is priced from. */
-  readonly usageByModel: ModelUsage
-  readonly model: string | null
-  /** Its extended-thinking budget in tokens; null: thinking off. */
-  readonly thinking: number | null
-  /** Messages waiting in its inbox (the unread count). */
-  readonly pending: number
-  /** Model calls made over its whole life (what a round budget counts). */
-  readonly rounds: number
-  readonly budget: Budget
+/**
+ * One agent as the window shows it: the contract's view (declared once, in contract.ts) plus
+ * what events tell us. `profile` and `approval` are null where the host did not say.
+ */
+export interface AgentState extends Readonly<Omit<AgentView, 'profile' | 'approval'>> {
+  /** The last error its loop ended with, until it works again. */
   readonly failure: AgentFailure | null
-  /** Its permission profile and approval mode; null where the host did not say. */
   readonly profile: string | null
   readonly approval: ApprovalMode | null
 }
@@ -117,10 +97,7 @@ export interface Notice {
 export type RosterProblem = TeamSnapshot['rosterProblem']
 
 /** A problem for the whole team (the endpoint refused the key), until the host clears it. */
-export interface TeamAlert {
-  readonly code: string
-  readonly message: string
-}
+export type TeamAlert = Readonly<NonNullable<TeamSnapshot['alert']>>
 
 /** A shutdown or plan-approval handshake between two agents (the s10 protocols). */
 export type ProtocolRequest = Extract<HostEvent, { type: 'protocol-changed' }>['request']
@@ -167,8 +144,6 @@ export interface TeamData {
   /** The Needs-you queue's entries by id, pending and recently settled. */
   readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
 }
-
-export const emptyUsage: Usage = { input_tokens: 0, output_tokens: 0 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
 

@@ -1,3 +1,4 @@
+import { agentErrorEvent } from '../../../shared/events'
 import { TeamError } from '../../../shared/errors'
 import type { ModelUsage } from '../../../shared/cost'
 import type { TranscriptRecord, NewTranscriptRecord, Usage } from '../../../shared/transcript'
@@ -201,7 +202,7 @@ export class Agent {
       this.settle(this.lastEnd)
     } catch {
       // Recording the status failed too (the same fault): report it without a record.
-      this.options.emit({ type: 'agent-error', agent: this.name, code: 'internal', message })
+      this.options.emit(agentErrorEvent(this.name, 'internal', message))
       this.options.setStatus('error', message)
     }
   }
@@ -213,12 +214,7 @@ export class Agent {
     this.store.saveTotals()
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')
-      this.options.emit({
-        type: 'agent-error',
-        agent: this.name,
-        code: end.code,
-        message: end.message,
-      })
+      this.options.emit(agentErrorEvent(this.name, end.code, end.message))
     this.options.setStatus(outcome.status, outcome.reason, outcome.cause)
   }
 

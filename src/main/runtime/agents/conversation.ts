@@ -6,18 +6,11 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages'
 import type { InjectedMessage, TranscriptRecord, ToolUseBlock } from '../../../shared/transcript'
 import { INTERRUPTED } from '../model/interrupted'
+import { plainMessage } from '../../../shared/messages'
 
 /** How injected inbox messages read to the model: s09's `<inbox>` wrapping, one JSON array. */
 export function formatInbox(messages: readonly InjectedMessage[]): string {
-  const plain = messages.map((message) => ({
-    ...message.extra,
-    id: message.id,
-    type: message.type,
-    from: message.from,
-    content: message.content,
-    timestamp: message.timestamp,
-  }))
-  return `<inbox>${JSON.stringify(plain)}</inbox>`
+  return `<inbox>${JSON.stringify(messages.map(plainMessage))}</inbox>`
 }
 
 /** The API block a user-side record becomes. */

@@ -1,5 +1,5 @@
 import type { TeamEvent } from '../../../shared/events'
-import type { MailMessage } from '../../../shared/messages'
+import { plainMessage, type MailMessage } from '../../../shared/messages'
 import type {
   InjectedMessage,
   NewTranscriptRecord,
@@ -170,17 +170,5 @@ export function injected(message: MailMessage): InjectedMessage {
     content: message.content,
     timestamp: message.timestamp,
     extra: { ...message.extra },
-  }
-}
-
-/** A message as the model reads it: s09's fields with the extras beside them. */
-export function plainMessage(message: InjectedMessage): Record<string, unknown> {
-  return {
-    ...message.extra,
-    id: message.id,
-    type: message.type,
-    from: message.from,
-    content: message.content,
-    timestamp: message.timestamp,
   }
 }

@@ -8,14 +8,10 @@ import { NO_USAGE, addUsage } from '../../../shared/usage'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { Position } from '../mailbox/position'
 import { isLineBoundary, linesBackward, parseLine } from './transcript-lines'
+import { positionSchema } from '../../../shared/position'
 
 /** How many delivered message ids the totals keep: the consumer refuses repeats of these. */
 export const RECENT_IDS = 5000
-
-const positionSchema = z.object({
-  segment: z.number().int().min(1),
-  offset: z.number().int().min(0),
-})
 
 /**
  * `.team/transcripts/<name>.totals.json`: what an agent's whole transcript adds up to, up to

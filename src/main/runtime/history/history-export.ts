@@ -1,3 +1,4 @@
+import { plainMessage } from '../../../shared/messages'
 import type { ExportRequest, ExportResult, HistoryLine } from '../../../shared/history'
 import type { InboxEntry } from '../mailbox/mailbox'
 import type { Position } from '../mailbox/position'
@@ -22,17 +23,7 @@ function inboxLine(agent: string, entry: InboxEntry): HistoryLine {
     agent,
     state: entry.state,
     position: entry.position,
-    message: message
-      ? {
-          ...message.extra,
-          id: message.id,
-          type: message.type,
-          from: message.from,
-          to: message.to,
-          content: message.content,
-          timestamp: message.timestamp,
-        }
-      : null,
+    message: message ? plainMessage(message) : null,
     reason: entry.reason ?? null,
   }
 }

@@ -6,6 +6,7 @@ import {
   extraProblem,
   isMessageType,
   messageToLine,
+  type EntryState,
   type MailMessage,
 } from '../../../shared/messages'
 import { LEAD, NAME_RULE, USER, isValidName, nameProblem } from '../../../shared/names'
@@ -27,7 +28,7 @@ export interface SendRequest {
   readonly extra?: Readonly<Record<string, unknown>>
 }
 
-export type EntryState = 'pending' | 'delivered' | 'rejected'
+export type { EntryState }
 
 export interface InboxEntry {
   readonly position: Position

@@ -1,8 +1,6 @@
-/** A place in an inbox: a segment (archived ones first, the live file last) and a byte offset. */
-export interface Position {
-  readonly segment: number
-  readonly offset: number
-}
+import type { Position } from '../../../shared/position'
+
+export type { Position }
 
 export const START: Position = { segment: 1, offset: 0 }
 

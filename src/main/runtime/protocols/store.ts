@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
+import { protocolRequestViewSchema } from '../../../shared/events'
 import type { Clock } from '../clock'
 import { writeFileAtomicSync } from '../fs/durable'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
@@ -9,19 +10,13 @@ import type { TeamPaths } from '../team-paths'
 
 export const PROTOCOLS_FORMAT_VERSION = 1
 
-const requestSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['shutdown', 'plan']),
-  /** Who asked: the requester of a shutdown, the teammate submitting a plan. */
-  from: z.string(),
-  /** Who must answer: the teammate asked to shut down, the lead reviewing a plan. */
-  to: z.string(),
-  status: z.enum(['pending', 'approved', 'rejected']),
+/**
+ * A request as `.team/protocols.json` keeps it: the fields the UI sees (declared once, in
+ * shared/events.ts) plus its times and the ids of the messages that announced it.
+ */
+const requestSchema = protocolRequestViewSchema.omit({ closed: true }).extend({
   created_at: z.number(),
   settled_at: z.number().nullable(),
-  plan: z.string().nullable(),
-  /** The answer's reason (shutdown) or feedback (plan). */
-  reason: z.string().nullable(),
   /**
    * The id of the message the runtime sent to announce the settlement. Only that message is
    * taken as the answer's notice: a line claiming a settlement the record does not hold is

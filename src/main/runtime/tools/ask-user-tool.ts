@@ -14,13 +14,8 @@ export function askUserTool(queue: NeedsYou): Tool {
       description:
         'Ask the person (the human leading the team) a question and wait for the answer. ' +
         'Use it when you cannot go on without a decision only they can make; it may take a while.',
-      input_schema: {
-        type: 'object',
-        properties: { question: { type: 'string' } },
-        required: ['question'],
-      },
+      input: z.object({ question: z.string().min(1).max(20_000) }),
     },
-    z.object({ question: z.string().min(1).max(20_000) }),
     async (input, context) => {
       const firstLine = input.question.split('\n')[0] ?? ''
       const decision = await queue.requestApproval(

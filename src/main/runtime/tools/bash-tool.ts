@@ -92,13 +92,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
             (pidNamespacesAvailable()
               ? 'It runs in a PID namespace of its own: everything it starts ends with it.'
               : 'Processes detached with setsid or daemons may outlive it; do not start them.')),
-      input_schema: {
-        type: 'object',
-        properties: { command: { type: 'string' } },
-        required: ['command'],
-      },
+      input: z.object({ command: z.string().min(1) }),
     },
-    z.object({ command: z.string().min(1) }),
     async (input, context) => {
       // The blocklist stays a first line: inside the sandbox `rm -rf /` could still empty the
       // workspace, which is writable.

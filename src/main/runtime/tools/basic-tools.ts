@@ -21,13 +21,8 @@ export const readFileTool: Tool = defineTool(
     description:
       'Read a text file in your workspace (a path relative to it). ' +
       'limit: read only the first N lines.',
-    input_schema: {
-      type: 'object',
-      properties: { path: { type: 'string' }, limit: { type: 'integer', minimum: 1 } },
-      required: ['path'],
-    },
+    input: z.object({ path: z.string(), limit: z.int().min(1).optional() }),
   },
-  z.object({ path: z.string(), limit: z.int().min(1).optional() }),
   (input, context) => readWorkspaceFile(context.workspace, input.path, { limit: input.limit }),
 )
 
@@ -37,13 +32,8 @@ export const writeFileTool: Tool = defineTool(
     description:
       'Write content to a file in your workspace, replacing it if it exists; ' +
       'missing folders are created.',
-    input_schema: {
-      type: 'object',
-      properties: { path: { type: 'string' }, content: { type: 'string' } },
-      required: ['path', 'content'],
-    },
+    input: z.object({ path: z.string(), content: z.string() }),
   },
-  z.object({ path: z.string(), content: z.string() }),
   (input, context) => writeWorkspaceFile(context.workspace, input.path, input.content),
 )
 
@@ -53,17 +43,8 @@ export const editFileTool: Tool = defineTool(
     description:
       'Replace exact text in a file in your workspace. old_text must occur exactly once, ' +
       'whitespace included.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string' },
-        old_text: { type: 'string' },
-        new_text: { type: 'string' },
-      },
-      required: ['path', 'old_text', 'new_text'],
-    },
+    input: z.object({ path: z.string(), old_text: z.string(), new_text: z.string() }),
   },
-  z.object({ path: z.string(), old_text: z.string(), new_text: z.string() }),
   (input, context) =>
     editWorkspaceFile(context.workspace, input.path, input.old_text, input.new_text),
 )

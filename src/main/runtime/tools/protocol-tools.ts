@@ -21,13 +21,8 @@ export function protocolTools(operations: ProtocolOperations): { lead: Tool[]; t
       name: 'shutdown_request',
       description:
         'Ask a teammate to shut down gracefully. It answers with shutdown_response (approve or not) carrying the request id.',
-      input_schema: {
-        type: 'object',
-        properties: { teammate: { type: 'string' } },
-        required: ['teammate'],
-      },
+      input: z.object({ teammate: z.string() }),
     },
-    z.object({ teammate: z.string() }),
     async (input, context) =>
       operations.requestShutdown({ by: context.agent, teammate: input.teammate }),
   )
@@ -36,17 +31,12 @@ export function protocolTools(operations: ProtocolOperations): { lead: Tool[]; t
       name: 'plan_approval',
       description:
         "Approve or reject a teammate's plan by its request id. A rejection's feedback asks for a new plan.",
-      input_schema: {
-        type: 'object',
-        properties: {
-          request_id: { type: 'string' },
-          approve: { type: 'boolean' },
-          feedback: { type: 'string' },
-        },
-        required: ['request_id', 'approve'],
-      },
+      input: z.object({
+        request_id: z.string(),
+        approve: z.boolean(),
+        feedback: z.string().optional(),
+      }),
     },
-    z.object({ request_id: z.string(), approve: z.boolean(), feedback: z.string().optional() }),
     async (input, context) =>
       operations.reviewPlan({
         by: context.agent,
@@ -60,17 +50,12 @@ export function protocolTools(operations: ProtocolOperations): { lead: Tool[]; t
       name: 'shutdown_response',
       description:
         'Answer a shutdown_request by its request id. Approving ends your work after this step.',
-      input_schema: {
-        type: 'object',
-        properties: {
-          request_id: { type: 'string' },
-          approve: { type: 'boolean' },
-          reason: { type: 'string' },
-        },
-        required: ['request_id', 'approve'],
-      },
+      input: z.object({
+        request_id: z.string(),
+        approve: z.boolean(),
+        reason: z.string().optional(),
+      }),
     },
-    z.object({ request_id: z.string(), approve: z.boolean(), reason: z.string().optional() }),
     async (input, context) =>
       operations.respondToShutdown({
         agent: context.agent,
@@ -84,13 +69,8 @@ export function protocolTools(operations: ProtocolOperations): { lead: Tool[]; t
       name: 'submit_plan',
       description:
         'Submit your plan for approval. Until it is approved, bash, write_file and edit_file are refused.',
-      input_schema: {
-        type: 'object',
-        properties: { plan: { type: 'string' } },
-        required: ['plan'],
-      },
+      input: z.object({ plan: z.string().min(1) }),
     },
-    z.object({ plan: z.string().min(1) }),
     async (input, context) => operations.submitPlan({ agent: context.agent, plan: input.plan }),
   )
   return { lead: [shutdownRequest, planApproval], teammate: [shutdownResponse, submitPlan] }

@@ -72,6 +72,8 @@ function startFolder(workspace: string, path: string | undefined): string {
     : resolveInWorkspace(workspace, path, 'read')
 }
 
+const searchFolder = z.string().optional().describe('Optional: a folder to search in.')
+
 export const globTool: Tool = defineTool(
   {
     name: 'glob',
@@ -79,16 +81,8 @@ export const globTool: Tool = defineTool(
       'List workspace files whose path matches a glob pattern (`**/*.ts`, `src/*.{js,json}`), ' +
       'relative to `path` (default: the workspace); answers paths from the workspace, at most ' +
       `${MAX_RESULTS}. .team, .git and node_modules are skipped.`,
-    input_schema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string' },
-        path: { type: 'string', description: 'Optional: a folder to search in.' },
-      },
-      required: ['pattern'],
-    },
+    input: z.object({ pattern: z.string().min(1).max(1000), path: searchFolder }),
   },
-  z.object({ pattern: z.string().min(1).max(1000), path: z.string().optional() }),
   async (input, context) => {
     const workspaceReal = realWorkspace(context.workspace)
     const matches = picomatch(input.pattern, { dot: true })
@@ -120,23 +114,13 @@ export const grepTool: Tool = defineTool(
       'Search workspace text files for a regular expression (JavaScript syntax); answers ' +
       `path:line: text, at most ${MAX_RESULTS} lines. glob limits the files searched ` +
       '(`**/*.ts`); ignore_case makes it case-insensitive.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string' },
-        path: { type: 'string', description: 'Optional: a folder to search in.' },
-        glob: { type: 'string' },
-        ignore_case: { type: 'boolean' },
-      },
-      required: ['pattern'],
-    },
+    input: z.object({
+      pattern: z.string().min(1).max(1000),
+      path: searchFolder,
+      glob: z.string().min(1).max(1000).optional(),
+      ignore_case: z.boolean().optional(),
+    }),
   },
-  z.object({
-    pattern: z.string().min(1).max(1000),
-    path: z.string().optional(),
-    glob: z.string().min(1).max(1000).optional(),
-    ignore_case: z.boolean().optional(),
-  }),
   async (input, context) => {
     let expression: RegExp
     try {

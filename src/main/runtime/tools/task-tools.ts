@@ -40,9 +40,8 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'list_tasks',
       description:
         'List the task board: every task with its id, status, owner and the tasks blocking it.',
-      input_schema: { type: 'object', properties: {} },
+      input: z.object({}),
     },
-    z.object({}).loose(),
     async () => tasks.list(),
   )
   const createTask = defineTool(
@@ -50,23 +49,13 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'create_task',
       description:
         'Add a pending task to the board. blocked_by: ids of tasks that must be done first. owner: assign it to a teammate (it still claims it).',
-      input_schema: {
-        type: 'object',
-        properties: {
-          subject: { type: 'string' },
-          description: { type: 'string' },
-          blocked_by: { type: 'array', items: { type: 'string' } },
-          owner: { type: 'string' },
-        },
-        required: ['subject'],
-      },
+      input: z.object({
+        subject: z.string(),
+        description: z.string().optional(),
+        blocked_by: ids.optional(),
+        owner: z.string().optional(),
+      }),
     },
-    z.object({
-      subject: z.string(),
-      description: z.string().optional(),
-      blocked_by: ids.optional(),
-      owner: z.string().optional(),
-    }),
     async (input, context) =>
       tasks.create(
         context.agent,
@@ -79,31 +68,17 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'update_task',
       description:
         'Change a task: subject, description, status, owner (null: unassigned), blocked_by (replaces the list), a note, or a message id to link.',
-      input_schema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          subject: { type: 'string' },
-          description: { type: 'string' },
-          status: { type: 'string', enum: [...TASK_STATUSES] },
-          owner: { type: ['string', 'null'] },
-          blocked_by: { type: 'array', items: { type: 'string' } },
-          note: { type: 'string' },
-          link_message: { type: 'string' },
-        },
-        required: ['id'],
-      },
+      input: z.object({
+        id,
+        subject: z.string().optional(),
+        description: z.string().optional(),
+        status: z.enum(TASK_STATUSES).optional(),
+        owner: z.string().nullable().optional(),
+        blocked_by: ids.optional(),
+        note: z.string().optional(),
+        link_message: z.string().max(200).optional(),
+      }),
     },
-    z.object({
-      id,
-      subject: z.string().optional(),
-      description: z.string().optional(),
-      status: z.enum(TASK_STATUSES).optional(),
-      owner: z.string().nullable().optional(),
-      blocked_by: ids.optional(),
-      note: z.string().optional(),
-      link_message: z.string().max(200).optional(),
-    }),
     async ({ id: taskId, ...change }, context) =>
       tasks.update(
         context.agent,
@@ -117,25 +92,14 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'update_task',
       description:
         'Change your own task: its description, status (review when it waits for a check, pending to hand it back), a note, or a message id to link.',
-      input_schema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          description: { type: 'string' },
-          status: { type: 'string', enum: ['pending', 'in_progress', 'review'] },
-          note: { type: 'string' },
-          link_message: { type: 'string' },
-        },
-        required: ['id'],
-      },
+      input: z.object({
+        id,
+        description: z.string().optional(),
+        status: z.enum(['pending', 'in_progress', 'review']).optional(),
+        note: z.string().optional(),
+        link_message: z.string().max(200).optional(),
+      }),
     },
-    z.object({
-      id,
-      description: z.string().optional(),
-      status: z.enum(['pending', 'in_progress', 'review']).optional(),
-      note: z.string().optional(),
-      link_message: z.string().max(200).optional(),
-    }),
     async ({ id: taskId, ...change }, context) =>
       tasks.update(context.agent, plainId(taskId), change, context.turn),
   )
@@ -144,13 +108,8 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'claim_task',
       description:
         'Claim a pending, unblocked task: it becomes yours, in progress. Refused when another holds it, it is blocked, or you already hold one.',
-      input_schema: {
-        type: 'object',
-        properties: { id: { type: 'string' } },
-        required: ['id'],
-      },
+      input: z.object({ id }),
     },
-    z.object({ id }),
     async (input, context) => tasks.claim(context.agent, plainId(input.id), context.turn),
   )
   const completeTask = defineTool(
@@ -158,13 +117,8 @@ export function taskTools(tasks: TaskOperations): { lead: Tool[]; teammate: Tool
       name: 'complete_task',
       description:
         'Mark your task done with a summary of what you did; tasks waiting on it are unblocked.',
-      input_schema: {
-        type: 'object',
-        properties: { id: { type: 'string' }, result: { type: 'string' } },
-        required: ['id', 'result'],
-      },
+      input: z.object({ id, result: z.string() }),
     },
-    z.object({ id, result: z.string() }),
     async (input, context) =>
       tasks.complete(context.agent, plainId(input.id), input.result, context.turn),
   )

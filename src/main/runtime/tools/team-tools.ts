@@ -1,12 +1,8 @@
 import { z } from 'zod'
 import { MESSAGE_TYPES, type MailMessage } from '../../../shared/messages'
-import {
-  MAX_THINKING_BUDGET,
-  MIN_THINKING_BUDGET,
-  type ModelChoiceChange,
-} from '../../../shared/model-choice'
+import { thinkingBudgetSchema, type ModelChoiceChange } from '../../../shared/model-choice'
 import { APPROVAL_MODES, type ApprovalMode } from '../../../shared/profiles'
-import { defineTool, type Tool } from './types'
+import { defineTool, toolInputSchema, type Tool, type ToolDefinition } from './types'
 
 /** What the messaging and team tools ask of the host. `from` is always the calling agent. */
 export interface TeamOperations {
@@ -37,66 +33,51 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       name: 'spawn_teammate',
       description:
         'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given).',
-      input_schema: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          role: { type: 'string' },
-          prompt: { type: 'string' },
-          model: {
-            type: 'string',
-            description: "Optional: the teammate's model id; default: the team's model.",
-          },
-          thinking: {
-            type: 'integer',
-            minimum: MIN_THINKING_BUDGET,
-            maximum: MAX_THINKING_BUDGET,
-            description: 'Optional: extended thinking with this budget of tokens; off by default.',
-          },
-          worktree: {
-            type: 'boolean',
-            description:
-              'Optional: its own git worktree on the branch team/<name> (default: yes when the workspace is a git repository, unless the team turned it off); false: it works in the shared workspace. A re-spawn keeps its worktree.',
-          },
-          auto_claim: {
-            type: 'boolean',
-            description:
-              'Optional: when idle, the teammate claims the next unblocked pending task that fits its role by itself.',
-          },
-          mcp_servers: {
-            type: 'array',
-            items: { type: 'string' },
-            description:
-              "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
-          },
-          profile: {
-            type: 'string',
-            description:
-              'Optional: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
-          },
-          approval: {
-            type: 'string',
-            enum: [...APPROVAL_MODES],
-            description:
-              "Optional: auto (no approvals), ask (bash and writes wait for the person) or plan-first; default: the profile's.",
-          },
-        },
-        required: ['name', 'role', 'prompt'],
-      },
+      // The model id is checked by the host's rules, whose errors name the rule.
+      input: z.object({
+        name: z.string(),
+        role: z.string(),
+        prompt: z.string(),
+        model: z
+          .string()
+          .optional()
+          .describe("Optional: the teammate's model id; default: the team's model."),
+        thinking: thinkingBudgetSchema
+          .optional()
+          .describe('Optional: extended thinking with this budget of tokens; off by default.'),
+        worktree: z
+          .boolean()
+          .optional()
+          .describe(
+            'Optional: its own git worktree on the branch team/<name> (default: yes when the workspace is a git repository, unless the team turned it off); false: it works in the shared workspace. A re-spawn keeps its worktree.',
+          ),
+        auto_claim: z
+          .boolean()
+          .optional()
+          .describe(
+            'Optional: when idle, the teammate claims the next unblocked pending task that fits its role by itself.',
+          ),
+        mcp_servers: z
+          .array(z.string())
+          .max(100)
+          .optional()
+          .describe(
+            "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
+          ),
+        profile: z
+          .string()
+          .optional()
+          .describe(
+            'Optional: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
+          ),
+        approval: z
+          .enum(APPROVAL_MODES)
+          .optional()
+          .describe(
+            "Optional: auto (no approvals), ask (bash and writes wait for the person) or plan-first; default: the profile's.",
+          ),
+      }),
     },
-    // The model id and budget are checked by the host's rules, whose errors name them.
-    z.object({
-      name: z.string(),
-      role: z.string(),
-      prompt: z.string(),
-      model: z.string().optional(),
-      thinking: z.number().optional(),
-      worktree: z.boolean().optional(),
-      auto_claim: z.boolean().optional(),
-      mcp_servers: z.array(z.string()).max(100).optional(),
-      profile: z.string().optional(),
-      approval: z.enum(APPROVAL_MODES).optional(),
-    }),
     async ({ auto_claim, mcp_servers, ...input }) =>
       team.spawn({
         ...input,
@@ -109,26 +90,20 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
       name: 'list_teammates',
       description:
         'List all teammates with name, role, status, and for each one with a worktree its branch, how many files it changed and the files another teammate changes too.',
-      input_schema: { type: 'object', properties: {} },
+      input: z.object({}),
     },
-    z.object({}).loose(),
     async () => team.listTeammates(),
   )
   const sendMessage = defineTool(
     {
       name: 'send_message',
       description: "Send a message to a teammate's inbox (or to the lead).",
-      input_schema: {
-        type: 'object',
-        properties: {
-          to: { type: 'string' },
-          content: { type: 'string' },
-          msg_type: { type: 'string', enum: [...MESSAGE_TYPES] },
-        },
-        required: ['to', 'content'],
-      },
+      input: z.object({
+        to: z.string(),
+        content: z.string(),
+        msg_type: z.enum(MESSAGE_TYPES).optional(),
+      }),
     },
-    z.object({ to: z.string(), content: z.string(), msg_type: z.string().optional() }),
     async (input, context) => {
       const message = team.send({
         from: context.agent,
@@ -143,13 +118,8 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
     {
       name: 'broadcast',
       description: 'Send a message to all teammates.',
-      input_schema: {
-        type: 'object',
-        properties: { content: { type: 'string' } },
-        required: ['content'],
-      },
+      input: z.object({ content: z.string() }),
     },
-    z.object({ content: z.string() }),
     async (input, context) => {
       const messages = team.broadcast({ from: context.agent, content: input.content })
       return `Broadcast to ${messages.length} teammate${messages.length === 1 ? '' : 's'}`
@@ -162,8 +132,8 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
 }
 
 /** read_inbox as the model sees it; the agent answers it from its own inbox consumer. */
-export const READ_INBOX_DEFINITION = {
+export const READ_INBOX_DEFINITION: ToolDefinition = {
   name: 'read_inbox',
   description: 'Read and drain your inbox.',
-  input_schema: { type: 'object' as const, properties: {} },
+  input_schema: toolInputSchema(z.object({})),
 }

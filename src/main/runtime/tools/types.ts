@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import { TeamError } from '../../../shared/errors'
 
 export interface ToolContext {
@@ -31,17 +31,44 @@ export interface ToolImage {
 export interface ToolDefinition {
   readonly name: string
   readonly description: string
-  readonly input_schema: {
-    type: 'object'
-    properties: Record<string, unknown>
-    required?: string[]
-  }
+  readonly input_schema: ToolInputSchema
 }
+
+/** A tool's input as JSON Schema: the API wants an object schema at the top. */
+export type ToolInputSchema = {
+  type: 'object'
+  properties: Record<string, unknown>
+  required?: string[]
+} & Record<string, unknown>
 
 export interface Tool {
   readonly definition: ToolDefinition
+  /** The zod schema its input is parsed with; absent for tools described by others (MCP). */
+  readonly input?: z.ZodType
   /** Never throws: every failure, bugs included, comes back as an `isError` outcome. */
   run(input: unknown, context: ToolContext): Promise<ToolOutcome>
+}
+
+/** What a built-in tool declares: its JSON Schema is derived from `input`, never written. */
+export interface ToolSpec<T> {
+  readonly name: string
+  readonly description: string
+  /** The input's parser; field descriptions (`.describe()`) reach the model through it. */
+  readonly input: z.ZodType<T>
+}
+
+/**
+ * The JSON Schema the model is given for a zod input schema: the conversion the SDK's own
+ * `betaZodTool` makes, which the API accepts. `io: 'input'` describes what the model may send
+ * (a field with a default stays optional); the `$schema` key is dropped because the API needs
+ * none and every tool would repeat it in every request.
+ */
+export function toolInputSchema(input: z.ZodType): ToolInputSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(input, { io: 'input' })
+  if (schema.type !== 'object') {
+    throw new Error(`A tool's input must be a zod object, not ${String(schema.type)}`)
+  }
+  return { ...schema, type: 'object', properties: schema.properties ?? {} }
 }
 
 /**
@@ -51,12 +78,18 @@ export interface Tool {
  * one broken tool call must not take the agent's whole turn down with it.
  */
 export function defineTool<T>(
-  definition: ToolDefinition,
-  schema: z.ZodType<T>,
+  spec: ToolSpec<T>,
   run: (input: T, context: ToolContext) => Promise<string>,
 ): Tool {
+  const definition: ToolDefinition = {
+    name: spec.name,
+    description: spec.description,
+    input_schema: toolInputSchema(spec.input),
+  }
+  const schema = spec.input
   return {
     definition,
+    input: schema,
     async run(input: unknown, context: ToolContext): Promise<ToolOutcome> {
       try {
         const parsed = schema.safeParse(input)

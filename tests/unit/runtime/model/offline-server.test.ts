@@ -210,6 +210,14 @@ describe('offline model server: HTTP surface', () => {
         /messages: Input should be a valid list/,
       ],
       [JSON.stringify({ max_tokens: 5, messages: [] }), /at least one message/],
+      [
+        JSON.stringify({
+          max_tokens: 5,
+          messages: [{ role: 'user', content: 'x' }],
+          tools: [{ name: 'echo', input_schema: { type: 'string' } }],
+        }),
+        /tools\.0\.custom\.input_schema\.type: Input should be 'object'/,
+      ],
     ]
     for (const [body, expected] of cases) {
       const result = await postJson(server, '/v1/messages', body)
@@ -218,6 +226,7 @@ describe('offline model server: HTTP surface', () => {
       expect(JSON.stringify(result.body)).toMatch(expected)
     }
     expect(server.requests.map((recorded) => 'error' in recorded.reply)).toEqual([
+      true,
       true,
       true,
       true,

@@ -13,24 +13,15 @@ const context: ToolContext = {
 }
 
 function toolThrowing(error: unknown) {
-  return defineTool(
-    { name: 'demo', description: 'Throws.', input_schema: { type: 'object', properties: {} } },
-    z.object({}),
-    async () => {
-      throw error
-    },
-  )
+  return defineTool({ name: 'demo', description: 'Throws.', input: z.object({}) }, async () => {
+    throw error
+  })
 }
 
 describe('defineTool', () => {
   it('returns what run returns as a successful outcome, with parsed input', async () => {
     const tool = defineTool(
-      {
-        name: 'echo',
-        description: 'Echoes.',
-        input_schema: { type: 'object', properties: { text: { type: 'string' } } },
-      },
-      z.object({ text: z.string() }),
+      { name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }) },
       async (input, toolContext) => `${toolContext.agent} said ${input.text}`,
     )
     expect(await tool.run({ text: 'hi', extra: true }, context)).toEqual({
