@@ -19,7 +19,7 @@ import { RosterBranch, WorktreesProvider } from './RosterBranch'
 import { isTeamView } from '../store/ui'
 import { RosterTask } from './board/RosterTask'
 import { useState, useSyncExternalStore } from 'react'
-import { matchesRosterFilter, RosterDensitySwitch, RosterFilter } from './RosterFilter'
+import { matchesRosterFilter, RosterFilter } from './RosterFilter'
 import { densityController, resolveDensity } from './roster-density'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
@@ -50,12 +50,11 @@ export function Roster() {
           {teamName ? `${teamName} · ` : ''}
           {count === 1 ? '1 teammate' : `${count} teammates`}
         </span>
-        <RosterDensitySwitch />
       </div>
       <TeamControls />
       <TeamBudgetLine />
       <SandboxNotice />
-      {count > 0 ? <RosterFilter query={query} onChange={setQuery} /> : null}
+      <RosterFilter query={query} onChange={setQuery} searchable={count > 0} />
       <WorktreesProvider>
         <ul className="roster-list">
           {order.map((name, index) =>
@@ -113,7 +112,8 @@ function TeamBudgetLine() {
   const cost = useAppStore((state) => formatCostSpend(teamCost(state), state.teamBudget.usd))
   const openDialog = useAppStore((state) => state.openDialog)
   const limited = budget.tokens !== null || budget.rounds !== null || budget.usd !== null
-  if (!limited && tokens === 0) return null
+  // Shown from the start, at zero: a line that appeared with the first tokens moved every row
+  // of the roster down, under the cursor of someone about to click.
   return (
     <button
       type="button"

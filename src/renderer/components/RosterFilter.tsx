@@ -14,8 +14,28 @@ export function matchesRosterFilter(agent: AgentState, query: string): boolean {
   )
 }
 
-/** The filter box over the roster; Escape empties it (and the whole team shows again). */
+/**
+ * The filter box over the roster (once there are teammates to filter; Escape empties it) and
+ * the layout switch.
+ */
 export function RosterFilter({
+  query,
+  onChange,
+  searchable,
+}: {
+  readonly query: string
+  readonly onChange: (query: string) => void
+  readonly searchable: boolean
+}) {
+  return (
+    <div className="roster-filter">
+      {searchable ? <FilterBox query={query} onChange={onChange} /> : null}
+      <RosterDensitySwitch />
+    </div>
+  )
+}
+
+function FilterBox({
   query,
   onChange,
 }: {
@@ -23,23 +43,21 @@ export function RosterFilter({
   readonly onChange: (query: string) => void
 }) {
   return (
-    <div className="roster-filter">
-      <input
-        type="search"
-        className="roster-filter-input"
-        aria-label="Filter the team by name, role or status"
-        placeholder="Filter by name, role, status"
-        value={query}
-        onChange={(event) => onChange(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape' || query === '') return
-          // Only the filter: the window's Escape (close a dialog) has nothing to do here.
-          event.preventDefault()
-          event.stopPropagation()
-          onChange('')
-        }}
-      />
-    </div>
+    <input
+      type="search"
+      className="roster-filter-input"
+      aria-label="Filter the team by name, role or status"
+      placeholder="Filter by name, role, status"
+      value={query}
+      onChange={(event) => onChange(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || query === '') return
+        // Only the filter: the window's Escape (close a dialog) has nothing to do here.
+        event.preventDefault()
+        event.stopPropagation()
+        onChange('')
+      }}
+    />
   )
 }
 
@@ -50,7 +68,7 @@ const densityLabels: Readonly<Record<RosterDensityChoice, string>> = {
 }
 
 /** Normal rows (model, spend, branch, actions) or one line per agent; Auto follows the size. */
-export function RosterDensitySwitch() {
+function RosterDensitySwitch() {
   const controller = densityController()
   const choice = useSyncExternalStore(controller.subscribe, controller.choice)
   return (
