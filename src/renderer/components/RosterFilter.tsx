@@ -47,7 +47,8 @@ function FilterBox({
       type="search"
       className="roster-filter-input"
       aria-label="Filter the team by name, role or status"
-      placeholder="Filter by name, role, status"
+      placeholder="Filter the team"
+      title="Shows the agents whose name, role or status has this text (Escape: everyone again)"
       value={query}
       onChange={(event) => onChange(event.target.value)}
       onKeyDown={(event) => {
