@@ -193,6 +193,7 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
     // The choice is remembered across a reload.
     await page.getByRole('combobox', { name: 'Roster layout' }).selectOption('normal')
     await expect(roster()).not.toHaveClass(/roster-compact/)
+    await shoot('roster-normal-dark')
     await page.reload()
     await expect(item('tia')).toBeAttached({ timeout: TEAM_TIMEOUT })
     await expect(roster()).not.toHaveClass(/roster-compact/)
@@ -267,9 +268,8 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
         const composer = page.getByLabel('Message the lead')
         await composer.fill('What is the team doing?')
         await composer.press('Enter')
-        await expect(page.getByTestId('status-lead')).toHaveAttribute('data-status', 'idle', {
-          timeout: TEAM_TIMEOUT,
-        })
+        // The turn is answered: its spend shows under it.
+        await expect(page.getByTestId('turn-spend').first()).toBeVisible({ timeout: TEAM_TIMEOUT })
       }
       await shoot(`chat-${theme}`)
       await openTab(/^Inbox/)
