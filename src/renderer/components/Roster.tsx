@@ -1,3 +1,4 @@
+import { useState, useSyncExternalStore } from 'react'
 import { assertNever } from '../../shared/errors'
 import { totalTokens } from '../../shared/usage'
 import { LEAD, USER } from '../../shared/names'
@@ -18,7 +19,6 @@ import { TeamControls } from './TeamControls'
 import { RosterBranch, WorktreesProvider } from './RosterBranch'
 import { isTeamView } from '../store/ui'
 import { RosterTask } from './board/RosterTask'
-import { useState, useSyncExternalStore } from 'react'
 import { matchesRosterFilter, RosterFilter } from './RosterFilter'
 import { densityController, resolveDensity } from './roster-density'
 
