@@ -4,7 +4,7 @@ import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
 import type { AgentState, LiveTool } from '../store/state'
 import { summarizeInput } from '../transcript/rows'
-import { toolTitle } from '../transcript/tool-views'
+import { bashOutcome, toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
 import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
@@ -67,7 +67,7 @@ const ActivityPane = memo(function ActivityPane({
           <span className="pane-tool-state">
             {tool.phase === 'finished'
               ? tool.isError
-                ? 'error'
+                ? errorLabel(tool)
                 : tool.output === null
                   ? 'no result'
                   : 'done'
@@ -120,4 +120,10 @@ function currentTool(tools: readonly LiveTool[] | undefined): LiveTool | null {
   if (tools === undefined || tools.length === 0) return null
   const active = tools.filter((tool) => tool.phase !== 'finished')
   return active[active.length - 1] ?? tools[tools.length - 1] ?? null
+}
+
+/** A failed command says how it ended (stopped, exit 1, timed out), as its transcript card does. */
+function errorLabel(tool: LiveTool): string {
+  if (tool.name !== 'bash') return 'error'
+  return bashOutcome({ state: 'failed', output: tool.output }).end?.label ?? 'error'
 }

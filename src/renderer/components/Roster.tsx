@@ -1,3 +1,4 @@
+import { useState, useSyncExternalStore } from 'react'
 import { assertNever } from '../../shared/errors'
 import { totalTokens } from '../../shared/usage'
 import { LEAD, USER } from '../../shared/names'
@@ -18,15 +19,31 @@ import { TeamControls } from './TeamControls'
 import { RosterBranch, WorktreesProvider } from './RosterBranch'
 import { isTeamView } from '../store/ui'
 import { RosterTask } from './board/RosterTask'
+import { matchesRosterFilter, RosterFilter } from './RosterFilter'
+import { densityController, resolveDensity } from './roster-density'
 
 /** The team down the left side: the lead, every teammate, and the spawn button. */
 export function Roster() {
   const order = useAppStore((state) => state.order)
   const teamName = useAppStore((state) => state.teamName)
   const openDialog = useAppStore((state) => state.openDialog)
+  const density = densityController()
+  const choice = useSyncExternalStore(density.subscribe, density.choice)
+  const [query, setQuery] = useState('')
+  // A string, so that the list renders again only when who matches changed.
+  const shown = useAppStore((state) =>
+    state.order
+      .filter((name) => {
+        const agent = own(state.agents, name)
+        return agent !== undefined && matchesRosterFilter(agent, query)
+      })
+      .join('\n'),
+  )
+  const visible = new Set(shown === '' ? [] : shown.split('\n'))
   const count = order.filter((name) => name !== LEAD).length
+  const compact = resolveDensity(choice, order.length) === 'compact'
   return (
-    <aside className="roster" aria-label="Team">
+    <aside className={compact ? 'roster roster-compact' : 'roster'} aria-label="Team">
       <div className="roster-header">
         <h2>Team</h2>
         <span className="muted small">
@@ -37,13 +54,21 @@ export function Roster() {
       <TeamControls />
       <TeamBudgetLine />
       <SandboxNotice />
+      <RosterFilter query={query} onChange={setQuery} searchable={count > 0} />
       <WorktreesProvider>
         <ul className="roster-list">
-          {order.map((name, index) => (
-            <RosterItem key={name} name={name} position={index + 1} />
-          ))}
+          {order.map((name, index) =>
+            visible.has(name) ? (
+              <RosterItem key={name} name={name} position={index + 1} compact={compact} />
+            ) : null,
+          )}
         </ul>
       </WorktreesProvider>
+      {visible.size === 0 && query.trim() !== '' ? (
+        <p className="roster-empty muted small" role="status">
+          No one on the team matches “{query.trim()}”. Press Escape to see everyone.
+        </p>
+      ) : null}
       {count === 0 ? (
         <p className="roster-empty muted small">
           No teammates yet. Spawn one, apply a template, or ask the lead to put a team together.
@@ -87,7 +112,8 @@ function TeamBudgetLine() {
   const cost = useAppStore((state) => formatCostSpend(teamCost(state), state.teamBudget.usd))
   const openDialog = useAppStore((state) => state.openDialog)
   const limited = budget.tokens !== null || budget.rounds !== null || budget.usd !== null
-  if (!limited && tokens === 0) return null
+  // Shown from the start, at zero: a line that appeared with the first tokens moved every row
+  // of the roster down, under the cursor of someone about to click.
   return (
     <button
       type="button"
@@ -104,12 +130,28 @@ function TeamBudgetLine() {
   )
 }
 
-function RosterItem({ name, position }: { readonly name: string; readonly position: number }) {
+function RosterItem({
+  name,
+  position,
+  compact,
+}: {
+  readonly name: string
+  readonly position: number
+  readonly compact: boolean
+}) {
   const agent = useAppStore((state) => own(state.agents, name))
   const selected = useAppStore((state) => state.selected === name && !isTeamView(state.view))
   const select = useAppStore((state) => state.select)
   if (agent === undefined) return null
-  return <RosterEntry agent={agent} selected={selected} select={select} position={position} />
+  return (
+    <RosterEntry
+      agent={agent}
+      selected={selected}
+      select={select}
+      position={position}
+      compact={compact}
+    />
+  )
 }
 
 function RosterEntry({
@@ -117,11 +159,14 @@ function RosterEntry({
   selected,
   select,
   position,
+  compact,
 }: {
   readonly agent: AgentState
   readonly selected: boolean
   readonly select: (name: string, view: 'conversation') => void
   readonly position: number
+  /** One line: name, role, status, unread; the selected row adds its details and actions. */
+  readonly compact: boolean
 }) {
   const name = agent.name
   const cost = useCost(agent.usageByModel)
@@ -146,13 +191,15 @@ function RosterEntry({
               {agent.role}
             </span>
           </span>
-          <RosterModel agent={agent} />
-          <RosterProfile agent={agent} />
+          {compact ? null : <RosterModel agent={agent} />}
+          {compact ? null : <RosterProfile agent={agent} />}
           <span className="roster-line">
             <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
-            <span className="roster-tokens" title={describeSpend(agent.usage, cost)}>
-              {formatSpendCompact(agent.usage, cost)}
-            </span>
+            {compact ? null : (
+              <span className="roster-tokens" title={describeSpend(agent.usage, cost)}>
+                {formatSpendCompact(agent.usage, cost)}
+              </span>
+            )}
           </span>
         </span>
         {agent.pending > 0 ? (
@@ -166,11 +213,11 @@ function RosterEntry({
           </span>
         ) : null}
       </button>
-      <RosterBranch name={name} />
-      <StatusDetail agent={agent} />
-      <RosterTask name={name} />
-      <ProtocolChips agent={agent} />
-      <RosterActions agent={agent} />
+      {compact ? null : <RosterBranch name={name} />}
+      {compact && !selected ? null : <StatusDetail agent={agent} />}
+      {compact ? null : <RosterTask name={name} />}
+      {compact && !selected ? null : <ProtocolChips agent={agent} />}
+      {compact && !selected ? null : <RosterActions agent={agent} />}
     </li>
   )
 }

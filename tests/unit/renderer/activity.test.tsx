@@ -117,4 +117,32 @@ describe('activity panes', () => {
     expect(pane.querySelector('.pane-failure')).toHaveTextContent('The endpoint said 500.')
     expect(pane.querySelectorAll('.pane-error')).toHaveLength(0)
   })
+  it('say how a failed command ended: a stopped one reads "stopped", not "error"', async () => {
+    const stopped: TranscriptRecord[] = [
+      { ...base, seq: 1, kind: 'user', from: 'user', text: 'Please run `sleep 60`' },
+      {
+        ...base,
+        seq: 2,
+        kind: 'assistant',
+        message_id: 'b',
+        model: 'm',
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 1, output_tokens: 1 },
+        content: [{ type: 'tool_use', id: 's1', name: 'bash', input: { command: 'sleep 60' } }],
+      },
+      {
+        ...base,
+        seq: 3,
+        kind: 'tool-result',
+        tool_use_id: 's1',
+        name: 'bash',
+        content: '(no output)\n[stopped]',
+        is_error: true,
+      },
+    ]
+    await openActivity({ alice: stopped })
+    const pane = screen.getByTestId('activity-pane-alice')
+    await waitFor(() => expect(pane.querySelector('.pane-tool-name')).toHaveTextContent('bash'))
+    expect(pane.querySelector('.pane-tool-state')).toHaveTextContent('stopped')
+  })
 })
