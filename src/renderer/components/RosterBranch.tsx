@@ -66,11 +66,13 @@ export function RosterBranch({ name }: { readonly name: string }) {
       title={`${name} works on ${view.branch} (from ${view.base}); open its changes`}
       onClick={() => select(name, 'changes')}
     >
-      {view.branch} · {files} changed
+      <span className="roster-branch-line">
+        {view.branch} · {files} changed
+      </span>
       {overlaps.length > 0 ? (
-        <span className="roster-branch-overlap">
-          {' '}
-          · overlaps {[...new Set(overlaps.flatMap(([, names]) => names))].join(', ')} on{' '}
+        // A line of its own, so the warning is read whole rather than cut after "ove…".
+        <span className="roster-branch-line roster-branch-overlap">
+          Overlaps {[...new Set(overlaps.flatMap(([, names]) => names))].join(', ')} on{' '}
           {overlaps.map(([path]) => path).join(', ')}
         </span>
       ) : null}

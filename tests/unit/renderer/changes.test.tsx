@@ -90,9 +90,11 @@ async function openChanges(fake = api()) {
 describe('the Changes view', () => {
   it('the roster shows each branch, its changed files and the overlap', async () => {
     await renderApp(api())
-    expect(await screen.findByTestId('roster-branch-alice')).toHaveTextContent(
-      'team/alice · 1 file changed · overlaps bob on src/app.ts',
-    )
+    const alice = await screen.findByTestId('roster-branch-alice')
+    const [branch, overlap] = [...alice.querySelectorAll('.roster-branch-line')]
+    expect(branch).toHaveTextContent('team/alice · 1 file changed')
+    // The warning has a line of its own, so it is never cut short by the branch line.
+    expect(overlap).toHaveTextContent('Overlaps bob on src/app.ts')
     expect(screen.getByTestId('roster-branch-bob')).toHaveTextContent('team/bob · 3 files changed')
   })
 
