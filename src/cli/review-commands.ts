@@ -67,7 +67,15 @@ function describeDiff(diff: ReviewDiff): string {
     const warning = overlap ? `  (also changed by ${overlap.join(', ')})` : ''
     return `  ${file.status} ${file.path} +${file.additions} -${file.deletions}${warning}`
   })
-  return [header, ...files, '', ...diff.files.map((file) => file.patch)].join('\n').trimEnd()
+  return [
+    header,
+    ...(diff.note === undefined ? [] : [diff.note]),
+    ...files,
+    '',
+    ...diff.files.map((file) => file.patch),
+  ]
+    .join('\n')
+    .trimEnd()
 }
 
 function describeMerge(name: string, result: MergeResult): string {

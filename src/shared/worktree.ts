@@ -71,6 +71,8 @@ export const reviewDiffSchema = z.object({
   files: z.array(changedFileSchema),
   /** Files that other teammates' branches change too: path → their names. */
   overlaps: z.record(z.string(), z.array(z.string())),
+  /** Why the diff is not exactly the scope asked for (a task whose start was never recorded). */
+  note: z.string().optional(),
 })
 export type ReviewDiff = z.infer<typeof reviewDiffSchema>
 

@@ -136,6 +136,7 @@ export class TeamWorktrees {
     const cwd = this.deps.workspace
     let from: string
     let to: string
+    let note: string | undefined
     if (scope === 'task') {
       if (task === undefined)
         throw new TeamError('invalid-argument', 'A task diff needs the task id, such as 3.')
@@ -144,7 +145,11 @@ export class TeamWorktrees {
       const end = taskRef(name, task, 'end')
       to = this.refExists(end) ? end : this.tip(name)
       const start = taskRef(name, task, 'start')
-      from = this.refExists(start) ? start : this.mergeBase(record.base, to, record.base_commit)
+      if (this.refExists(start)) from = start
+      else {
+        from = this.mergeBase(record.base, to, record.base_commit)
+        note = `Where task #${task} began was not recorded (it was claimed before this version, or while the app was closed), so this is the whole branch up to ${to === end ? 'its completion' : 'now'}.`
+      }
     } else if (scope === 'range') {
       if (!range)
         throw new TeamError('invalid-argument', 'A range diff needs a from and a to commit.')
@@ -162,7 +167,15 @@ export class TeamWorktrees {
       name,
       files.map((file) => file.path),
     )
-    return { name, branch: teammateBranch(name), base: record.base, scope, files, overlaps }
+    const diff: ReviewDiff = {
+      name,
+      branch: teammateBranch(name),
+      base: record.base,
+      scope,
+      files,
+      overlaps,
+    }
+    return note === undefined ? diff : { ...diff, note }
   }
 
   /** The roster's view of every teammate with a worktree: its branch, changed files, overlaps. */

@@ -88,6 +88,11 @@ export function ChangesView({ name }: { readonly name: string }) {
             <code>{diff.branch}</code> against <code>{diff.base}</code>
             {describeScope(scope)} · {describeCount(diff.files.length)}
           </p>
+          {diff.note === undefined ? null : (
+            <p className="changes-note" data-testid="changes-note">
+              {diff.note}
+            </p>
+          )}
           {overlapping.length > 0 ? (
             <div className="changes-overlap" role="alert">
               <strong>Overlap:</strong>{' '}

@@ -164,6 +164,17 @@ describe('the Changes view', () => {
     )
   })
 
+  it('says so when the diff is not exactly the scope asked for', async () => {
+    const note = 'Where task #1 began was not recorded, so this is the whole branch up to now.'
+    const fake = fakeApi({
+      snapshot: team,
+      diffs: { alice: { ...aliceDiff, scope: 'task', note } },
+      worktrees: await api().getWorktrees({}),
+    })
+    await openChanges(fake)
+    expect(screen.getByTestId('changes-note')).toHaveTextContent(note)
+  })
+
   it("draws the diff in the page's theme, and follows a change of theme", async () => {
     await openChanges()
     const wrapper = () =>

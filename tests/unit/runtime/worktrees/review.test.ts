@@ -119,6 +119,14 @@ describe('review: diffs', () => {
       'parser.test.ts',
       'parser.ts',
     ])
+    expect(JSON.parse(first.stdout)).not.toHaveProperty('note')
+    // A task whose start was never recorded (claimed before marks existed): the whole branch,
+    // and the diff says so instead of passing it off as the task's.
+    gitIn(workspace, 'update-ref', '-d', 'refs/agent-teams/task/alice/2/start')
+    const unmarked = team.host.worktrees.diff('alice', 'task', undefined, '2')
+    expect(paths(unmarked)).toEqual(['parser.test.ts', 'parser.ts'])
+    expect(unmarked.note).toContain('Where task #2 began was not recorded')
+    expect(unmarked.note).toContain('up to now')
     const bad = await review(workspace, 'diff', 'alice', '--task', '../x')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--task')
