@@ -10,8 +10,8 @@ const WorktreesContext = createContext<Worktrees | null>(null)
 
 /**
  * Every teammate's worktree for the roster, asked once and again whenever an agent's status
- * changes (a turn began or ended: its changes may have too) or the board does (a merge moves a
- * task in review to done, and leaves the branch with nothing left to merge).
+ * changes (a turn began or ended: its changes may have too), the board does (a merge moves a
+ * task in review to done), or this window merged, handed back or removed a branch.
  */
 export function WorktreesProvider({ children }: { readonly children: ReactNode }) {
   const getWorktrees = useAppStore((state) => state.getWorktrees)
@@ -20,6 +20,7 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
     state.order.map((name) => `${name}:${own(state.agents, name)?.status ?? ''}`).join(','),
   )
   const board = useAppStore((state) => state.tasks)
+  const branches = useAppStore((state) => state.branchesVersion)
   const [worktrees, setWorktrees] = useState<Worktrees | null>(null)
   useEffect(() => {
     let current = true
@@ -30,7 +31,7 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
     return () => {
       current = false
     }
-  }, [getWorktrees, statuses, board])
+  }, [getWorktrees, statuses, board, branches])
   return <WorktreesContext.Provider value={worktrees}>{children}</WorktreesContext.Provider>
 }
 

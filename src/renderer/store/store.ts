@@ -226,7 +226,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...createProjectCommands(api),
       ...queries,
       ...search,
-      ...createReviewCommands(api),
+      ...createReviewCommands(api, () =>
+        set((state) => ({ branchesVersion: state.branchesVersion + 1 })),
+      ),
     }
   })
 }

@@ -215,6 +215,31 @@ describe('the Changes view', () => {
     })
   })
 
+  it('a merge with no task in review still refreshes the roster’s branch line', async () => {
+    const fake = api()
+    const merged = await fake.getWorktrees({})
+    fake.mergeTeammate.mockResolvedValueOnce({
+      outcome: 'merged',
+      into: 'main',
+      commit: 'abc1234',
+      squash: false,
+      files: ['src/app.ts'],
+    })
+    await openChanges(fake)
+    fake.getWorktrees.mockResolvedValue({
+      ...merged,
+      teammates: merged.teammates.map((teammate) =>
+        teammate.name === 'alice' ? { ...teammate, changedFiles: 0, overlaps: {} } : teammate,
+      ),
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Accept: merge into main' }))
+    await waitFor(() =>
+      expect(screen.getByTestId('roster-branch-alice')).toHaveTextContent(
+        'team/alice · 0 files changed',
+      ),
+    )
+  })
+
   it('a conflict lists its files and can be handed back; Reject sends the reason', async () => {
     const fake = api()
     fake.mergeTeammate.mockResolvedValueOnce({
