@@ -347,4 +347,32 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
       expect(pageErrors).toEqual([])
     })
   }
+
+  test('at 1024×640, the smallest window the app supports, every view stays inside it', async () => {
+    await page.setViewportSize({ width: 1024, height: 640 })
+    try {
+      await item('lead')
+        .getByRole('button', { name: /^Open lead/ })
+        .click()
+      await openTab('Chat')
+      await shoot('narrow-chat')
+      await item('ada')
+        .getByRole('button', { name: /^Open ada/ })
+        .click()
+      for (const [tab, name] of [
+        ['Transcript', 'transcript'],
+        [/^Inbox/, 'inbox'],
+        ['Changes', 'changes'],
+        ['Activity', 'activity'],
+        ['Board', 'board'],
+        [/^Needs you/, 'needs-you'],
+      ] as const) {
+        await openTab(tab)
+        await shoot(`narrow-${name}`)
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+    expect(pageErrors).toEqual([])
+  })
 })
