@@ -33,7 +33,7 @@ export const searchQuerySchema = z
     since: seconds.optional(),
     /** …and at or before this one. */
     until: seconds.optional(),
-    /** At most this many hits in all (the newest first); the counts cover every match. */
+    /** At most this many hits in all (the best first); the counts cover every match. */
     limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional(),
   })
   .strict()
