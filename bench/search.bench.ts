@@ -2,6 +2,8 @@
 // through the runtime's TeamHistory (what the searchHistory command and `agent-teams search`
 // run), next to a plain scan of the same text in the same run (what searching without an index,
 // on each keystroke, would cost). Also: building the index once, and a record appended after it.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { documentText, transcriptDocuments } from '../src/main/runtime/history/documents'
 import { TeamHistory, type HistorySource } from '../src/main/runtime/history/team-history'
 import type { SearchQuery } from '../src/shared/history'
@@ -38,6 +40,15 @@ function scan(transcripts: ReadonlyMap<string, TranscriptRecord[]>, text: string
   return found
 }
 
+/** The heap in use once garbage is collected, in MB: what the index keeps alive. */
+function heapMB(): number {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed / 1024 ** 2
+}
+
 function timed<T>(work: () => T): { value: T; ms: number } {
   const start = now()
   const value = work()
@@ -45,6 +56,7 @@ function timed<T>(work: () => T): { value: T; ms: number } {
 }
 
 export async function run(): Promise<BenchResult> {
+  const empty = heapMB()
   const transcripts = new Map<string, TranscriptRecord[]>()
   for (let agent = 0; agent < AGENTS; agent++) {
     const records = longTranscript(RECORDS, `END-${agent}`)
@@ -59,15 +71,23 @@ export async function run(): Promise<BenchResult> {
     transcriptFrom: (agent, from) => transcripts.get(agent)?.slice(from) ?? [],
     inboxPage: async () => ({ entries: [], next: null }),
   }
+  const beforeIndex = heapMB()
   const history = new TeamHistory(source)
   log(`search: building the index of ${AGENTS} × ${RECORDS} records`)
   const buildStart = now()
   await history.update()
   const buildMs = now() - buildStart
-  log(`search: built in ${round(buildMs / 1000, 1)} s, ${history.size} documents`)
+  const indexMB = heapMB() - beforeIndex
+  log(
+    `search: built in ${round(buildMs / 1000, 1)} s, ${history.size} documents, ${round(indexMB)} MB`,
+  )
 
   const rows = []
-  const details: Record<string, unknown> = { documents: history.size, buildMs: round(buildMs) }
+  const details: Record<string, unknown> = {
+    documents: history.size,
+    buildMs: round(buildMs),
+    indexMB: round(indexMB),
+  }
   let slowest = 0
   let slowestScan = 0
   for (const { label, query } of QUERIES) {
@@ -109,6 +129,16 @@ export async function run(): Promise<BenchResult> {
       reference: { label: 'a plain scan of the same text', value: slowestScan },
       target: '<= 100 ms and <= 0.25 x scan',
       pass: slowest <= 100 && slowest <= 0.25 * slowestScan,
+    }),
+  )
+
+  rows.push(
+    row({
+      bench: 'search',
+      figure: `index memory, ${AGENTS} × ${RECORDS.toLocaleString('en')} records (heap after GC)`,
+      value: indexMB,
+      unit: 'MB',
+      reference: { label: 'the transcripts it indexes', value: beforeIndex - empty },
     }),
   )
 

@@ -1,29 +1,32 @@
-import { useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import type { AgentTeamsApi } from '../shared/contract'
 import { assertNever } from '../shared/errors'
 import { checkReplies } from './checked-api'
 import { Banners } from './components/Banners'
-import { BudgetDialog } from './components/BudgetDialog'
-import { ProfileDialog } from './components/ProfileDialog'
-import { ModelDialog } from './components/ModelDialog'
 import { Dialog } from './components/Dialog'
 import { ExpiredAddress } from './components/ExpiredAddress'
 import { FirstRun, BrandMark } from './components/FirstRun'
 import { Header } from './components/Header'
-import { HelpDialog } from './components/HelpDialog'
+import {
+  BudgetDialog,
+  HelpDialog,
+  InstructionsDialog,
+  McpDialog,
+  McpTrustDialog,
+  ModelDialog,
+  ProfileDialog,
+  RemoveDialog,
+  SearchPanel,
+  SettingsDialog,
+  ShutdownDialog,
+  SpawnDialog,
+  TemplatesDialog,
+} from './components/lazy'
 import { MainArea } from './components/MainArea'
 import { OpenWorkspace } from './components/OpenWorkspace'
 import { Roster } from './components/Roster'
-import { RemoveDialog } from './components/RemoveDialog'
-import { ShutdownDialog } from './components/ShutdownDialog'
-import { InstructionsDialog } from './components/InstructionsDialog'
-import { TemplatesDialog } from './components/TemplatesDialog'
-import { McpDialog, McpTrustDialog } from './components/McpDialog'
-import { SettingsDialog } from './components/SettingsDialog'
-import { SearchPanel } from './components/SearchPanel'
 import { useShortcuts } from './components/shortcuts'
 import { useAddressView } from './components/useAddressView'
-import { SpawnDialog } from './components/SpawnDialog'
 import { useNeedsYouTitle } from './components/window-title'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
@@ -113,8 +116,18 @@ function Dialogs() {
   const dialog = useAppStore((state) => state.dialog)
   // The workspace's MCP servers wait for the person's trust: asked before anything else opens.
   const askTrust = useAppStore((state) => state.mcp?.trust === 'ask')
-  if (dialog === null && askTrust) return <McpTrustDialog />
-  return dialog === null ? null : <DialogView dialog={dialog} />
+  // Each dialog is a chunk of its own (components/lazy.tsx), loaded when first opened.
+  if (dialog === null && askTrust)
+    return (
+      <Suspense fallback={null}>
+        <McpTrustDialog />
+      </Suspense>
+    )
+  return dialog === null ? null : (
+    <Suspense fallback={null}>
+      <DialogView dialog={dialog} />
+    </Suspense>
+  )
 }
 
 function DialogView({ dialog }: { readonly dialog: DialogState }) {

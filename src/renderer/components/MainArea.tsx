@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
 import { LEAD } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import { isTeamView, type MainView } from '../store/ui'
@@ -7,16 +7,12 @@ import { Conversation } from './Conversation'
 import { AgentControls } from './AgentControls'
 import { AgentModelButton } from './ModelDialog'
 import { InboxView } from './InboxView'
-import { NeedsYouView } from './NeedsYouView'
 import { pendingCount } from '../store/needs-you'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
-import { TaskBoardView } from './board/TaskBoardView'
 
-// The diff component brings a syntax highlighter with many languages: loaded when first shown.
-const ChangesView = lazy(() =>
-  import('./ChangesView').then((module) => ({ default: module.ChangesView })),
-)
+// The views not shown at start are chunks of their own, loaded when first shown.
+import { ChangesView, NeedsYouView, TaskBoardView } from './lazy'
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -26,21 +22,21 @@ export function MainArea() {
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
       <div className="main-content">
-        {view === 'needs-you' ? (
-          <NeedsYouView />
-        ) : view === 'activity' ? (
-          <ActivityPanes />
-        ) : view === 'board' ? (
-          <TaskBoardView />
-        ) : view === 'inbox' ? (
-          <InboxView key={selected} name={selected} />
-        ) : view === 'changes' && selected !== LEAD ? (
-          <Suspense fallback={<p className="muted">Loading the changes…</p>}>
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          {view === 'needs-you' ? (
+            <NeedsYouView />
+          ) : view === 'activity' ? (
+            <ActivityPanes />
+          ) : view === 'board' ? (
+            <TaskBoardView />
+          ) : view === 'inbox' ? (
+            <InboxView key={selected} name={selected} />
+          ) : view === 'changes' && selected !== LEAD ? (
             <ChangesView key={selected} name={selected} />
-          </Suspense>
-        ) : (
-          <Conversation key={selected} name={selected} />
-        )}
+          ) : (
+            <Conversation key={selected} name={selected} />
+          )}
+        </Suspense>
       </div>
     </main>
   )

@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react'
 import { CopyButton } from './CopyButton'
-import { highlightCode, knownLanguage } from './highlight'
+import { useHighlighter } from './highlighter'
+import { knownLanguage } from './languages'
 
 /** A block of code, highlighted when its language is known, with its language and a copy button. */
 export const CodeBlock = memo(function CodeBlock({
@@ -14,7 +15,11 @@ export const CodeBlock = memo(function CodeBlock({
   readonly title?: string | undefined
 }) {
   const known = knownLanguage(language)
-  const highlighted = useMemo(() => highlightCode(code, known), [code, known])
+  const highlighter = useHighlighter()
+  const highlighted = useMemo(
+    () => (highlighter === null ? code : highlighter.highlightCode(code, known)),
+    [highlighter, code, known],
+  )
   const label = title ?? language ?? ''
   return (
     <div className="code-block" data-language={known ?? undefined}>
@@ -38,7 +43,11 @@ export const PlainCode = memo(function PlainCode({
   readonly language: string | null
 }) {
   const known = knownLanguage(language)
-  const highlighted = useMemo(() => highlightCode(code, known), [code, known])
+  const highlighter = useHighlighter()
+  const highlighted = useMemo(
+    () => (highlighter === null ? code : highlighter.highlightCode(code, known)),
+    [highlighter, code, known],
+  )
   return (
     <pre className="code-plain">
       <code className={known === null ? 'hljs' : `hljs language-${known}`}>{highlighted}</code>

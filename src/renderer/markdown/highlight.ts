@@ -22,6 +22,7 @@ import yaml from 'highlight.js/lib/languages/yaml'
 import { createLowlight } from 'lowlight'
 import type { ReactNode } from 'react'
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime'
+import { knownLanguage } from './languages'
 
 /*
  * The languages agents write most, registered one by one: highlight.js's full set would
@@ -55,28 +56,9 @@ lowlight.registerAlias({ ini: ['toml'], bash: ['console'] })
 /** Past this size a block is shown plain: highlighting it would hold up the frame. */
 const HIGHLIGHT_LIMIT = 60_000
 
-/** The registered language for a fence's info string or a name, or null to show it plain. */
-export function knownLanguage(language: string | null | undefined): string | null {
-  if (language === null || language === undefined || language === '') return null
-  const name = language.toLowerCase()
-  return lowlight.registered(name) ? name : null
-}
-
-/** Files named by their whole name rather than by an extension. */
-const namedFiles: Readonly<Record<string, string>> = {
-  dockerfile: 'dockerfile',
-  makefile: 'makefile',
-  '.bashrc': 'bash',
-  '.profile': 'bash',
-}
-
-/** The language of a file from its name (`src/app.ts` → typescript), or null. */
-export function languageForPath(path: string): string | null {
-  const base = (path.split(/[\\/]/).pop() ?? '').toLowerCase()
-  const named = Object.hasOwn(namedFiles, base) ? namedFiles[base] : undefined
-  if (named !== undefined) return named
-  const dot = base.lastIndexOf('.')
-  return dot > 0 ? knownLanguage(base.slice(dot + 1)) : null
+/** The languages registered and whether a name or alias is: for the test of languages.ts. */
+export function registeredLanguages(): { names: string[]; has: (name: string) => boolean } {
+  return { names: lowlight.listLanguages(), has: (name) => lowlight.registered(name) }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff'
 import { memo, useMemo } from 'react'
-import { highlightCode } from '../markdown/highlight'
+import { useHighlighter } from '../markdown/highlighter'
 
 export interface DiffLine {
   readonly kind: 'add' | 'remove' | 'context' | 'gap'
@@ -53,6 +53,7 @@ export const DiffView = memo(function DiffView({
 }) {
   const lines = useMemo(() => diffLines(oldText, newText), [oldText, newText])
   const shown = lines.length > HIGHLIGHTED_LINES ? null : language
+  const highlighter = useHighlighter()
   if (lines.length === 0) return <p className="muted small">The edit changes nothing.</p>
   return (
     <pre className="diff" aria-label="Changes">
@@ -62,7 +63,9 @@ export const DiffView = memo(function DiffView({
             {marks[line.kind]}
           </span>
           <span className="diff-text">
-            {line.kind === 'gap' ? line.text : highlightCode(line.text, shown)}
+            {line.kind === 'gap' || highlighter === null
+              ? line.text
+              : highlighter.highlightCode(line.text, shown)}
           </span>
         </div>
       ))}

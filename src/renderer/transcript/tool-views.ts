@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { languageForPath } from '../markdown/highlight'
+import { languageForPath } from '../markdown/languages'
 import type { ToolCall } from './rows'
 
 /*

@@ -76,7 +76,9 @@ describe('activity panes', () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
     ).toEqual(['a.ts', '12'])
-    expect(text.querySelector('code.language-js .hljs-keyword')).toHaveTextContent('const')
+    await waitFor(() =>
+      expect(text.querySelector('code.language-js .hljs-keyword')).toHaveTextContent('const'),
+    )
     expect(text).not.toHaveTextContent('|')
     expect(text).not.toHaveTextContent('```')
   })

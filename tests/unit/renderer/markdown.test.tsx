@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest'
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Markdown } from '../../../src/renderer/markdown/Markdown'
-import { languageForPath } from '../../../src/renderer/markdown/highlight'
+import { Markdown as LoadedMarkdown } from '../../../src/renderer/markdown/Markdown'
+import { MarkdownView as Markdown } from '../../../src/renderer/markdown/MarkdownView'
+import { registeredLanguages } from '../../../src/renderer/markdown/highlight'
+import { LANGUAGE_NAMES, languageForPath } from '../../../src/renderer/markdown/languages'
 import { recordingClipboard } from './clipboard'
 
 afterEach(cleanup)
@@ -66,14 +68,15 @@ describe('the Markdown renderer', () => {
     expect(link.getAttribute('rel')).toContain('noreferrer')
   })
 
-  it('highlights fenced code in its language, and names the language', () => {
+  it('highlights fenced code in its language, and names the language', async () => {
     const { container } = render(
       <Markdown text={'Here:\n\n```ts\nconst total: number = 1 // one\n```'} />,
     )
     const code = container.querySelector('pre code')
     expect(code).toHaveClass('language-ts')
     expect(code).toHaveTextContent('const total: number = 1 // one')
-    expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('const')
+    // highlight.js is a chunk of its own: the code shows plain until it has loaded.
+    await waitFor(() => expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('const'))
     expect(code?.querySelector('.hljs-comment')).toHaveTextContent('// one')
     expect(container.querySelector('.code-language')).toHaveTextContent('ts')
   })
@@ -135,6 +138,15 @@ describe('the Markdown renderer', () => {
   })
 })
 
+describe('Markdown, loaded after the first paint', () => {
+  it('shows the text as written, then formatted once its chunk is there', async () => {
+    const { container } = render(<LoadedMarkdown text={'A **bold** word'} />)
+    expect(container).toHaveTextContent('bold')
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('bold'))
+    expect(container).not.toHaveTextContent('**')
+  })
+})
+
 describe('a file’s language', () => {
   it('comes from its extension or its name', () => {
     expect(languageForPath('src/app.tsx')).toBe('tsx')
@@ -142,5 +154,11 @@ describe('a file’s language', () => {
     expect(languageForPath('Dockerfile')).toBe('dockerfile')
     expect(languageForPath('notes.unknownext')).toBeNull()
     expect(languageForPath('README')).toBeNull()
+  })
+
+  it('is known without highlight.js by every name highlight.js registers', () => {
+    const { names, has } = registeredLanguages()
+    for (const name of names) expect(LANGUAGE_NAMES).toContain(name)
+    for (const name of LANGUAGE_NAMES) expect(has(name), name).toBe(true)
   })
 })

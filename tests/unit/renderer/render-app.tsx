@@ -2,10 +2,14 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest'
 import { App } from '../../../src/renderer/App'
+import { preloadChunks } from '../../../src/renderer/lazy-component'
 import type { FakeApi } from './fake-api'
 
 /** Renders the window over `api` and waits until it has booted. */
 export async function renderApp(api: FakeApi, waitFor: 'team' | 'first-run' = 'team') {
+  // The dialogs and views are chunks loaded on first use: loaded here first, a test finds a
+  // dialog the moment it opens (the suspending first load is tested in markdown.test.tsx).
+  await preloadChunks()
   const view = render(<App api={api} />)
   if (waitFor === 'team') await screen.findByRole('complementary', { name: 'Team' })
   else await screen.findByRole('heading', { name: 'Welcome to Agent Teams' })

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import { bashOutcome } from '../../../src/renderer/transcript/tool-views'
@@ -79,7 +79,7 @@ describe('tool cards', () => {
     const card = open((await cards())['write_file'])
     const code = card.querySelector('pre code')
     expect(code).toHaveClass('language-ts')
-    expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('export')
+    await waitFor(() => expect(code?.querySelector('.hljs-keyword')).toHaveTextContent('export'))
     expect(card.querySelector('.code-language')).toHaveTextContent('src/stats.ts')
     expect(card).toHaveTextContent('Wrote 23 bytes to src/stats.ts')
     expect(card).not.toHaveTextContent('"content"')
@@ -97,7 +97,7 @@ describe('tool cards', () => {
       ['add', 'y = 3'],
     ])
     // Highlighted in the file's language (Python, from calc.py).
-    expect(card.querySelector('.diff-add .hljs-number')).toHaveTextContent('3')
+    await waitFor(() => expect(card.querySelector('.diff-add .hljs-number')).toHaveTextContent('3'))
     expect(card.querySelector('.diff-remove .diff-mark')).toHaveTextContent('-')
     expect(card.querySelector('.diff-add .diff-mark')).toHaveTextContent('+')
     expect(card.querySelector('.tool-summary')).toHaveTextContent('calc.py')
