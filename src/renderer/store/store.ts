@@ -179,17 +179,19 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
 
     async function boot(): Promise<void> {
       try {
-        const [info, settings, recent] = await Promise.all([
+        // Everything the first paint needs is asked for at once, not after the answer to
+        // getInfo: one round trip instead of two. The snapshot is null without a folder open;
+        // the lead's latest page is on its way while the roster renders.
+        const leadTail = requestLatestTranscript(api, LEAD)
+        // A failed page is reported by adoptTranscript; until then it is not unhandled (and
+        // without a folder it is not used at all).
+        leadTail.catch(() => undefined)
+        const [info, settings, recent, snapshot] = await Promise.all([
           api.getInfo({}),
           api.getSettings({}),
           api.getRecentWorkspaces({}),
+          api.getSnapshot({}),
         ])
-        // The lead's latest page is asked for with the snapshot, not after its render: the
-        // server answers in order, so it is on its way while the roster renders.
-        const leadTail = info.workspace === null ? null : requestLatestTranscript(api, LEAD)
-        // A failed page is reported by adoptTranscript; until then it is not unhandled.
-        leadTail?.catch(() => undefined)
-        const snapshot = info.workspace === null ? null : await api.getSnapshot({})
         set({
           info,
           offline: info.offline,
@@ -201,7 +203,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
             (settings.apiKeySet || settings.useOfflineModel || info.offline),
         })
         if (snapshot !== null) get().applyEvents([{ type: 'workspace-opened', snapshot }])
-        if (snapshot !== null && leadTail !== null) void get().adoptTranscript(LEAD, leadTail)
+        if (snapshot !== null) void get().adoptTranscript(LEAD, leadTail)
         set({ phase: { kind: 'ready' } })
       } catch (error) {
         set({ phase: { kind: 'failed', message: describeFailure(error).message } })
