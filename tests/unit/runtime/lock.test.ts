@@ -2,7 +2,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { acquireFileLock } from '../../../src/main/runtime/fs/file-lock'
+import {
+  acquireFileLock,
+  removeStale,
+  type LockRecord,
+} from '../../../src/main/runtime/fs/file-lock'
 import { TeamError } from '../../../src/shared/errors'
 import { deadPid, runBin } from '../../helpers/processes'
 import { tempTeam, tempWorkspace } from '../../helpers/workspace'
@@ -114,6 +118,29 @@ describe('one consumer per inbox', () => {
     mkdirSync(team.paths.mailboxState('alice'), { recursive: true })
     writeFileSync(team.paths.consumerLock('alice'), '{"pid": 12')
     expect(() => team.consumer('alice')).not.toThrow()
+  })
+
+  it('breaking a stale lock never removes a fresh one that took its place', async () => {
+    // The race the stress test of the task board caught: a process reads the lock as gone or
+    // unreadable, another takes the lock, and the first then removed it as stale: two holders.
+    const team = tempTeam()
+    const path = team.paths.consumerLock('alice')
+    const breaker: LockRecord = {
+      pid: process.pid,
+      host: hostname(),
+      token: 'b0b0b0b0b0b0b0b0',
+      acquiredAt: 2,
+      purpose: 'consume alice',
+    }
+    writeLock(path, { pid: process.ppid, token: 'f7e5f7e5f7e5f7e5' })
+    removeStale(path, 'unreadable', breaker)
+    removeStale(path, { ...breaker, pid: await deadPid(), token: '0000000000000000' }, breaker)
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ token: 'f7e5f7e5f7e5f7e5' })
+    // The stale one itself is removed, and the breaker's own lock does not stay behind.
+    writeLock(path, { pid: await deadPid(), token: '0000000000000000' })
+    removeStale(path, { ...breaker, token: '0000000000000000' }, breaker)
+    expect(existsSync(path)).toBe(false)
+    expect(existsSync(`${path}.break`)).toBe(false)
   })
 
   it('a lock held on another host is never taken over', () => {

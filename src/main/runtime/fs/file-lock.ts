@@ -14,7 +14,7 @@ import { TeamError, type ErrorCode } from '../../../shared/errors'
 import { isProcessAlive } from './processes'
 import { FILE_CAPS, readRegularTextSync } from './safe-open'
 
-interface LockRecord {
+export interface LockRecord {
   readonly pid: number
   readonly host: string
   readonly token: string
@@ -54,7 +54,10 @@ export function acquireFileLock(
       return { path, release: () => release(path, record.token) }
     }
     const holder = readHolder(path)
-    if (holder !== null && isAlive(holder)) {
+    // Released between the two steps: the lock is free again, so try again. (Taking this for
+    // a stale lock would move aside the lock that a third process has just taken.)
+    if (holder === 'missing') continue
+    if (holder !== 'unreadable' && isAlive(holder)) {
       // A holder on another machine (a shared or synced folder) cannot be checked from here:
       // say how to take over rather than wait, or take over silently.
       const elsewhere =
@@ -69,7 +72,7 @@ export function acquireFileLock(
         holder.host === record.host ? { pid: holder.pid } : { pid: holder.pid, host: holder.host },
       )
     }
-    removeStale(path, holder)
+    removeStale(path, holder, record)
   }
   throw new TeamError(busyCode, describeBusy('another process (the lock kept changing hands)'))
 }
@@ -95,7 +98,8 @@ function tryCreate(path: string, record: LockRecord): boolean {
   }
 }
 
-function readHolder(path: string): LockRecord | null {
+/** The lock file's record; 'missing' when there is none, 'unreadable' when it is not a lock's. */
+function readHolder(path: string): LockRecord | 'missing' | 'unreadable' {
   try {
     // A folder, FIFO or symlink in the lock's place is refused with its name (a TeamError that
     // goes up): never read, never waited on, never removed as if it were a stale lock.
@@ -104,13 +108,19 @@ function readHolder(path: string): LockRecord | null {
       maxBytes: FILE_CAPS.cursor,
       remedy: 'Move it aside (no program holds a lock that is not a file), then try again.',
     })
-    if (text === null) return null
+    if (text === null) return 'missing'
     const parsed = JSON.parse(text) as LockRecord
-    return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? parsed : null
+    return typeof parsed.pid === 'number' && typeof parsed.token === 'string'
+      ? parsed
+      : 'unreadable'
   } catch (error) {
     if (error instanceof TeamError) throw error
-    return null
+    return 'unreadable'
   }
+}
+
+function sameHolder(a: LockRecord | 'missing' | 'unreadable', b: LockRecord | 'unreadable') {
+  return typeof a === 'string' || typeof b === 'string' ? a === b : a.token === b.token
 }
 
 function isAlive(holder: LockRecord): boolean {
@@ -121,8 +131,37 @@ function isAlive(holder: LockRecord): boolean {
   return isProcessAlive(holder.pid)
 }
 
-/** Moves a stale lock aside, and puts it back if it turned out to be a fresh one after all. */
-function removeStale(path: string, stale: LockRecord | null): void {
+/**
+ * Removes a stale lock, under a second lock (`<path>.break`) that only breakers take: while it is
+ * held, the lock file can change only by its holder's release, and a dead or unreadable holder
+ * never releases. So a lock re-read as the same stale one is still that one when it is unlinked,
+ * never a fresh lock another process has just taken in its place.
+ */
+export function removeStale(
+  path: string,
+  stale: LockRecord | 'unreadable',
+  breaker: LockRecord,
+): void {
+  const breakPath = `${path}.break`
+  if (!tryCreate(breakPath, breaker)) {
+    // Another process is breaking this lock; unless it died doing so, leave it to it.
+    const other = readHolder(breakPath)
+    if (other !== 'missing' && (other === 'unreadable' || !isAlive(other)))
+      moveAsideIfStill(breakPath, other)
+    return
+  }
+  try {
+    if (sameHolder(readHolder(path), stale)) unlinkIfPresent(path)
+  } finally {
+    unlinkIfPresent(breakPath)
+  }
+}
+
+/**
+ * Moves a dead breaker's lock aside, and puts it back if it turned out to be a live one after
+ * all. A breaker holds its lock for microseconds, so this needs a process killed within them.
+ */
+function moveAsideIfStill(path: string, stale: LockRecord | 'unreadable'): void {
   const aside = `${path}.${randomBytes(6).toString('hex')}.stale`
   try {
     renameSync(path, aside)
@@ -131,7 +170,7 @@ function removeStale(path: string, stale: LockRecord | null): void {
     throw error
   }
   const moved = readHolder(aside)
-  if (stale !== null && moved !== null && moved.token !== stale.token) {
+  if (moved !== 'missing' && !sameHolder(moved, stale)) {
     try {
       linkSync(aside, path)
     } catch {
@@ -141,9 +180,17 @@ function removeStale(path: string, stale: LockRecord | null): void {
   unlinkSync(aside)
 }
 
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+}
+
 function release(path: string, token: string): void {
   if (heldHere.get(path) !== token) return
   heldHere.delete(path)
   const holder = readHolder(path)
-  if (holder?.token === token) unlinkSync(path)
+  if (typeof holder !== 'string' && holder.token === token) unlinkSync(path)
 }
