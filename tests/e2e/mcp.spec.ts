@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { findProcess } from '../helpers/proc'
-import { root, startServer, type RunningServer } from './serve'
+import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
 
 /**
  * A folder with a `.mcp.json` and an `AGENTS.md`, opened in browser mode: the window asks to
@@ -45,23 +45,15 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
       JSON.stringify({ useOfflineModel: true }),
     )
     server = await startServer({ workspace, configHome })
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        pageErrors.push(`console: ${message.text()}`)
-    })
+    page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
+    context = page.context()
   })
 
   test.afterAll(async () => {
-    await context?.close()
-    const code = await server?.stop()
+    const code = await tearDown(context, server, [workspace, configHome])
     expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
     // The MCP server went with the team: no process is left behind.
     expect(findProcess(MARKER)).toBeNull()
-    rmSync(workspace, { recursive: true, force: true })
-    rmSync(configHome, { recursive: true, force: true })
   })
 
   test('the window asks for trust; the lead uses the server’s tool; the transcript shows it', async () => {

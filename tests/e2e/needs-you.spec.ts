@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { root, startServer, type RunningServer } from './serve'
+import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
 
 /**
  * Two teammates in ask mode each want to run a bash command (the offline model calls bash with
@@ -57,21 +57,13 @@ test.describe('browser mode: the Needs-you queue', () => {
       JSON.stringify({ useOfflineModel: true, demoSpeed: 'instant' }),
     )
     server = await startServer({ workspace, configHome })
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        pageErrors.push(`console: ${message.text()}`)
-    })
+    page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
+    context = page.context()
   })
 
   test.afterAll(async () => {
-    await context?.close()
-    const code = await server?.stop()
+    const code = await tearDown(context, server, [workspace, configHome])
     expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
-    rmSync(workspace, { recursive: true, force: true })
-    rmSync(configHome, { recursive: true, force: true })
   })
 
   test('ask-mode commands wait in the queue and run once when approved with the keyboard', async () => {

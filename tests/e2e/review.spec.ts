@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
-import { root, startServer, type RunningServer } from './serve'
+import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
 
 /**
  * The review loop end to end, in a git workspace on the offline model: the person asks the
@@ -60,22 +60,13 @@ test.describe('browser mode: the board, worktrees and the review loop', () => {
       JSON.stringify({ useOfflineModel: true, demoSpeed: 'normal' }),
     )
     server = await startServer({ workspace, configHome })
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() !== 'error' || message.text().startsWith('Failed to load resource')) return
-      // A style the CSP refuses shows here too: the diff component must render within the policy.
-      pageErrors.push(`console: ${message.text()}`)
-    })
+    page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
+    context = page.context()
   })
 
   test.afterAll(async () => {
-    await context?.close()
-    const code = await server?.stop()
+    const code = await tearDown(context, server, [workspace, configHome])
     expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
-    rmSync(workspace, { recursive: true, force: true })
-    rmSync(configHome, { recursive: true, force: true })
   })
 
   test('the lead splits the request into tasks; two teammates finish them in worktrees', async () => {

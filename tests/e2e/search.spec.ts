@@ -1,8 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
-import { root, startServer, type RunningServer } from './serve'
+import {
+  openWatchedPage,
+  root,
+  startServer,
+  tearDown,
+  watchErrors,
+  type RunningServer,
+} from './serve'
 
 /**
  * Search across the team, end to end: the real `agent-teams serve` on a workspace whose
@@ -101,14 +108,6 @@ function writeTeam(): void {
   writeFileSync(settings, JSON.stringify({ useOfflineModel: true }))
 }
 
-function watch(target: Page): void {
-  target.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-  target.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      pageErrors.push(`console: ${message.text()}`)
-  })
-}
-
 test.describe.configure({ mode: 'serial' })
 
 test.describe('search across the team', () => {
@@ -117,16 +116,12 @@ test.describe('search across the team', () => {
     configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-config-'))
     writeTeam()
     server = await startServer({ workspace, configHome })
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-    page = await context.newPage()
-    watch(page)
+    page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })
+    context = page.context()
   })
 
   test.afterAll(async () => {
-    await context?.close()
-    const code = await server?.stop()
-    rmSync(workspace, { recursive: true, force: true })
-    rmSync(configHome, { recursive: true, force: true })
+    const code = await tearDown(context, server, [workspace, configHome])
     expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
   })
 
@@ -165,7 +160,7 @@ test.describe('search across the team', () => {
     await page.getByRole('tab', { name: /^Inbox/ }).click()
     await expect(page).toHaveURL(/#\/alice\/inbox$/)
     const second = await context!.newPage()
-    watch(second)
+    watchErrors(second, pageErrors)
     await second.goto(page.url())
     await expect(second.getByRole('heading', { level: 1 })).toHaveText('alice')
     await expect(second.getByRole('tab', { name: /^Inbox/ })).toHaveAttribute(

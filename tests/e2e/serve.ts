@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { Browser, BrowserContext, Page } from '@playwright/test'
 
 /**
  * Starts the real `agent-teams serve` as a child process, the way a person would from a
@@ -127,4 +128,41 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     output: () => printed,
     stop,
   }
+}
+
+/** Records a page's uncaught errors and its console errors (failed loads aside) in `errors`. */
+export function watchErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
+  page.on('console', (message) => {
+    // A style or script the CSP refuses is a console error too, so it fails the spec.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(`console: ${message.text()}`)
+  })
+}
+
+/** A page in a context of its own at `viewport`, whose errors go to `errors`. */
+export async function openWatchedPage(
+  browser: Browser,
+  errors: string[],
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  watchErrors(page, errors)
+  return page
+}
+
+/**
+ * After a spec: closes its page's context, stops its server and removes its folders. Resolves
+ * with the server's exit code, for the spec to expect a clean exit.
+ */
+export async function tearDown(
+  context: BrowserContext | undefined,
+  server: RunningServer | undefined,
+  folders: readonly string[],
+): Promise<number | null | undefined> {
+  await context?.close()
+  const code = await server?.stop()
+  for (const folder of folders) if (folder !== '') rmSync(folder, { recursive: true, force: true })
+  return code
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { root, startServer, type RunningServer } from './serve'
+import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
 
 /**
  * The window at a laptop's size with a large team, end to end in browser mode on the offline
@@ -135,20 +135,12 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
     configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-views-config-'))
     writeTeam()
     server = await startServer({ workspace, configHome })
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-    page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        pageErrors.push(`console: ${message.text()}`)
-    })
+    page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })
+    context = page.context()
   })
 
   test.afterAll(async () => {
-    await context?.close()
-    const code = await server?.stop()
-    rmSync(workspace, { recursive: true, force: true })
-    rmSync(configHome, { recursive: true, force: true })
+    const code = await tearDown(context, server, [workspace, configHome])
     expect(code, 'the server exits cleanly on SIGTERM').toBe(0)
   })
 
