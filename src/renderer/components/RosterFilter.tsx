@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react'
 import type { AgentState } from '../store/state'
 import { badgeLook } from './status'
+import { ChoiceSelect } from './ChoiceSelect'
 import { densityController, parseDensityChoice, type RosterDensityChoice } from './roster-density'
 import './roster-compact.css'
 
@@ -70,21 +70,14 @@ const densityLabels: Readonly<Record<RosterDensityChoice, string>> = {
 
 /** Normal rows (model, spend, branch, actions) or one line per agent; Auto follows the size. */
 function RosterDensitySwitch() {
-  const controller = densityController()
-  const choice = useSyncExternalStore(controller.subscribe, controller.choice)
   return (
-    <select
+    <ChoiceSelect
+      choice={densityController()}
+      labels={densityLabels}
+      parse={parseDensityChoice}
       className="roster-density"
-      aria-label="Roster layout"
+      label="Roster layout"
       title="Normal rows, or one line per agent (Auto: compact once the team is large)"
-      value={choice}
-      onChange={(event) => controller.choose(parseDensityChoice(event.target.value))}
-    >
-      {(Object.keys(densityLabels) as RosterDensityChoice[]).map((option) => (
-        <option key={option} value={option}>
-          {densityLabels[option]}
-        </option>
-      ))}
-    </select>
+    />
   )
 }

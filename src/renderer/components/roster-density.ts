@@ -1,3 +1,5 @@
+import { createStoredChoice, pageStorage, type StoredChoice } from '../stored-choice'
+
 /** How the roster lays out its members: as the team's size says, or one of them always. */
 export type RosterDensityChoice = 'auto' | 'normal' | 'compact'
 export type RosterDensity = 'normal' | 'compact'
@@ -23,54 +25,17 @@ export function resolveDensity(choice: RosterDensityChoice, agents: number): Ros
   return choice
 }
 
-/** The person's choice, kept across reloads; React reads it with useSyncExternalStore. */
-export interface DensityController {
-  choice(): RosterDensityChoice
-  choose(choice: RosterDensityChoice): void
-  subscribe(listener: () => void): () => void
-}
+/** The person's choice, kept across reloads. */
+export type DensityController = StoredChoice<RosterDensityChoice>
 
 export function createDensityController(storage: Storage | null): DensityController {
-  const listeners = new Set<() => void>()
-  let current = parseDensityChoice(read(storage))
-  return {
-    choice: () => current,
-    choose(next) {
-      current = next
-      try {
-        storage?.setItem(STORAGE_KEY, next)
-      } catch {
-        // Storage refused (a private window): the choice holds until the page reloads.
-      }
-      for (const listener of listeners) listener()
-    },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-  }
-}
-
-function read(storage: Storage | null): string | null {
-  try {
-    return storage?.getItem(STORAGE_KEY) ?? null
-  } catch {
-    return null
-  }
+  return createStoredChoice(storage, STORAGE_KEY, parseDensityChoice)
 }
 
 let shared: DensityController | null = null
 
 /** The page's one controller, read from the window's storage the first time it is asked for. */
 export function densityController(): DensityController {
-  shared ??= createDensityController(storageOf(window))
+  shared ??= createDensityController(pageStorage(window))
   return shared
-}
-
-function storageOf(target: Window): Storage | null {
-  try {
-    return target.localStorage
-  } catch {
-    return null
-  }
 }

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { ChoiceSelect } from '../components/ChoiceSelect'
 import { parseThemePreference, themeController, type ThemePreference } from './theme'
 
 const labels: Readonly<Record<ThemePreference, string>> = {
@@ -9,21 +9,14 @@ const labels: Readonly<Record<ThemePreference, string>> = {
 
 /** Light, dark, or as the system says: applied to every view at once (CSS variables). */
 export function ThemeSwitch() {
-  const controller = themeController()
-  const preference = useSyncExternalStore(controller.subscribe, controller.preference)
   return (
-    <select
+    <ChoiceSelect
+      choice={themeController()}
+      labels={labels}
+      parse={parseThemePreference}
       className="theme-switch"
-      aria-label="Theme"
+      label="Theme"
       title="Light or dark; System follows your computer's setting"
-      value={preference}
-      onChange={(event) => controller.choose(parseThemePreference(event.target.value))}
-    >
-      {(Object.keys(labels) as ThemePreference[]).map((option) => (
-        <option key={option} value={option}>
-          {labels[option]}
-        </option>
-      ))}
-    </select>
+    />
   )
 }

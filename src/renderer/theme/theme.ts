@@ -1,3 +1,5 @@
+import { createStoredChoice, pageStorage, type StoredChoice } from '../stored-choice'
+
 /** What the person chose: follow the system's light or dark setting, or one of them always. */
 export type ThemePreference = 'system' | 'light' | 'dark'
 export type Theme = 'light' | 'dark'
@@ -18,54 +20,27 @@ export function resolveTheme(preference: ThemePreference, systemIsLight: boolean
 }
 
 /** The theme on the page, its choice, and the system's setting it may follow. */
-export interface ThemeController {
-  preference(): ThemePreference
-  choose(preference: ThemePreference): void
-  /** React's useSyncExternalStore subscription. */
-  subscribe(listener: () => void): () => void
+export interface ThemeController extends StoredChoice<ThemePreference> {
   /** Applies the theme and follows the system's changes until the returned function is called. */
   start(): () => void
 }
 
 export function createThemeController(window: Window): ThemeController {
-  const listeners = new Set<() => void>()
   const media = typeof window.matchMedia === 'function' ? window.matchMedia(LIGHT_QUERY) : null
-  let preference = parseThemePreference(readStored(window))
   const apply = () => {
     window.document.documentElement.dataset['theme'] = resolveTheme(
-      preference,
+      choice.get(),
       media?.matches ?? false,
     )
   }
+  const choice = createStoredChoice(pageStorage(window), STORAGE_KEY, parseThemePreference, apply)
   return {
-    preference: () => preference,
-    choose(next) {
-      preference = next
-      try {
-        window.localStorage.setItem(STORAGE_KEY, next)
-      } catch {
-        // Storage refused (a private window): the choice holds until the page reloads.
-      }
-      apply()
-      for (const listener of listeners) listener()
-    },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    ...choice,
     start() {
       apply()
       media?.addEventListener('change', apply)
       return () => media?.removeEventListener('change', apply)
     },
-  }
-}
-
-function readStored(window: Window): string | null {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY)
-  } catch {
-    return null
   }
 }
 

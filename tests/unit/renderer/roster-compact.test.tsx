@@ -83,17 +83,17 @@ describe('the compact roster', () => {
     expect(roster).toHaveClass('roster-compact')
     expect(screen.queryByTestId('roster-model-alice')).not.toBeInTheDocument()
     // What a reloaded page reads.
-    expect(createDensityController(window.localStorage).choice()).toBe('compact')
+    expect(createDensityController(window.localStorage).get()).toBe('compact')
     act(() => {
       fireEvent.change(layoutSwitch(), { target: { value: 'normal' } })
     })
     expect(roster).not.toHaveClass('roster-compact')
-    expect(createDensityController(window.localStorage).choice()).toBe('normal')
+    expect(createDensityController(window.localStorage).get()).toBe('normal')
   })
 
   it('reads an unknown stored choice as Auto', () => {
     window.localStorage.setItem('agent-teams.roster-density', 'tiny')
-    expect(createDensityController(window.localStorage).choice()).toBe('auto')
+    expect(createDensityController(window.localStorage).get()).toBe('auto')
   })
 })
 

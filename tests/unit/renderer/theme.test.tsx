@@ -52,7 +52,7 @@ describe('the theme', () => {
   it('keeps the choice for the next start', () => {
     createThemeController(windowWithSystem(false).window).choose('light')
     const next = createThemeController(windowWithSystem(false).window)
-    expect(next.preference()).toBe('light')
+    expect(next.get()).toBe('light')
     next.start()
     expect(document.documentElement.dataset['theme']).toBe('light')
   })
