@@ -68,6 +68,7 @@ export function createFeatures(
   })
   const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
   const tasks = new TeamTasks(team)
+  worktrees.taskMarks.seed(tasks.view().tasks)
   completeReviewedOnMerge(worktrees, tasks)
   const taskAutomation = new TaskAutomation({
     tasks,

@@ -143,6 +143,19 @@ describe('one consumer per inbox', () => {
     expect(existsSync(`${path}.break`)).toBe(false)
   })
 
+  it('a breaker lock left long ago, even by another host, does not block breaking a stale lock', async () => {
+    const team = tempTeam()
+    const path = team.paths.consumerLock('alice')
+    writeLock(path, { pid: await deadPid() })
+    writeLock(`${path}.break`, {
+      pid: 1,
+      host: `not-${hostname()}`,
+      acquiredAt: Date.now() - 60_000,
+    })
+    expect(() => team.consumer('alice')).not.toThrow()
+    expect(existsSync(`${path}.break`)).toBe(false)
+  })
+
   it('a lock held on another host is never taken over', () => {
     const team = tempTeam()
     writeLock(team.paths.consumerLock('alice'), { pid: 1, host: `not-${hostname()}` })

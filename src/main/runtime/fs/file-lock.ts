@@ -22,6 +22,9 @@ export interface LockRecord {
   readonly purpose: string
 }
 
+/** A breaker's lock older than this was left by a process that crashed while breaking. */
+const BREAK_STALE_AFTER_MS = 10_000
+
 /** Locks this process holds, so that a second holder inside one process is refused too. */
 const heldHere = new Map<string, string>()
 
@@ -55,7 +58,7 @@ export function acquireFileLock(
     }
     const holder = readHolder(path)
     // Released between the two steps: the lock is free again, so try again. (Taking this for
-    // a stale lock would move aside the lock that a third process has just taken.)
+    // a stale lock would remove the lock that a third process has just taken.)
     if (holder === 'missing') continue
     if (holder !== 'unreadable' && isAlive(holder)) {
       // A holder on another machine (a shared or synced folder) cannot be checked from here:
@@ -144,16 +147,23 @@ export function removeStale(
 ): void {
   const breakPath = `${path}.break`
   if (!tryCreate(breakPath, breaker)) {
-    // Another process is breaking this lock; unless it died doing so, leave it to it.
+    // Another process is breaking this lock; unless it died doing so, leave it to it. A
+    // breaker holds it for microseconds, so one held for seconds is left by a crash, on this
+    // host or another (whose processes cannot be checked from here).
     const other = readHolder(breakPath)
-    if (other !== 'missing' && (other === 'unreadable' || !isAlive(other)))
+    if (
+      other !== 'missing' &&
+      (other === 'unreadable' ||
+        !isAlive(other) ||
+        Date.now() - other.acquiredAt > BREAK_STALE_AFTER_MS)
+    )
       moveAsideIfStill(breakPath, other)
     return
   }
   try {
     if (sameHolder(readHolder(path), stale)) unlinkIfPresent(path)
   } finally {
-    unlinkIfPresent(breakPath)
+    if (sameHolder(readHolder(breakPath), breaker)) unlinkIfPresent(breakPath)
   }
 }
 

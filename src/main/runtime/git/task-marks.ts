@@ -1,3 +1,4 @@
+import { TeamError } from '../../../shared/errors'
 import type { Task } from '../../../shared/tasks'
 import { runGit } from './git'
 
@@ -22,13 +23,19 @@ export interface TaskMarkTarget {
 /**
  * Follows the board (each `tasks-changed`) and marks a task's edges when its status moves:
  * into `in_progress` marks the start (kept when a rejected task goes back to work) and drops a
- * stale end; into `review` or `done` marks the end. Tasks first seen mid-way are not marked: their
- * task diff falls back to the whole branch rather than guessing a start.
+ * stale end; into `review` or `done` marks the end. The board as it stood when the team opened is
+ * `seed`ed, so a task claimed before a restart still gets its end. A task first seen mid-way is
+ * not marked: its task diff falls back to the whole branch (and says so) rather than guess.
  */
 export class TaskMarks {
   private readonly seen = new Map<string, string>()
 
   constructor(private readonly target: TaskMarkTarget) {}
+
+  /** The board as it stands when the team opens: the statuses later changes are compared with. */
+  seed(tasks: readonly Task[]): void {
+    for (const task of tasks) this.seen.set(task.id, `${task.status}:${task.owner ?? ''}`)
+  }
 
   boardChanged(tasks: readonly Task[]): void {
     for (const task of tasks) {
@@ -48,12 +55,19 @@ export class TaskMarks {
   }
 
   private mark(owner: string, id: string, edge: 'start' | 'end'): void {
-    // A failed mark (a worktree removed meanwhile) only makes the task diff wider.
-    runGit(this.target.workspace, [
-      'update-ref',
-      taskRef(owner, id, edge),
-      this.target.snapshot(owner),
-    ])
+    // Marks follow a change already on the board, inside the claim or completion that made it:
+    // a snapshot git refuses (a worktree removed meanwhile, a file it cannot read) must not fail
+    // that call. Without the mark the task diff is the whole branch, and says so.
+    try {
+      runGit(this.target.workspace, [
+        'update-ref',
+        taskRef(owner, id, edge),
+        this.target.snapshot(owner),
+      ])
+    } catch (error) {
+      const fileSystem = typeof (error as NodeJS.ErrnoException).code === 'string'
+      if (!(error instanceof TeamError) && !fileSystem) throw error
+    }
   }
 
   private exists(ref: string): boolean {
