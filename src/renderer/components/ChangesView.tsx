@@ -19,6 +19,7 @@ export function ChangesView({ name }: { readonly name: string }) {
   // A new status (a turn began or ended) may mean new changes: fetched again then.
   const status = useAppStore((state) => own(state.agents, name)?.status)
   const requested = useAppStore((state) => state.changesTask)
+  const taskChangesShown = useAppStore((state) => state.taskChangesShown)
   const board = useAppStore((state) => state.tasks.tasks)
   const tasks = useMemo(() => board.filter((task) => task.owner === name), [board, name])
   const [scope, setScope] = useState<ChangesScope>(() =>
@@ -26,14 +27,24 @@ export function ChangesView({ name }: { readonly name: string }) {
       ? { kind: 'task', task: requested.task }
       : { kind: 'branch' },
   )
-  // A task's "Changes" asked again while this view is open: that task's scope.
+  // A task's "Changes" (at mount, or asked again while this view is open): that task's scope,
+  // taken once, so that a later visit to this tab opens on the whole branch again.
   useEffect(() => {
-    if (requested !== null && requested.name === name)
-      setScope({ kind: 'task', task: requested.task })
-  }, [requested, name])
-  const scopeKey = scope.kind === 'task' ? `task:${scope.task}` : scope.kind
+    if (requested === null || requested.name !== name) return
+    setScope((before) =>
+      before.kind === 'task' && before.task === requested.task
+        ? before
+        : { kind: 'task', task: requested.task },
+    )
+    taskChangesShown()
+  }, [requested, name, taskChangesShown])
   const [layout, setLayout] = useState<DiffLayout>('unified')
-  const [diff, setDiff] = useState<ReviewDiff | null>(null)
+  // The diff with the scope it was asked for: while another scope loads, the labels stay true
+  // to what is on screen.
+  const [loaded, setLoaded] = useState<{ diff: ReviewDiff; scope: ChangesScope } | null>(null)
+  const diff = loaded?.diff ?? null
+  const shown = loaded?.scope ?? scope
+  const shownKey = shown.kind === 'task' ? `task:${shown.task}` : shown.kind
   const [error, setError] = useState<CommandFailure | null>(null)
   const [version, setVersion] = useState(0)
   const reload = useCallback(() => setVersion((value) => value + 1), [])
@@ -43,12 +54,12 @@ export function ChangesView({ name }: { readonly name: string }) {
     getReviewDiff({ name, ...scopeParams(scope) })
       .then((result) => {
         if (!current) return
-        setDiff(result)
+        setLoaded({ diff: result, scope })
         setError(null)
       })
       .catch((failure: unknown) => {
         if (!current) return
-        setDiff(null)
+        setLoaded(null)
         setError(describeFailure(failure))
       })
     return () => {
@@ -86,7 +97,7 @@ export function ChangesView({ name }: { readonly name: string }) {
         <>
           <p className="changes-summary" data-testid="changes-summary">
             <code>{diff.branch}</code> against <code>{diff.base}</code>
-            {describeScope(scope)} · {describeCount(diff.files.length)}
+            {describeScope(shown)} · {describeCount(diff.files.length)}
           </p>
           {diff.note === undefined ? null : (
             <p className="changes-note" data-testid="changes-note">
@@ -104,16 +115,16 @@ export function ChangesView({ name }: { readonly name: string }) {
           ) : null}
           {diff.files.length === 0 ? (
             <p className="muted changes-empty">
-              {scope.kind === 'turn'
+              {shown.kind === 'turn'
                 ? `${name} changed nothing in its last turn.`
-                : scope.kind === 'task'
-                  ? `${name} changed nothing for task #${scope.task}.`
+                : shown.kind === 'task'
+                  ? `${name} changed nothing for task #${shown.task}.`
                   : `${name} has no changes against ${diff.base}.`}
             </p>
           ) : (
             diff.files.map((file) => (
               <ChangesFile
-                key={`${scopeKey}:${file.path}`}
+                key={`${shownKey}:${file.path}`}
                 name={name}
                 file={file}
                 layout={layout}

@@ -37,6 +37,8 @@ export interface CoreActions {
   showView(view: MainView): void
   /** Opens the Changes view of a task's owner, scoped to that task. */
   openTaskChanges(name: string, task: string): void
+  /** The Changes view took the task asked for: a later visit opens on the whole branch. */
+  taskChangesShown(): void
   toggleRoster(): void
   openDialog(dialog: DialogState): void
   closeDialog(): void
@@ -127,6 +129,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       },
       openTaskChanges(name, task) {
         set({ selected: name, view: 'changes', changesTask: { name, task } })
+      },
+      taskChangesShown() {
+        set({ changesTask: null })
       },
       toggleRoster() {
         set((state) => ({ rosterHidden: !state.rosterHidden }))

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { agentView, fakeApi, snapshot, taskOf } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
@@ -174,6 +174,15 @@ describe('the Board view', () => {
     expect(api.getReviewDiff).not.toHaveBeenCalledWith({ name: 'alice', scope: 'branch' })
     expect(await screen.findByText('alice changed nothing for task #1.')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Task' })).toHaveAttribute('aria-pressed', 'true')
+    // Asked once: the view does not fetch the same task diff a second time as it takes it.
+    expect(api.getReviewDiff).toHaveBeenCalledTimes(1)
+
+    // The task was taken once: back on the tab later, the view opens on the whole branch.
+    fireEvent.click(screen.getByRole('tab', { name: 'Transcript' }))
+    fireEvent.click(screen.getByRole('tab', { name: 'Changes' }))
+    await waitFor(() =>
+      expect(api.getReviewDiff).toHaveBeenLastCalledWith({ name: 'alice', scope: 'branch' }),
+    )
   })
 
   it('the spawn dialog turns auto-claim on', async () => {
