@@ -97,6 +97,18 @@ const diff: Command = async (context) => {
     context.options.task === undefined
       ? undefined
       : checked('--task', context.options.task, taskIdSchema)
+  // One scope at a time: a flag that another one would override is refused, never dropped.
+  const ranged = from !== undefined || to !== undefined
+  if (ranged && task !== undefined)
+    throw new UsageError('--task and --from/--to are two scopes; give one of them')
+  const asked = context.options.scope
+  if (
+    asked !== undefined &&
+    ((task !== undefined && asked !== 'task') || (ranged && asked !== 'range'))
+  )
+    throw new UsageError(
+      `--scope ${asked} contradicts ${task !== undefined ? '--task' : '--from/--to'}`,
+    )
   const scope =
     from !== undefined || to !== undefined
       ? 'range'

@@ -16,7 +16,7 @@ import { exchanges, ownBranch, sinceLatestMail } from './reading'
  *
  * Anything else is answered, not guessed at: the reply says which forms it understands.
  */
-export const REVIEW_COMMENT = /^Review comment on (.+), line (\d+): ([\s\S]*)$/
+export const REVIEW_COMMENT = /^Review comment on (.+?), line (\d+): ([\s\S]*)$/
 
 export type ReviewEdit =
   | { readonly ok: true; readonly content: string; readonly summary: string }
@@ -65,7 +65,8 @@ export function applyReviewComment(
     if (count === 0) return { ok: false, reason: `${from} does not occur in ${path}.` }
     return {
       ok: true,
-      content: source.replace(word, to),
+      // A function, so that `$` in the new name is never read as a replacement pattern.
+      content: source.replace(word, () => to),
       summary: `renamed ${from} to ${to} (${count} place${count === 1 ? '' : 's'})`,
     }
   }

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { Mailbox } from '../../../src/main/runtime/mailbox/mailbox'
-import { TeamPaths } from '../../../src/main/runtime/team-paths'
 import { messageToLine, parseMessageLine, type MailMessage } from '../../../src/shared/messages'
+import { tempWorkspace } from '../../helpers/workspace'
 
 function message(fields: Partial<MailMessage> = {}): MailMessage {
   return {
@@ -51,7 +49,7 @@ describe('the mailbox line format', () => {
   })
 
   it('appends one such line, newline-terminated, for each send', () => {
-    const paths = new TeamPaths(mkdtempSync(join(tmpdir(), 'message-line-')))
+    const { paths } = tempWorkspace('message-line-')
     let tick = 0
     const mailbox = new Mailbox(paths, {
       members: () => ['alice'],

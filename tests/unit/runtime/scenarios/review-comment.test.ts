@@ -2,7 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { demoScript } from '../../../../src/offline-model/scenarios/demo'
-import { applyReviewComment } from '../../../../src/offline-model/scenarios/review-comment'
+import {
+  applyReviewComment,
+  REVIEW_COMMENT,
+} from '../../../../src/offline-model/scenarios/review-comment'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
 import { gitIn, gitWorkspace } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
@@ -60,6 +63,17 @@ describe('the offline rule for review comments', () => {
       ok: false,
       reason: 'sum does not occur in a.js.',
     })
+  })
+
+  it('a `$` in the new name is written as it is, never read as a replacement pattern', () => {
+    const edit = applyReviewComment('const sum = 1\n', 1, 'rename sum to $$sum', 'a.js')
+    expect(edit.ok && edit.content).toBe('const $$sum = 1\n')
+  })
+
+  it('names the file up to the first ", line N: ", whatever the comment says after it', () => {
+    const [, file, line] =
+      REVIEW_COMMENT.exec('Review comment on src/a.ts, line 3: see b.ts, line 9: same bug') ?? []
+    expect([file, line]).toEqual(['src/a.ts', '3'])
   })
 
   it('adds a comment above the line, indented, in the syntax of the file', () => {

@@ -130,6 +130,23 @@ describe('review: diffs', () => {
     const bad = await review(workspace, 'diff', 'alice', '--task', '../x')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--task')
+    // Two scopes at once are refused, never one of them silently dropped.
+    const both = await review(workspace, 'diff', 'alice', '--task', '1', '--scope', 'branch')
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--scope branch contradicts --task')
+    const ranged = await review(
+      workspace,
+      'diff',
+      'alice',
+      '--task',
+      '1',
+      '--from',
+      'main',
+      '--to',
+      'HEAD',
+    )
+    expect(ranged.code).toBe(2)
+    expect(ranged.stderr).toContain('--task and --from/--to are two scopes')
   })
 
   it('warns when two teammates change the same file, before either is merged', async () => {
