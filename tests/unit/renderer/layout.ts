@@ -2,9 +2,9 @@ import { afterAll, beforeAll } from 'vitest'
 
 /**
  * jsdom lays nothing out: elements get a size so the virtualized transcript has a window to
- * fill (2000 px tall, every row 60 px), for the tests of one file.
+ * fill (`height` px tall, every row 60 px), for the tests of one file.
  */
-export function giveElementsASize(): void {
+export function giveElementsASize(height = 2000): void {
   const descriptors = ['clientHeight', 'clientWidth'].map(
     (key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)] as const,
   )
@@ -12,7 +12,7 @@ export function giveElementsASize(): void {
   beforeAll(() => {
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
       configurable: true,
-      get: () => 2000,
+      get: () => height,
     })
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
       configurable: true,

@@ -1,35 +1,16 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { reduceEvent as reduce } from '../../../src/renderer/store/reducer'
 import { agentFromView, initialTeamData } from '../../../src/renderer/store/state'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import { agentView, fakeApi, snapshot } from './fake-api'
+import { giveElementsASize } from './layout'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
 
-// jsdom lays nothing out: give elements a size so the virtualizer has a window to fill.
-const descriptors = ['clientHeight', 'clientWidth'].map(
-  (key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)] as const,
-)
-const measure = HTMLElement.prototype.getBoundingClientRect
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => 2000,
-  })
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get: () => 800,
-  })
-  HTMLElement.prototype.getBoundingClientRect = () => DOMRect.fromRect({ width: 800, height: 60 })
-})
-afterAll(() => {
-  for (const [key, descriptor] of descriptors)
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor)
-  HTMLElement.prototype.getBoundingClientRect = measure
-})
+giveElementsASize()
 
 const base = { v: 1 as const, at: 1_700_000_000 }
 const thinkingTurn: TranscriptRecord[] = [

@@ -7,32 +7,18 @@ import { recordRows } from '../../../src/renderer/transcript/rows'
 import type { SearchResult } from '../../../src/shared/history'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import { agentView, fakeApi, inboxEntry, snapshot } from './fake-api'
+import { giveElementsASize } from './layout'
 import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
 
-// jsdom lays nothing out: give elements a size so the virtualizer has a window to fill.
-const descriptors = ['clientHeight', 'clientWidth'].map(
-  (key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)] as const,
-)
-const measure = HTMLElement.prototype.getBoundingClientRect
+// A 600 px window, so that an old row is off screen until it is scrolled to.
+giveElementsASize(600)
 const scrollIntoView = Element.prototype.scrollIntoView
 beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => 600,
-  })
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get: () => 800,
-  })
-  HTMLElement.prototype.getBoundingClientRect = () => DOMRect.fromRect({ width: 800, height: 60 })
   Element.prototype.scrollIntoView = vi.fn()
 })
 afterAll(() => {
-  for (const [key, descriptor] of descriptors)
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor)
-  HTMLElement.prototype.getBoundingClientRect = measure
   Element.prototype.scrollIntoView = scrollIntoView
 })
 
