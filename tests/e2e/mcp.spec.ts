@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { findProcess } from '../helpers/proc'
-import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
+import {
+  offlineConfigHome,
+  openWatchedPage,
+  root,
+  startServer,
+  tearDown,
+  type RunningServer,
+} from './serve'
 
 /**
  * A folder with a `.mcp.json` and an `AGENTS.md`, opened in browser mode: the window asks to
@@ -30,7 +37,7 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
   test.beforeAll(async ({ browser }) => {
     mkdirSync(screenshots, { recursive: true })
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-mcp-workspace-'))
-    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-mcp-config-'))
+    configHome = offlineConfigHome('mcp')
     writeFileSync(
       join(workspace, '.mcp.json'),
       JSON.stringify({
@@ -38,12 +45,6 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
       }),
     )
     writeFileSync(join(workspace, 'AGENTS.md'), '# Notes project\n\nUse the notes server.\n')
-    // A person who chose the offline model before: the team opens without the first-run screen.
-    mkdirSync(join(configHome, 'agent-teams'))
-    writeFileSync(
-      join(configHome, 'agent-teams', 'settings.json'),
-      JSON.stringify({ useOfflineModel: true }),
-    )
     server = await startServer({ workspace, configHome })
     page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
     context = page.context()

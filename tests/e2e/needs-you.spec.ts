@@ -1,8 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
+import {
+  offlineConfigHome,
+  openWatchedPage,
+  root,
+  startServer,
+  tearDown,
+  type RunningServer,
+} from './serve'
 
 /**
  * Two teammates in ask mode each want to run a bash command (the offline model calls bash with
@@ -49,13 +56,7 @@ test.describe('browser mode: the Needs-you queue', () => {
   test.beforeAll(async ({ browser }) => {
     mkdirSync(screenshots, { recursive: true })
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-needs-you-workspace-'))
-    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-needs-you-config-'))
-    // A person who chose the offline model before: the team opens without the first-run screen.
-    mkdirSync(join(configHome, 'agent-teams'))
-    writeFileSync(
-      join(configHome, 'agent-teams', 'settings.json'),
-      JSON.stringify({ useOfflineModel: true, demoSpeed: 'instant' }),
-    )
+    configHome = offlineConfigHome('needs-you', { demoSpeed: 'instant' })
     server = await startServer({ workspace, configHome })
     page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
     context = page.context()

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
-import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
+import {
+  offlineConfigHome,
+  openWatchedPage,
+  root,
+  startServer,
+  tearDown,
+  type RunningServer,
+} from './serve'
 
 /**
  * The review loop end to end, in a git workspace on the offline model: the person asks the
@@ -52,13 +59,8 @@ test.describe('browser mode: the board, worktrees and the review loop', () => {
     git('add', '-A')
     git('commit', '-q', '-m', 'Start')
 
-    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-review-config-'))
-    mkdirSync(join(configHome, 'agent-teams'))
     // Paced a little, so that the board's columns can be seen to change.
-    writeFileSync(
-      join(configHome, 'agent-teams', 'settings.json'),
-      JSON.stringify({ useOfflineModel: true, demoSpeed: 'normal' }),
-    )
+    configHome = offlineConfigHome('review', { demoSpeed: 'normal' })
     server = await startServer({ workspace, configHome })
     page = await openWatchedPage(browser, pageErrors, { width: 1440, height: 900 })
     context = page.context()

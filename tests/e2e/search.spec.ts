@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import {
+  offlineConfigHome,
   openWatchedPage,
   root,
   startServer,
@@ -102,10 +103,6 @@ function writeTeam(): void {
     }),
   )
   writeFileSync(join(team, 'transcripts', 'alice.jsonl'), transcriptLines())
-  // The offline model, so that the window opens on the team (no key is needed to look).
-  const settings = join(configHome, 'agent-teams', 'settings.json')
-  mkdirSync(dirname(settings), { recursive: true })
-  writeFileSync(settings, JSON.stringify({ useOfflineModel: true }))
 }
 
 test.describe.configure({ mode: 'serial' })
@@ -113,7 +110,7 @@ test.describe.configure({ mode: 'serial' })
 test.describe('search across the team', () => {
   test.beforeAll(async ({ browser }) => {
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-workspace-'))
-    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-config-'))
+    configHome = offlineConfigHome('search')
     writeTeam()
     server = await startServer({ workspace, configHome })
     page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 
@@ -165,4 +166,18 @@ export async function tearDown(
   const code = await server?.stop()
   for (const folder of folders) if (folder !== '') rmSync(folder, { recursive: true, force: true })
   return code
+}
+
+/**
+ * A settings folder of a person who chose the offline model before (the team opens without the
+ * first-run screen), with `settings` beside that choice; removed by `tearDown`.
+ */
+export function offlineConfigHome(spec: string, settings: Record<string, unknown> = {}): string {
+  const home = mkdtempSync(join(tmpdir(), `agent-teams-e2e-${spec}-config-`))
+  mkdirSync(join(home, 'agent-teams'))
+  writeFileSync(
+    join(home, 'agent-teams', 'settings.json'),
+    JSON.stringify({ useOfflineModel: true, ...settings }),
+  )
+  return home
 }

@@ -1,8 +1,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { openWatchedPage, root, startServer, tearDown, type RunningServer } from './serve'
+import {
+  offlineConfigHome,
+  openWatchedPage,
+  root,
+  startServer,
+  tearDown,
+  type RunningServer,
+} from './serve'
 
 /**
  * The window at a laptop's size with a large team, end to end in browser mode on the offline
@@ -63,10 +70,6 @@ function writeTeam(): void {
       })),
     }),
   )
-  // A person who chose the offline model before: the team opens without the first-run screen.
-  const settings = join(configHome, 'agent-teams', 'settings.json')
-  mkdirSync(dirname(settings), { recursive: true })
-  writeFileSync(settings, JSON.stringify({ useOfflineModel: true, demoSpeed: 'instant' }))
 }
 
 const roster = (): Locator => page.getByRole('complementary', { name: 'Team' })
@@ -132,7 +135,7 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
   test.beforeAll(async ({ browser }) => {
     mkdirSync(shots, { recursive: true })
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-views-workspace-'))
-    configHome = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-views-config-'))
+    configHome = offlineConfigHome('views', { demoSpeed: 'instant' })
     writeTeam()
     server = await startServer({ workspace, configHome })
     page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })
