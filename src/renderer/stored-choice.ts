@@ -44,10 +44,18 @@ function read(storage: Storage | null, key: string): string | null {
   }
 }
 
+/**
+ * The page's window, or none where there is no page: the first view is rendered on the host
+ * (src/renderer/first-view/), where the choices read as their defaults.
+ */
+export function pageWindow(): Window | undefined {
+  return typeof window === 'undefined' ? undefined : window
+}
+
 /** The window's localStorage, or none where the page may not use it. */
-export function pageStorage(target: Window): Storage | null {
+export function pageStorage(target: Window | undefined): Storage | null {
   try {
-    return target.localStorage
+    return target?.localStorage ?? null
   } catch {
     return null
   }

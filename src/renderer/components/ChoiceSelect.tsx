@@ -18,7 +18,7 @@ export function ChoiceSelect<T extends string>({
   readonly label: string
   readonly title: string
 }) {
-  const value = useSyncExternalStore(choice.subscribe, choice.get)
+  const value = useSyncExternalStore(choice.subscribe, choice.get, choice.get)
   return (
     <select
       className={className}

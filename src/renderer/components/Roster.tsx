@@ -28,7 +28,7 @@ export function Roster() {
   const teamName = useAppStore((state) => state.teamName)
   const openDialog = useAppStore((state) => state.openDialog)
   const density = densityController()
-  const choice = useSyncExternalStore(density.subscribe, density.get)
+  const choice = useSyncExternalStore(density.subscribe, density.get, density.get)
   const [query, setQuery] = useState('')
   // A string, so that the list renders again only when who matches changed.
   const shown = useAppStore((state) =>

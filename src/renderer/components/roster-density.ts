@@ -1,4 +1,4 @@
-import { createStoredChoice, pageStorage, type StoredChoice } from '../stored-choice'
+import { createStoredChoice, pageStorage, pageWindow, type StoredChoice } from '../stored-choice'
 
 /** How the roster lays out its members: as the team's size says, or one of them always. */
 export type RosterDensityChoice = 'auto' | 'normal' | 'compact'
@@ -36,6 +36,6 @@ let shared: DensityController | null = null
 
 /** The page's one controller, read from the window's storage the first time it is asked for. */
 export function densityController(): DensityController {
-  shared ??= createDensityController(pageStorage(window))
+  shared ??= createDensityController(pageStorage(pageWindow()))
   return shared
 }

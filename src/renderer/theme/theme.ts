@@ -1,4 +1,4 @@
-import { createStoredChoice, pageStorage, type StoredChoice } from '../stored-choice'
+import { createStoredChoice, pageStorage, pageWindow, type StoredChoice } from '../stored-choice'
 
 /** What the person chose: follow the system's light or dark setting, or one of them always. */
 export type ThemePreference = 'system' | 'light' | 'dark'
@@ -25,9 +25,11 @@ export interface ThemeController extends StoredChoice<ThemePreference> {
   start(): () => void
 }
 
-export function createThemeController(window: Window): ThemeController {
-  const media = typeof window.matchMedia === 'function' ? window.matchMedia(LIGHT_QUERY) : null
+/** Without a window (the first view, rendered on the host) the choice reads as 'system'. */
+export function createThemeController(window: Window | undefined): ThemeController {
+  const media = typeof window?.matchMedia === 'function' ? window.matchMedia(LIGHT_QUERY) : null
   const apply = () => {
+    if (window === undefined) return
     window.document.documentElement.dataset['theme'] = resolveTheme(
       choice.get(),
       media?.matches ?? false,
@@ -48,6 +50,6 @@ let shared: ThemeController | null = null
 
 /** The page's one controller (the header's switch and main.tsx share it). */
 export function themeController(): ThemeController {
-  shared ??= createThemeController(window)
+  shared ??= createThemeController(pageWindow())
   return shared
 }
