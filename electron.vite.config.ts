@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
-import type { Plugin } from 'vite'
+import { build, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import {
   developmentContentSecurityPolicy,
+  firstPaintScriptHash,
   productionContentSecurityPolicy,
 } from './src/shared/content-security-policy'
 
+/** An inline classic script: the policy allows the one whose hash it names. */
+const inlineScript = /<script>([\s\S]*?)<\/script>/g
 const contentSecurityPolicyMeta =
   /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i
 
@@ -30,6 +34,14 @@ function contentSecurityPolicy(): Plugin {
             'The Content-Security-Policy in src/renderer/index.html differs from ' +
               'productionContentSecurityPolicy in src/shared/content-security-policy.ts',
           )
+        }
+        for (const [, script = ''] of html.matchAll(inlineScript)) {
+          const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`
+          if (hash !== firstPaintScriptHash)
+            throw new Error(
+              `An inline script of src/renderer/index.html hashes to ${hash}, not to ` +
+                'firstPaintScriptHash in src/shared/content-security-policy.ts: update the hash',
+            )
         }
         if (context.server === undefined) return html
         return html.replace(
@@ -66,6 +78,41 @@ function diffViewWithoutStyleElements(): Plugin {
   }
 }
 
+/**
+ * The first view's bundle (src/shared/first-view.ts), built after the page into `first-view/`
+ * beside it (out/first-view/first-view.mjs): the renderer's components for Node, which the host
+ * imports on demand to draw the team into the page it serves. Self-contained, as a packaged app
+ * ships no node_modules for the renderer; stylesheets are the page's business.
+ */
+function firstViewBundle(): Plugin {
+  let pageDirectory = ''
+  return {
+    name: 'agent-teams:first-view',
+    apply: 'build',
+    configResolved(config) {
+      pageDirectory = resolve(config.root, config.build.outDir)
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        logLevel: 'warn',
+        plugins: [react()],
+        build: {
+          ssr: resolve('src/renderer/first-view/render.tsx'),
+          outDir: resolve(pageDirectory, '..', 'first-view'),
+          emptyOutDir: true,
+          target: 'node22',
+          minify: true,
+          rolldownOptions: {
+            output: { entryFileNames: 'first-view.mjs', chunkFileNames: '[name]-[hash].mjs' },
+          },
+        },
+        ssr: { noExternal: true, target: 'node' },
+      })
+    },
+  }
+}
+
 export default defineConfig({
   main: {
     build: { rolldownOptions: { input: { index: resolve('src/main/index.ts') } } },
@@ -89,6 +136,6 @@ export default defineConfig({
       minify: true,
       rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
-    plugins: [react(), contentSecurityPolicy(), diffViewWithoutStyleElements()],
+    plugins: [react(), contentSecurityPolicy(), diffViewWithoutStyleElements(), firstViewBundle()],
   },
 })

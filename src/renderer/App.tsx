@@ -28,6 +28,10 @@ import { Roster } from './components/Roster'
 import { useShortcuts } from './components/shortcuts'
 import { useAddressView } from './components/useAddressView'
 import { useNeedsYouTitle } from './components/window-title'
+import { useIsFirstView } from './first-view/context'
+import { useFirstViewHandOver } from './first-view/hand-over'
+import { LEAD } from '../shared/names'
+import { own } from '../shared/own'
 import { StoreProvider, useAppStore, useAppStoreApi } from './store/context'
 import { createAppStore, type AppStore } from './store/store'
 import type { ConnectionStatus, DialogState } from './store/ui'
@@ -53,7 +57,7 @@ export function App({ api, onConnectionChange }: AppProps) {
   )
 }
 
-function Shell() {
+export function Shell() {
   const store = useAppStoreApi()
   useShortcuts(store)
   useAddressView(store)
@@ -62,6 +66,19 @@ function Shell() {
   const inTeam = useAppStore((state) => state.firstRunDone && state.workspace !== null)
   const rosterHidden = useAppStore((state) => state.rosterHidden)
   const expired = useAppStore((state) => state.connection === 'expired')
+  // The first view shows the lead's chat with its latest page: the app takes over once it can
+  // draw as much (or is to show something else).
+  const canDrawFirstView = useAppStore(
+    (state) =>
+      state.phase.kind !== 'connecting' &&
+      !(
+        state.phase.kind === 'ready' &&
+        state.selected === LEAD &&
+        state.view === 'conversation' &&
+        own(state.transcripts, LEAD)?.status === 'loading'
+      ),
+  )
+  if (useFirstViewHandOver(expired || canDrawFirstView)) return null
   if (expired) return <ExpiredAddress />
   switch (phase.kind) {
     case 'connecting':
@@ -113,9 +130,12 @@ function Shell() {
 }
 
 function Dialogs() {
+  const firstView = useIsFirstView()
   const dialog = useAppStore((state) => state.dialog)
   // The workspace's MCP servers wait for the person's trust: asked before anything else opens.
   const askTrust = useAppStore((state) => state.mcp?.trust === 'ask')
+  // Dialogs wait for the app: the first view is the team only.
+  if (firstView) return null
   // Each dialog is a chunk of its own (components/lazy.tsx), loaded when first opened.
   if (dialog === null && askTrust)
     return (

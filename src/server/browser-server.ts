@@ -22,6 +22,7 @@ import {
   tokenCookie,
 } from './access'
 import { EventBatcher } from './event-batcher'
+import { firstViewPages, type FirstViewPages } from './first-view-page'
 import { lookupStaticFile } from './static-files'
 import { serveSocket } from './socket-session'
 import { TOKEN_PAGE, TOKEN_PAGE_POLICY, wantsPage } from './token-page'
@@ -37,6 +38,11 @@ export interface BrowserServerOptions {
   readonly token?: string
   /** Where failures that are bugs (code 'internal') are reported; default console.error. */
   readonly reportInternal?: (command: string, error: unknown) => void
+  /**
+   * Draw the team into the page served (src/shared/first-view.ts), from the bundle built beside
+   * the static directory; default true. Off, index.html is served as built.
+   */
+  readonly firstView?: boolean
 }
 
 export interface BrowserServer {
@@ -92,10 +98,14 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  const reportInternal =
+    options.reportInternal ??
+    ((command, error) => console.error(`[agent-teams serve] ${command} failed:`, error))
+  // Made once listening (no request comes before), so its loading follows the start.
+  let firstView: FirstViewPages | null = null
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    handleRequest(request, response, token, port, options.staticDirectory).catch(() =>
-      response.destroy(),
-    )
+    const site = { token, port, staticDirectory: options.staticDirectory, firstView }
+    handleRequest(request, response, site).catch(() => response.destroy())
   })
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
@@ -108,20 +118,25 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       serveSocket(client, {
         runner: options.service,
         beforeResponse: () => batcher.flush(),
-        reportInternal:
-          options.reportInternal ??
-          ((command, error) => console.error(`[agent-teams serve] ${command} failed:`, error)),
+        reportInternal,
       })
     })
   })
 
   await listen(server, options.port ?? 0)
   port = (server.address() as AddressInfo).port
+  if (options.firstView !== false)
+    firstView = firstViewPages({
+      staticDirectory: options.staticDirectory,
+      service: options.service,
+      report: (error) => reportInternal('the first view', error),
+    })
   const unsubscribe = options.service.onEvent((event) => batcher.push(event))
 
   let closing: Promise<void> | null = null
   const close = async (): Promise<void> => {
     unsubscribe()
+    firstView?.close()
     batcher.dispose()
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
     await Promise.all([...wss.clients].map(closeClient))
@@ -210,12 +225,18 @@ function replyTokenPage(response: ServerResponse): void {
   response.end(TOKEN_PAGE)
 }
 
+/** What a request is answered from. */
+interface Site {
+  readonly token: string
+  readonly port: number
+  readonly staticDirectory: string
+  readonly firstView: FirstViewPages | null
+}
+
 async function handleRequest(
   request: IncomingMessage,
   response: ServerResponse,
-  token: string,
-  port: number,
-  staticDirectory: string,
+  { token, port, staticDirectory, firstView }: Site,
 ): Promise<void> {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
   if (!isOwnHost(request.headers.host, port))
@@ -241,6 +262,19 @@ async function handleRequest(
   const found = await lookupStaticFile(staticDirectory, path)
   if (found.kind === 'bad-path') return replyText(response, 400, 'That path is not allowed.')
   if (found.kind === 'not-found') return replyText(response, 404, 'Not found.')
+  const page =
+    firstView !== null && request.method === 'GET' && isIndexPage(path)
+      ? await firstView.page()
+      : null
+  if (page !== null) {
+    // Drawn from the team's state of this moment: never kept.
+    response.writeHead(200, {
+      'content-type': found.contentType,
+      'content-length': Buffer.byteLength(page),
+      'cache-control': 'no-store',
+    })
+    return void response.end(page)
+  }
   response.writeHead(200, {
     'content-type': found.contentType,
     'content-length': found.size,
@@ -248,4 +282,8 @@ async function handleRequest(
   })
   if (request.method === 'HEAD') return void response.end()
   await pipeline(createReadStream(found.path), response)
+}
+
+function isIndexPage(path: string): boolean {
+  return path === '/' || path === '/index.html'
 }

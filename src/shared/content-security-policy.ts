@@ -25,13 +25,20 @@ export const diffViewStyleAttributeHashes = [
 ]
 
 /**
+ * The one inline script of src/renderer/index.html, which must run before the first paint (it
+ * says why), as a CSP hash: no other inline script runs. The renderer build fails, and
+ * tests/unit/shared/content-security-policy.test.ts too, when the script and its hash differ.
+ */
+export const firstPaintScriptHash = "'sha256-VgJ9/UEgVbzeCWJrBpRv6ZTUGh45bs1lCYGg/KGSCTY='"
+
+/**
  * The renderer's Content-Security-Policy, declared once. Main sends it as a response header and
  * src/renderer/index.html carries the same text in a meta tag; the renderer build fails when
  * the two differ (see electron.vite.config.ts).
  */
 export const productionContentSecurityPolicy = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${firstPaintScriptHash}`,
   "style-src 'self'",
   `style-src-attr 'unsafe-hashes' ${diffViewStyleAttributeHashes.join(' ')}`,
   "img-src 'self' data:",

@@ -4,7 +4,12 @@ import { join } from 'node:path'
 import { REPO_ROOT } from './processes'
 
 /** What `electron-vite build` writes, and what it is built from. */
-const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']
+const OUTPUTS = [
+  'out/main/index.js',
+  'out/preload/index.cjs',
+  'out/renderer/index.html',
+  'out/first-view/first-view.mjs',
+]
 const INPUTS = ['src', 'electron.vite.config.ts', 'resources']
 
 function newestModification(path: string): number {

@@ -7,11 +7,14 @@ import { ScrollHoldContext } from './scroll-hold'
 import { recordRows, withLiveRows, type Row } from './rows'
 import { turnSpends } from './turn-spend'
 import { useReveal } from './useReveal'
+import { useIsFirstView } from '../first-view/context'
 import { own } from '../../shared/own'
 
 const noRecords: readonly TranscriptRecord[] = []
 /** How close to the bottom (px) still counts as "at the latest": the view keeps following. */
 const FOLLOW_THRESHOLD = 64
+/** The rows of the first view (first-view/): more than the tallest window shows. */
+const FIRST_VIEW_ROWS = 40
 
 function estimateSize(row: Row | undefined): number {
   switch (row?.kind) {
@@ -137,6 +140,22 @@ export function Transcript({
   }, [direction, hasOlder, firstIndex, firstSeq, loadOlder, name])
 
   const atEnd = rows.length === 0 || distanceFromEnd(virtualizer) <= FOLLOW_THRESHOLD
+  const firstView = useIsFirstView()
+
+  // Drawn on the host there is no layout to virtualize by: the last rows, held to the bottom
+  // by the stylesheet, as the page will show them once it has scrolled to the end.
+  if (firstView && status === 'ready' && rows.length > 0)
+    return (
+      <div className="transcript">
+        <div className="transcript-scroll transcript-first-view" data-testid="transcript">
+          {rows.slice(-FIRST_VIEW_ROWS).map((row) => (
+            <div key={row.key} className="transcript-row">
+              <RowView row={row} agent={name} spend={own(spends, row.key)} />
+            </div>
+          ))}
+        </div>
+      </div>
+    )
 
   return (
     <div className="transcript">

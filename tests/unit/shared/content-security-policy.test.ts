@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   diffViewStyleAttributeHashes,
+  firstPaintScriptHash,
   productionContentSecurityPolicy,
 } from '../../../src/shared/content-security-policy'
 import { diffViewStyleAttributes, sha256Source } from '../../helpers/diff-view-styles'
@@ -31,8 +32,18 @@ describe('the Content-Security-Policy and the diff component', () => {
     ])
   })
 
-  it('allows no inline script nor inline style element', () => {
-    expect(directives.get('script-src')).toEqual(["'self'"])
+  it("allows one inline script, index.html's first-paint script, by its hash", () => {
+    const html = readFileSync(join(import.meta.dirname, '../../../src/renderer/index.html'), 'utf8')
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+      (match) => match[1] ?? '',
+    )
+    expect(inline).toHaveLength(1)
+    expect(inline[0]).toContain('first-view-elsewhere')
+    expect(sha256Source(inline[0] ?? '')).toBe(firstPaintScriptHash)
+    expect(directives.get('script-src')).toEqual(["'self'", firstPaintScriptHash])
+  })
+
+  it('allows no other inline script nor inline style element', () => {
     expect(directives.get('style-src')).toEqual(["'self'"])
     expect(productionContentSecurityPolicy).not.toContain('unsafe-inline')
     expect(productionContentSecurityPolicy).not.toContain('unsafe-eval')
