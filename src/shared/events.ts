@@ -135,6 +135,11 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   }),
   /** An entry of the Needs-you queue was added or changed (answered, cancelled, resolved). */
   z.object({ type: z.literal('needs-you-changed'), entry: needsYouEntrySchema }),
+  /**
+   * Git's branches moved in the workspace's repository (a commit, a merge, a branch made or
+   * removed, by anyone): the teammates' branch lines are to be read again.
+   */
+  z.object({ type: z.literal('branches-changed') }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']
@@ -150,6 +155,11 @@ export function agentErrorEvent(
   message: string,
 ): TeamEventOf<'agent-error'> {
   return { type: 'agent-error', agent, code, message }
+}
+
+/** Raised by the watcher of git's refs once per burst of ref writes. */
+export function branchesChangedEvent(): TeamEventOf<'branches-changed'> {
+  return { type: 'branches-changed' }
 }
 
 export function statusChangedEvent(

@@ -161,6 +161,17 @@ test.describe('browser mode: the board, worktrees and the review loop', () => {
     await expect(column('done').getByTestId('task-card-2')).toBeVisible({ timeout: TEAM_TIMEOUT })
     await expect(column('review').getByRole('listitem')).toHaveCount(0)
     await page.screenshot({ path: join(screenshots, 'review-05-board-merged.png') })
+
+    // A commit from a terminal in alice's worktree (no status or board change): her branch
+    // line follows git by itself.
+    await expect(page.getByTestId('roster-branch-alice')).toContainText('team/alice · 0 files')
+    const alice = join(workspace, '.team-worktrees', 'alice')
+    writeFileSync(join(alice, 'NOTES.md'), 'Written in a terminal\n')
+    execFileSync('git', ['add', 'NOTES.md'], { cwd: alice })
+    execFileSync('git', ['commit', '-q', '-m', 'Notes from a terminal'], { cwd: alice })
+    await expect(page.getByTestId('roster-branch-alice')).toContainText(
+      'team/alice · 1 file changed',
+    )
     expect(pageErrors).toEqual([])
   })
 })

@@ -1,3 +1,4 @@
+import { branchesChangedEvent } from '../../shared/events'
 import type { Agent } from './agents/agent'
 import { randomIds, systemClock } from './clock'
 import type { HostOptions } from './host-options'
@@ -7,6 +8,7 @@ import type { NeedsYou, NeedsYouActions } from './needs-you/queue'
 import { ProfileStore } from './permissions/profile-store'
 import { Protocols } from './protocols/service'
 import { ProtocolStore } from './protocols/store'
+import { GitRefWatcher } from './git/ref-watcher'
 import { completeReviewedOnMerge } from './tasks/review-merge'
 import { TaskAutomation, TASK_BOARD_SENDER, autoClaimOf } from './tasks/task-automation'
 import { TeamTasks } from './tasks/team-tasks'
@@ -28,6 +30,8 @@ export interface HostFeatures {
   readonly budgets: TeamBudgets
   readonly tasks: TeamTasks
   readonly taskAutomation: TaskAutomation
+  /** Git's refs in the workspace's repository; null when it is not one, or nothing is watched. */
+  readonly gitRefs: GitRefWatcher | null
 }
 
 /** What the features call back on the host: its agents and the person's commands. */
@@ -79,5 +83,13 @@ export function createFeatures(
     giveTask: (name, text) => hooks.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
   })
   const profiles = ProfileStore.of(team.paths)
-  return { worktrees, protocols, mcp, profiles, needsYou, budgets, tasks, taskAutomation }
+  // A merge or commit made by another process moves the branch lines as well as one made here.
+  const gitRefs =
+    options.watch === false
+      ? null
+      : GitRefWatcher.start({
+          workspace: team.paths.workspace,
+          onChange: () => team.publish(branchesChangedEvent()),
+        })
+  return { worktrees, protocols, mcp, profiles, needsYou, budgets, tasks, taskAutomation, gitRefs }
 }

@@ -26,6 +26,7 @@ export interface RoutingParts {
  */
 export function routeEvent(event: TeamEvent, parts: RoutingParts): void {
   if (event.type === 'tool-call-finished') parts.worktrees.touched(event.agent)
+  else if (event.type === 'branches-changed') parts.worktrees.refsChanged()
   else if (event.type === 'tasks-changed') parts.worktrees.taskMarks.boardChanged(event.board.tasks)
   else if (event.type === 'agent-status-changed' && event.name !== LEAD) {
     // A turn that starts from rest: its "last turn" diff is taken from here.

@@ -25,6 +25,7 @@ import { systemClock } from './clock'
 import { runControlCommand } from './control-commands'
 import { agentDependenciesFor } from './host-agent-dependencies'
 import { LoadedAgents } from './host-agents'
+import type { GitRefWatcher } from './git/ref-watcher'
 import { createFeatures } from './host-features'
 import { routeEvent } from './host-routing'
 import type { HostOptions } from './host-options'
@@ -84,6 +85,7 @@ export class TeamHost {
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
+  private readonly gitRefs: GitRefWatcher | null
   /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
   readonly mcp: McpServers
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
@@ -114,6 +116,7 @@ export class TeamHost {
     this.budgets = features.budgets
     this.tasks = features.tasks
     this.taskAutomation = features.taskAutomation
+    this.gitRefs = features.gitRefs
     this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
       modelChoice: (name) => this.modelChoice(name),
@@ -361,6 +364,7 @@ export class TeamHost {
     this.closed = true
     this.subscription.dispose()
     this.taskAutomation.close()
+    this.gitRefs?.close()
     await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()

@@ -125,6 +125,11 @@ export class TeamWorktrees {
     this.changed.delete(name)
   }
 
+  /** Git's branches moved (a commit or merge, here or by another process): count again. */
+  refsChanged(): void {
+    this.changed.clear()
+  }
+
   /** `name`'s changes: its branch, its last turn, a task of its own (`task`), or a `range`. */
   diff(
     name: string,

@@ -11,7 +11,8 @@ const WorktreesContext = createContext<Worktrees | null>(null)
 /**
  * Every teammate's worktree for the roster, asked once and again whenever an agent's status
  * changes (a turn began or ended: its changes may have too), the board does (a merge moves a
- * task in review to done), or this window merged, handed back or removed a branch.
+ * task in review to done), git's branches move (a commit or merge by anyone, in any process),
+ * or this window merged, handed back or removed a branch.
  */
 export function WorktreesProvider({ children }: { readonly children: ReactNode }) {
   const getWorktrees = useAppStore((state) => state.getWorktrees)

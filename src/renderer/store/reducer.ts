@@ -112,6 +112,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return state.workspace === null ? state : { ...state, mcp: event.state }
     case 'needs-you-changed':
       return { ...state, needsYou: { ...state.needsYou, [event.entry.id]: event.entry } }
+    case 'branches-changed':
+      return { ...state, branchesVersion: state.branchesVersion + 1 }
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':

@@ -143,6 +143,11 @@ export interface TeamData {
   readonly mcp: McpState | null
   /** The Needs-you queue's entries by id, pending and recently settled. */
   readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
+  /**
+   * Bumped when git's branches moved (`branches-changed`, from a commit or merge by anyone) and
+   * after this window merged, handed back or removed a branch: the branch lines ask again.
+   */
+  readonly branchesVersion: number
 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
@@ -169,6 +174,7 @@ export const initialTeamData: TeamData = {
   nextNoticeId: 1,
   mcp: null,
   needsYou: {},
+  branchesVersion: 0,
 }
 
 export function agentFromView(view: AgentView): AgentState {

@@ -72,8 +72,6 @@ export interface UiState {
    * scoped to `task` (a new object at each request, so asking again re-applies it).
    */
   readonly changesTask: { readonly name: string; readonly task: string } | null
-  /** Bumped after this window merged, handed back or removed a branch: branch lines ask again. */
-  readonly branchesVersion: number
   /** Bumped to ask the visible composer to take focus (Ctrl+K)… */
   readonly composerFocusRequest: number
   /** …and the request a composer last answered, so that a composer mounted later does not. */
@@ -92,7 +90,6 @@ export const initialUiState: UiState = {
   dialog: null,
   expandedTools: {},
   changesTask: null,
-  branchesVersion: 0,
   composerFocusRequest: 0,
   composerFocusHandled: 0,
 }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReviewDiff } from '../../../src/shared/worktree'
 import { agentView, fakeApi, rejection, snapshot, taskOf } from './fake-api'
@@ -238,6 +238,28 @@ describe('the Changes view', () => {
         'team/alice · 0 files changed',
       ),
     )
+  })
+
+  it('git branches moved by another process (branches-changed) refresh the branch lines', async () => {
+    const fake = api()
+    const before = await fake.getWorktrees({})
+    await renderApp(fake)
+    expect(await screen.findByTestId('roster-branch-alice')).toHaveTextContent(
+      'team/alice · 1 file changed',
+    )
+    fake.getWorktrees.mockResolvedValue({
+      ...before,
+      teammates: before.teammates.map((teammate) =>
+        teammate.name === 'alice' ? { ...teammate, changedFiles: 4, overlaps: {} } : teammate,
+      ),
+    })
+    act(() => fake.emit([{ type: 'branches-changed' }]))
+    await waitFor(() =>
+      expect(screen.getByTestId('roster-branch-alice')).toHaveTextContent(
+        'team/alice · 4 files changed',
+      ),
+    )
+    expect(screen.getByTestId('roster-branch-alice')).not.toHaveTextContent('Overlaps')
   })
 
   it('a conflict lists its files and can be handed back; Reject sends the reason', async () => {

@@ -189,6 +189,7 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
     },
   },
   'workspace-closed': { type: 'workspace-closed' },
+  'branches-changed': { type: 'branches-changed' },
   'menu-command': { type: 'menu-command', command: { kind: 'toggle-roster' } },
   'desktop-notice': {
     type: 'desktop-notice',
@@ -209,6 +210,12 @@ describe('reduceEvents', () => {
       expect(JSON.stringify(state)).toBe(frozen)
     },
   )
+
+  it('branches-changed bumps the version the branch lines ask again on, once an event', () => {
+    const state = opened()
+    const moved = reduceEvents(state, [{ type: 'branches-changed' }, { type: 'branches-changed' }])
+    expect(moved.branchesVersion).toBe(state.branchesVersion + 2)
+  })
 
   it('applies a whole batch at once, in order', () => {
     const next = reduceEvents(opened(), [

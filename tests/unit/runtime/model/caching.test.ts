@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import { addUsage, NO_USAGE } from '../../../../src/shared/usage'
 import { startHost } from '../../../helpers/host'
-import { asAgent, clientFor, offlineServers, request } from './offline-harness'
+import { asAgent, clientFor, offlineServers, request } from '../../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import { text } from '../../../../src/offline-model/script'
-import { offlineServers, request } from './offline-harness'
+import { offlineServers, request } from '../../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

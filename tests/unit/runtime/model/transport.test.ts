@@ -6,7 +6,7 @@ import { classify, retryNotice } from '../../../../src/main/runtime/agents/model
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import { createTransport, trustedCertificates } from '../../../../src/main/runtime/model/transport'
 import { text } from '../../../../src/offline-model/script'
-import { offlineServers, request } from './offline-harness'
+import { offlineServers, request } from '../../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { TurnInterrupted } from '../../../../src/main/runtime/model/interrupted'
 import { ModelClient } from '../../../../src/main/runtime/model/client'
 import type { Turn } from '../../../../src/offline-model/script'
-import { offlineServers, rejectionOf, request } from './offline-harness'
+import { offlineServers, rejectionOf, request } from '../../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import type { RequestContext } from '../../../../src/offline-model/script'
-import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
+import type { RequestContext } from '../../../src/offline-model/script'
+import { queueScript, text, toolCall } from '../../../src/offline-model/script'
 import {
   asAgent,
   clientFor,
@@ -10,7 +10,7 @@ import {
   rejectionOf,
   request,
   testModel,
-} from './offline-harness'
+} from '../../helpers/offline-harness'
 
 const startServer = offlineServers()
 const sentence = 'The quick brown fox jumps over the lazy dog, and then naps.'

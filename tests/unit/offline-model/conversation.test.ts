@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
-import { clientFor, offlineServers, rejectionOf, request } from './offline-harness'
+import { queueScript, text, toolCall } from '../../../src/offline-model/script'
+import { clientFor, offlineServers, rejectionOf, request } from '../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

@@ -3,8 +3,8 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { ClientOptions } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages'
 import { afterEach } from 'vitest'
-import { OfflineModelServer } from '../../../../src/offline-model/offline-server'
-import type { OfflineServerOptions } from '../../../../src/offline-model/offline-server'
+import { OfflineModelServer } from '../../src/offline-model/offline-server'
+import type { OfflineServerOptions } from '../../src/offline-model/offline-server'
 
 /** Call at the top of a test file; every server it starts is closed after each test. */
 export function offlineServers(): (options: OfflineServerOptions) => Promise<OfflineModelServer> {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { text } from '../../../../src/offline-model/script'
+import { text } from '../../../src/offline-model/script'
 import {
   formatEvent,
   resolveTurn,
   splitIntoChunks,
   turnEvents,
-} from '../../../../src/offline-model/sse'
-import { offlineServers } from './offline-harness'
+} from '../../../src/offline-model/sse'
+import { offlineServers } from '../../helpers/offline-harness'
 
 const startServer = offlineServers()
 

@@ -1,9 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { queueScript, text } from '../../../../src/offline-model/script'
-import type { Reply } from '../../../../src/offline-model/script'
-import { waitFor } from '../../../helpers/wait'
-import { asAgent, clientFor, offlineServers, rejectionOf, request } from './offline-harness'
+import { queueScript, text } from '../../../src/offline-model/script'
+import type { Reply } from '../../../src/offline-model/script'
+import { waitFor } from '../../helpers/wait'
+import {
+  asAgent,
+  clientFor,
+  offlineServers,
+  rejectionOf,
+  request,
+} from '../../helpers/offline-harness'
 
 const startServer = offlineServers()
 const sentence = 'One, two, three, four, five, six, seven, eight, nine, ten.'

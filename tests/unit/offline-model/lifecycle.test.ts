@@ -1,8 +1,8 @@
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { OfflineModelServer } from '../../../../src/offline-model/offline-server'
-import { text } from '../../../../src/offline-model/script'
-import { clientFor, offlineServers, request } from './offline-harness'
+import { OfflineModelServer } from '../../../src/offline-model/offline-server'
+import { text } from '../../../src/offline-model/script'
+import { clientFor, offlineServers, request } from '../../helpers/offline-harness'
 
 const startServer = offlineServers()
 
