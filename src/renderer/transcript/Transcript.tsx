@@ -14,7 +14,7 @@ const noRecords: readonly TranscriptRecord[] = []
 /** How close to the bottom (px) still counts as "at the latest": the view keeps following. */
 const FOLLOW_THRESHOLD = 64
 /** The rows of the first view (first-view/): more than the tallest window shows. */
-const FIRST_VIEW_ROWS = 40
+const FIRST_VIEW_ROWS = 16
 
 function estimateSize(row: Row | undefined): number {
   switch (row?.kind) {
