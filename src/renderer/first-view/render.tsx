@@ -39,10 +39,21 @@ export const renderFirstView: RenderFirstView = async (runner) => {
       // scripts that would put an outlined one in place, and nothing is streamed here.
       { progressiveChunkSize: Number.POSITIVE_INFINITY },
     )
-    return await new Response(prelude).text()
+    return withoutStyleAttributes(await new Response(prelude).text())
   } finally {
     stop()
   }
+}
+
+/**
+ * The page's policy applies no inline style attribute but a few known ones (the diff view's,
+ * by hash), and the page's own components write none: what a library writes (a Markdown table
+ * column's alignment) is dropped here, where the page would refuse it. In React's markup every
+ * `<` and `>` outside a tag, and every `"` inside an attribute's value, is escaped, so this
+ * matches attributes of tags only.
+ */
+export function withoutStyleAttributes(html: string): string {
+  return html.replace(/<[^>]*>/g, (tag) => tag.replace(/\sstyle="[^"]*"/g, ''))
 }
 
 /** The contract over the host's commands, in process; events are not listened to. */

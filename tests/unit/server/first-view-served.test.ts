@@ -50,7 +50,13 @@ function writeTeam(workspace: string): void {
       kind: 'assistant',
       message_id: 'msg_1',
       model: 'offline',
-      content: [{ type: 'text', text: 'The parser is **done**. LAST-ROW' }],
+      content: [
+        {
+          type: 'text',
+          // A table with aligned columns: the Markdown library writes a style for each cell.
+          text: 'The parser is **done**.\n\n| file | lines |\n|:--|--:|\n| a.ts | 12 |\n\nLAST-ROW',
+        },
+      ],
       stop_reason: 'end_turn',
       usage: { input_tokens: 10, output_tokens: 5 },
     },
@@ -109,7 +115,10 @@ describe('the first view, served', () => {
     expect(served.view).toContain('LAST-ROW')
     // What an agent or a person wrote is text: never markup, never a script.
     expect(served.view).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
-    expect(served.view).not.toMatch(/<script\b|<img\b|\sstyle="/i)
+    expect(served.view).not.toMatch(/<script\b|<img\b/i)
+    // The page's policy refuses inline styles: none is drawn, the table is.
+    expect(served.view).toMatch(/<td[^>]*>12<\/td>/)
+    expect(served.view).not.toMatch(/<[^>]*\sstyle=/)
     expect(served.cache).toBe('no-store')
     expect(served.policy).toBe(productionContentSecurityPolicy)
     // The page's own script still comes after it, to take over.
