@@ -523,8 +523,10 @@ test.describe('browser mode: a newcomer’s first use', () => {
 
   test('7. the server stops cleanly on SIGTERM', async () => {
     const before = server!
-    expect(await before.stop()).toBe(0)
+    // Before the stop: the page's socket closes, and its first reconnect can be refused, before
+    // stop() has returned.
     stoppedPorts.add(before.port)
+    expect(await before.stop()).toBe(0)
     expect(before.output()).not.toContain('failed')
     // It let go of the workspace: another process may open the team now.
     expect(existsSync(join(workspace, '.team/runtime.lock'))).toBe(false)
@@ -719,8 +721,10 @@ test.describe('browser mode: a newcomer’s first use', () => {
 
   test('14. a server restarted with a new token: the open page says its address is no longer valid', async () => {
     const before = server!
-    expect(await before.stop()).toBe(0)
+    // Before the stop: the page's socket closes, and its first reconnect can be refused, before
+    // stop() has returned.
     stoppedPorts.add(before.port)
+    expect(await before.stop()).toBe(0)
     expiredPorts.add(before.port)
     // The same port, a new token: the page's cookie and address no longer open it.
     server = await startServer({ workspace, configHome, port: before.port })
