@@ -187,6 +187,17 @@
       const scope = document.querySelector(firstPaint.scope)
       return scope !== null && (scope.textContent || '').includes(firstPaint.marker)
     }
+    // When the app replaced the server's first view (src/shared/first-view.ts), if there was one.
+    let sawFirstView = false
+    const handOver = new MutationObserver(() => {
+      const present = document.getElementById('first-view') !== null
+      if (present) sawFirstView = true
+      else if (sawFirstView) {
+        bench.handedOver = performance.now()
+        handOver.disconnect()
+      }
+    })
+    handOver.observe(document, { childList: true, subtree: true })
     const observer = new MutationObserver(() => {
       if (bench.firstPaint || !ready()) return
       observer.disconnect()
