@@ -15,17 +15,22 @@
 /** Accents that NFKD splits off a letter ("é" is "e" and a combining acute). */
 const COMBINING_MARKS = /[\u0300-\u036f]/g
 const NOT_WORD = /[^\p{L}\p{N}]+/u
+/** A character other than printable ASCII, a tab or a line break. */
+const NOT_PLAIN_ASCII = /[^ -~\t\n\r]/
 const DIGITS_AFTER_OTHER = /(\D)(\d{3})/g
 const DIGITS_BEFORE_OTHER = /(\d{3})(\D)/g
 const DIGIT_GROUPS = /(\d{3})/g
 // Without the `u` flag on purpose: characters are compared one UTF-16 unit at a time, as before.
 const REPEATED = /([\s\S])\1+/g
-/** Longest word indexed, in UTF-16 units (counted before folding). */
-export const MAX_WORD = 1024
+/** Longest word indexed, in UTF-16 units (before its repeated letters are folded). */
+const MAX_WORD = 1024
 
 /** The folded words of `text`, each once, in the order they first appear. */
 export function indexWords(text: string): string[] {
-  let folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase()
+  // Plain ASCII has no accents nor compatibility forms: most texts skip the costly normalization.
+  let folded = (
+    NOT_PLAIN_ASCII.test(text) ? text.normalize('NFKD').replace(COMBINING_MARKS, '') : text
+  ).toLowerCase()
   if (folded.length > 3)
     folded = folded
       .replace(DIGITS_AFTER_OTHER, '$1 $2')

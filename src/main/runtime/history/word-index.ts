@@ -10,6 +10,8 @@ const RANK_SPAN = 1 << RANK_BITS
 const MAX_DOCUMENTS = 2 ** 32 / RANK_SPAN
 /** In a query's table of ranks: the document has no word starting with that query word. */
 const NONE = 0xff
+/** In a query's table of keys: the document lacks one of the query words. */
+const MISSING = 0xffff
 
 /**
  * A full-text index of documents numbered 0, 1, 2… in the order added, in which a query word
@@ -17,11 +19,12 @@ const NONE = 0xff
  *
  * Each whole word has one posting list (the documents holding it, with the rank of the word in
  * each); a query word's matches are the union of the lists of the words it begins, which are
- * found next to each other in the sorted list of every word. An index of every prefix of every
- * word (FlexSearch's `forward`, used before) answers a prefix without that union, but keeps
- * a list for each prefix: about three times the memory, for queries that were already a few
- * milliseconds (see `npm run bench -- search`). MiniSearch also keeps whole words (in a radix
- * tree), but ranks by BM25, which would change the order of the hits people see.
+ * found next to each other in the sorted list of every word. Why our own code, measured on the
+ * search bench's team: FlexSearch's `forward` index (used before) keeps a list for every prefix
+ * of every word, about five times the memory, to answer a prefix without that union (which
+ * costs milliseconds); MiniSearch keeps whole words too, but took as much memory as FlexSearch,
+ * queries ten times slower than ours, and ranks by BM25, which would reorder the hits people
+ * see. What is left is small: a sorted list and merged lists.
  *
  * The order of matches is the one the index has always had (FlexSearch's): a document's rank
  * for a query word is how early, among its distinct words, the first word that query word
@@ -68,34 +71,35 @@ export class WordIndex {
     const terms = indexWords(text)
     if (terms.length === 0) return []
     this.sortNewWords()
-    const found: Matches[] = []
+    const ranks: Uint8Array[] = []
     for (const term of terms) {
-      const matches = this.matchesOf(term)
-      if (matches.documents.length === 0) return []
-      found.push(matches)
+      const found = this.ranksOf(term)
+      if (found === null) return []
+      ranks.push(found)
     }
-    return found.length === 1
-      ? byRank(found[0] as Matches, this.count)
-      : byWorstRank(found, this.count)
+    return ranks.length === 1
+      ? inOrder(ranks[0] as Uint8Array, RANKS)
+      : inOrder(worstRanks(ranks), RANKS * ranks.length)
   }
 
-  /** The documents holding a word that `term` begins, each with its best rank. */
-  private matchesOf(term: string): Matches {
+  /**
+   * By document, its best rank for `term` (the rank of the first word `term` begins), or NONE;
+   * null when no word begins with `term`.
+   */
+  private ranksOf(term: string): Uint8Array | null {
     const ranks = new Uint8Array(this.count).fill(NONE)
-    const documents: number[] = []
+    let words = 0
     const visit = (entry: number): void => {
       const document = entry >>> RANK_BITS
       const rank = entry & (RANK_SPAN - 1)
-      const before = ranks[document] as number
-      if (before === NONE) documents.push(document)
-      if (rank < before) ranks[document] = rank
+      if (rank < (ranks[document] as number)) ranks[document] = rank
     }
-    for (let at = lowerBound(this.sorted, term); at < this.sorted.length; at++) {
+    for (let at = lowerBound(this.sorted, term); at < this.sorted.length; at++, words++) {
       const word = this.sorted[at] as string
       if (!word.startsWith(term)) break
       this.lists.forEach(this.listOfWord.get(word) as number, visit)
     }
-    return { ranks, documents }
+    return words === 0 ? null : ranks
   }
 
   private sortNewWords(): void {
@@ -124,13 +128,6 @@ export class WordIndex {
   }
 }
 
-interface Matches {
-  /** By document: its best rank, or NONE. */
-  readonly ranks: Uint8Array
-  /** The documents matched, in no particular order. */
-  readonly documents: number[]
-}
-
 /** The rank of the word at `position` among a document's `words` distinct words. */
 function rankAt(position: number, words: number): number {
   if (position === 0) return 0
@@ -138,45 +135,44 @@ function rankAt(position: number, words: number): number {
   return (((RANKS - 1) / words) * position + 1) | 0
 }
 
-/** The documents in increasing order. */
-function ascending(documents: readonly number[], count: number): Iterable<number> {
-  // Many matches: a pass over every document's number costs less than sorting them.
-  if (documents.length * 16 > count) {
-    const marked = new Uint8Array(count)
-    for (const document of documents) marked[document] = 1
-    const all: number[] = []
-    for (let document = 0; document < count; document++) if (marked[document]) all.push(document)
-    return all
-  }
-  return Int32Array.from(documents).sort()
-}
-
-function byRank(matches: Matches, count: number): number[] {
-  const buckets: number[][] = Array.from({ length: RANKS }, () => [])
-  for (const document of ascending(matches.documents, count))
-    buckets[matches.ranks[document] as number]?.push(document)
-  return buckets.flat()
-}
-
-function byWorstRank(found: readonly Matches[], count: number): number[] {
-  const fewest = found.reduce((best, matches) =>
-    matches.documents.length < best.documents.length ? matches : best,
-  )
-  const buckets: number[][] = Array.from({ length: RANKS * found.length }, () => [])
-  next: for (const document of ascending(fewest.documents, count)) {
+/**
+ * Several query words: by document, a key that orders as the index always has — the worst
+ * of its ranks, then the last query word with that rank — or MISSING when one is not there.
+ */
+function worstRanks(ranks: readonly Uint8Array[]): Uint16Array {
+  const count = ranks[0]?.length ?? 0
+  const keys = new Uint16Array(count)
+  for (let document = 0; document < count; document++) {
     let worst = -1
     let last = 0
-    for (let term = 0; term < found.length; term++) {
-      const rank = (found[term] as Matches).ranks[document] as number
-      if (rank === NONE) continue next
+    for (let term = 0; term < ranks.length && worst !== NONE; term++) {
+      const rank = (ranks[term] as Uint8Array)[document] as number
       if (rank >= worst) {
         worst = rank
         last = term
       }
     }
-    buckets[worst * found.length + last]?.push(document)
+    keys[document] = worst === NONE ? MISSING : worst * ranks.length + last
   }
-  return buckets.flat()
+  return keys
+}
+
+/** The documents with a key below `distinct`, by key, then in the order added. */
+function inOrder(keys: Uint8Array | Uint16Array, distinct: number): number[] {
+  // A counting sort: how many documents have each key, then each one put in its place.
+  const next = new Int32Array(distinct + 1)
+  for (const key of keys) if (key < distinct) next[key + 1] = (next[key + 1] as number) + 1
+  for (let key = 1; key <= distinct; key++)
+    next[key] = (next[key] as number) + (next[key - 1] as number)
+  const ordered = new Array<number>(next[distinct] as number)
+  for (let document = 0; document < keys.length; document++) {
+    const key = keys[document] as number
+    if (key >= distinct) continue
+    const place = next[key] as number
+    ordered[place] = document
+    next[key] = place + 1
+  }
+  return ordered
 }
 
 /** The first place in `sorted` whose word is not before `word`. */
