@@ -1,6 +1,7 @@
 import { Encoder, Index } from 'flexsearch'
 import { describe, expect, it } from 'vitest'
 import { indexWords } from '../../../../src/main/runtime/history/index-words'
+import { PostingLists } from '../../../../src/main/runtime/history/posting-lists'
 import { WordIndex } from '../../../../src/main/runtime/history/word-index'
 
 /** A small deterministic generator (the same texts on every run). */
@@ -162,5 +163,30 @@ describe('the word index', () => {
     expect(index.search('target')).toEqual([1, 3, 2, 0])
     // Several words: the worst of their ranks decides.
     expect(index.search('one target')).toEqual([1, 2, 0])
+  })
+})
+
+describe('the posting lists', () => {
+  it('keeps each list whole and in order across blocks and pages', () => {
+    const lists = new PostingLists()
+    const expected: number[][] = []
+    const next = random(3)
+    // Lists of very different lengths, appended to in turn: blocks of each list are spread
+    // over many pages (of 16,384 entries), and a block never crosses a page's end.
+    for (let round = 0; round < 300_000; round++) {
+      if (expected.length < 20_000 && (round % 7 === 0 || expected.length === 0)) {
+        expect(lists.create()).toBe(expected.length)
+        expected.push([])
+      }
+      const list = Math.floor(next() ** 3 * expected.length)
+      const value = Math.floor(next() * 2 ** 32)
+      lists.append(list, value)
+      expected[list]?.push(value)
+    }
+    expected.forEach((values, list) => {
+      const seen: number[] = []
+      lists.forEach(list, (value) => seen.push(value))
+      expect(seen, `list ${list}`).toEqual(values)
+    })
   })
 })
