@@ -2,9 +2,9 @@
 const FIRST_BLOCK = 2
 /** Entries of the largest block: a list grows by at most this much unused room. */
 const LARGEST_BLOCK = 64
-/** Words of a block before its entries: its capacity and where the next block starts. */
+/** Numbers of a block before its entries: its capacity and where the next block starts. */
 const HEADER = 2
-/** Words of a page (a power of two): blocks are cut from pages, never across two. */
+/** Numbers a page holds (a power of two): blocks are cut from pages, never across two. */
 const PAGE_BITS = 14
 const PAGE = 1 << PAGE_BITS
 
@@ -16,7 +16,7 @@ const PAGE = 1 << PAGE_BITS
  */
 export class PostingLists {
   private readonly pages: Uint32Array[] = []
-  /** Words used in the last page (a full page at first, so that the first block starts one). */
+  /** Numbers used in the last page (a full page at first: the first block starts a page). */
   private used = PAGE
   private count = 0
   // Per list: where its first and last blocks start, and the entries its last block holds.
