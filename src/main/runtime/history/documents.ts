@@ -24,6 +24,9 @@ export type HistoryDocument = {
   | { readonly source: 'inbox'; readonly position: Position; readonly text: string }
 )
 
+/** One empty list for every document without tools (there are hundreds of thousands). */
+const NO_TOOLS: readonly string[] = Object.freeze([])
+
 /** The documents one transcript record of `agent` gives. */
 export function transcriptDocuments(agent: string, record: TranscriptRecord): HistoryDocument[] {
   const base = { agent, source: 'transcript' as const, record, at: record.at, kind: record.kind }
@@ -33,10 +36,10 @@ export function transcriptDocuments(agent: string, record: TranscriptRecord): Hi
         ...base,
         part,
         sender: message.from,
-        tools: [],
+        tools: NO_TOOLS,
       }))
     case 'user':
-      return [{ ...base, part: 0, sender: record.from, tools: [] }]
+      return [{ ...base, part: 0, sender: record.from, tools: NO_TOOLS }]
     case 'assistant': {
       const tools = record.content.flatMap((block) =>
         block.type === 'tool_use' && typeof block.name === 'string' ? [block.name] : [],
@@ -47,7 +50,7 @@ export function transcriptDocuments(agent: string, record: TranscriptRecord): Hi
       return [{ ...base, part: 0, sender: agent, tools: [record.name] }]
     case 'status':
     case 'compaction':
-      return [{ ...base, part: 0, sender: agent, tools: [] }]
+      return [{ ...base, part: 0, sender: agent, tools: NO_TOOLS }]
   }
 }
 
@@ -64,7 +67,7 @@ export function inboxDocument(
     text: message.content,
     kind: 'mail',
     sender: message.from,
-    tools: [],
+    tools: NO_TOOLS,
     at: message.timestamp,
   }
 }

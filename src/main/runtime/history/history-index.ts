@@ -1,7 +1,7 @@
-import { Index } from 'flexsearch'
 import type { SearchHit, SearchQuery, SearchResult } from '../../../shared/history'
 import { documentText, type HistoryDocument } from './documents'
 import { queryWords, snippetOf } from './snippet'
+import { WordIndex } from './word-index'
 
 /** Hits a query answers when it names no limit. */
 export const DEFAULT_SEARCH_LIMIT = 200
@@ -9,13 +9,11 @@ export const DEFAULT_SEARCH_LIMIT = 200
 /** One agent's documents (its transcript and its inbox) and their full-text index. */
 class AgentIndex {
   readonly documents: HistoryDocument[] = []
-  // FlexSearch: an inverted index in memory, added to one document at a time, whose queries
-  // stay in milliseconds on hundreds of thousands of documents. `forward` indexes the start of
-  // every word, so the word being typed already matches.
-  readonly index = new Index({ tokenize: 'forward' })
+  /** Its documents' words, numbered as `documents`. */
+  readonly words = new WordIndex()
 
   add(document: HistoryDocument): void {
-    this.index.add(this.documents.length, documentText(document))
+    this.words.add(documentText(document))
     this.documents.push(document)
   }
 
@@ -29,9 +27,8 @@ class AgentIndex {
       }
       return found
     }
-    const ids = this.index.search(text, { limit: Math.max(1, this.documents.length) })
-    for (const id of ids) {
-      const document = this.documents[id as number]
+    for (const id of this.words.search(text)) {
+      const document = this.documents[id]
       if (document !== undefined && matchesFilters(document, query)) found.push(document)
     }
     return found
