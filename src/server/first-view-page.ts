@@ -17,7 +17,15 @@ export interface FirstViewOptions {
   readonly service: CommandService
   /** A bundle that fails to load or render: the page is served without a first view. */
   readonly report: (error: unknown) => void
+  /**
+   * How long a page waits for its drawing (default 3 s); past it, the page is served as built
+   * and the drawing, once done, serves the next one. A command that never answered must not
+   * keep the window from loading.
+   */
+  readonly waitMs?: number
 }
+
+const WAIT_MS = 3000
 
 /**
  * Loads the first-view bundle once, in the background (a page asked for meanwhile waits for it),
@@ -58,11 +66,17 @@ export function firstViewPages(options: FirstViewOptions): FirstViewPages {
         if (drawn === attempt) drawn = null
       })
     }
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), options.waitMs ?? WAIT_MS)
+    })
     try {
-      return await drawn.page
+      return await Promise.race([drawn.page, late])
     } catch (error) {
       options.report(error)
       return null
+    } finally {
+      clearTimeout(timer)
     }
   }
   // After the caller's start: loading and drawing compete with nothing it prints first.

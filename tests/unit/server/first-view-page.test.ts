@@ -51,8 +51,8 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 })
 
-function pagesOf(staticDirectory: string, host = service(), report = vi.fn()) {
-  const pages = firstViewPages({ staticDirectory, service: host, report })
+function pagesOf(staticDirectory: string, host = service(), report = vi.fn(), waitMs?: number) {
+  const pages = firstViewPages({ staticDirectory, service: host, report, waitMs })
   open.push(pages)
   return { pages, host, report }
 }
@@ -112,6 +112,17 @@ export async function renderFirstView() {
     expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'the view broke' }))
     // The drawing ahead, and each page asked for: a failure is never kept.
     expect(renders(key)).toBeGreaterThanOrEqual(2)
+  })
+
+  it('serves the plain page when the drawing does not end (a command that never answers)', async () => {
+    const { pages, report } = pagesOf(
+      builtPage('export function renderFirstView() { return new Promise(() => {}) }'),
+      service(),
+      vi.fn(),
+      50,
+    )
+    expect(await pages.page()).toBeNull()
+    expect(report).not.toHaveBeenCalled()
   })
 
   it('reports a bundle that is not a first-view bundle, and serves the plain page', async () => {
