@@ -8,6 +8,7 @@ import { bashOutcome, toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
 import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
+import { watchPaneVisibility, type PaneVisibility } from './pane-visibility'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -18,13 +19,22 @@ export function ActivityPanes() {
   // One writer for all panes: their streaming text goes to the DOM in one frame.
   const [writer] = useState(() => new PaneTextWriter(store))
   useEffect(() => writer.start(), [writer])
+  // Panes out of view of the grid are not written until they scroll back in.
+  const [grid, setGrid] = useState<HTMLDivElement | null>(null)
+  const [visibility, setVisibility] = useState<PaneVisibility | null>(null)
+  useEffect(() => {
+    if (grid === null) return
+    const watcher = watchPaneVisibility(grid, (name, visible) => writer.setVisible(name, visible))
+    setVisibility(watcher)
+    return () => watcher.dispose()
+  }, [grid, writer])
   // After a reload nothing has streamed yet: each pane starts from its transcript's end.
   const loadActivity = useAppStore((state) => state.loadActivity)
   useEffect(() => void loadActivity(order), [loadActivity, order])
   return (
-    <div className="activity-grid" data-count={order.length}>
+    <div className="activity-grid" data-count={order.length} ref={setGrid}>
       {order.map((name) => (
-        <ActivityPane key={name} name={name} writer={writer} />
+        <ActivityPane key={name} name={name} writer={writer} visibility={visibility} />
       ))}
     </div>
   )
@@ -33,21 +43,27 @@ export function ActivityPanes() {
 const ActivityPane = memo(function ActivityPane({
   name,
   writer,
+  visibility,
 }: {
   readonly name: string
   readonly writer: PaneTextWriter
+  readonly visibility: PaneVisibility | null
 }) {
   const agent = useAppStore((state) => own(state.agents, name))
   const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
-  const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
-  useEffect(() => writer.attach(name, setShown), [writer, name])
+  const [pane, setPane] = useState<HTMLElement | null>(null)
+  useEffect(
+    () => (pane === null ? undefined : visibility?.observe(name, pane)),
+    [visibility, name, pane],
+  )
   if (agent === undefined) return null
   return (
     <section
       className={`activity-pane pane-${agent.status}`}
       data-testid={`activity-pane-${name}`}
       aria-label={`${name} activity`}
+      ref={setPane}
     >
       <header className="pane-header">
         <button type="button" className="pane-title" onClick={() => select(name, 'conversation')}>
@@ -84,18 +100,7 @@ const ActivityPane = memo(function ActivityPane({
       ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
         <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}
-      <div
-        className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
-        data-testid="pane-text"
-      >
-        <div className="pane-text-lines">
-          {shown.text.length === 0 ? (
-            NOTHING_STREAMED
-          ) : (
-            <Markdown text={shown.text} variant="pane" />
-          )}
-        </div>
-      </div>
+      <PaneText name={name} writer={writer} />
       <footer className="pane-footer">
         <PaneSpend agent={agent} />
         {agent.pending > 0 ? (
@@ -103,6 +108,31 @@ const ActivityPane = memo(function ActivityPane({
         ) : null}
       </footer>
     </section>
+  )
+})
+
+/**
+ * The pane's streaming text, a component of its own: the writer's updates (several a second
+ * per streaming agent) render the text alone, not the pane's header and footer.
+ */
+const PaneText = memo(function PaneText({
+  name,
+  writer,
+}: {
+  readonly name: string
+  readonly writer: PaneTextWriter
+}) {
+  const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
+  useEffect(() => writer.attach(name, setShown), [writer, name])
+  return (
+    <div
+      className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
+      data-testid="pane-text"
+    >
+      <div className="pane-text-lines">
+        {shown.text.length === 0 ? NOTHING_STREAMED : <Markdown text={shown.text} variant="pane" />}
+      </div>
+    </div>
   )
 })
 

@@ -14,17 +14,28 @@ export const PANE_CHARACTERS = 1200
  */
 export const PANES_PER_FRAME = 4
 
+/**
+ * The shortest time between two writes of one pane. Each write parses the pane's Markdown and
+ * lays it out again; a stream brings tens of deltas a second, and a person follows a pane as
+ * well at a few updates a second. With 50 agents streaming, this (and skipping panes out of
+ * view) is what keeps the page's frames short.
+ */
+export const PANE_INTERVAL_MS = 250
+
 export const NOTHING_STREAMED = 'Nothing streamed yet.'
 
 /** The frame clock, injected so that tests can step it. */
 export interface FrameScheduler {
   request(callback: () => void): number
   cancel(handle: number): void
+  /** Milliseconds on a monotonic clock. */
+  now(): number
 }
 
 const animationFrames: FrameScheduler = {
   request: (callback) => requestAnimationFrame(callback),
   cancel: (handle) => cancelAnimationFrame(handle),
+  now: () => performance.now(),
 }
 
 /** What a pane shows: the tail of the agent's text, and whether it is streaming now. */
@@ -43,20 +54,22 @@ interface Pane {
   /** What it was last given: an unchanged tail is not sent again. */
   text: string
   streaming: boolean
-  /** The frame it was last written in: the longest-waiting panes go first. */
-  writtenIn: number
+  /** When it was last given new text: the longest-waiting panes go first. */
+  writtenAt: number
+  /** Whether it is in view (or near it); a pane out of view waits until it comes back. */
+  visible: boolean
 }
 
 /**
  * The streaming text of every activity pane, from one transient store subscription rather than
- * a store selector per pane. Sixteen agents streaming change the store many times a frame: the
- * writes wait for the next animation frame, at most PANES_PER_FRAME panes a frame, so that no
- * frame renders (parses the Markdown of, lays out) more than a few panes.
+ * a store selector per pane. Fifty agents streaming change the store many times a frame: the
+ * writes wait for an animation frame, at most PANES_PER_FRAME panes a frame and one write a
+ * pane every PANE_INTERVAL_MS, and only for panes in view, so that no frame renders (parses
+ * the Markdown of, lays out) more than a few panes and the page has time left between frames.
  */
 export class PaneTextWriter {
   private readonly panes = new Map<string, Pane>()
   private frame: number | null = null
-  private frameCount = 0
   private unsubscribe: (() => void) | null = null
 
   constructor(
@@ -77,12 +90,28 @@ export class PaneTextWriter {
 
   /** Sends `name`'s text to `sink` now and on the frames it changes; returns the detach. */
   attach(name: string, sink: PaneSink): () => void {
-    const pane: Pane = { sink, shown: null, text: '', streaming: false, writtenIn: 0 }
+    const pane: Pane = {
+      sink,
+      shown: null,
+      text: '',
+      streaming: false,
+      writtenAt: Number.NEGATIVE_INFINITY,
+      visible: true,
+    }
     this.panes.set(name, pane)
-    writePane(pane, own(this.store.getState().live, name), true)
+    if (writePane(pane, own(this.store.getState().live, name), true))
+      pane.writtenAt = this.frames.now()
     return () => {
       if (this.panes.get(name) === pane) this.panes.delete(name)
     }
+  }
+
+  /** Whether `name`'s pane is in view: one out of view is not written until it is back. */
+  setVisible(name: string, visible: boolean): void {
+    const pane = this.panes.get(name)
+    if (pane === undefined || pane.visible === visible) return
+    pane.visible = visible
+    if (visible) this.requestFrame()
   }
 
   private stop(): void {
@@ -98,29 +127,40 @@ export class PaneTextWriter {
 
   private flush(): void {
     this.frame = null
-    this.frameCount++
+    const now = this.frames.now()
     const { live } = this.store.getState()
-    const behind = [...this.panes]
-      .filter(([name, pane]) => own(live, name) !== pane.shown)
-      .sort(([, a], [, b]) => a.writtenIn - b.writtenIn)
-    for (const [name, pane] of behind.slice(0, PANES_PER_FRAME)) {
-      writePane(pane, own(live, name), false)
-      pane.writtenIn = this.frameCount
+    const behind = [...this.panes].filter(
+      ([name, pane]) => pane.visible && own(live, name) !== pane.shown,
+    )
+    const due = behind
+      .filter(([, pane]) => now - pane.writtenAt >= PANE_INTERVAL_MS)
+      .sort(([, a], [, b]) => a.writtenAt - b.writtenAt)
+    let written = 0
+    for (const [name, pane] of due) {
+      if (written === PANES_PER_FRAME) break
+      if (!writePane(pane, own(live, name), false)) continue
+      pane.writtenAt = now
+      written++
     }
-    if (behind.length > PANES_PER_FRAME) this.requestFrame()
+    // Panes still behind (not due yet, or over this frame's share) are looked at next frame.
+    if (behind.some(([name, pane]) => own(live, name) !== pane.shown)) this.requestFrame()
   }
 }
 
-/** Sends the pane its new tail, only when the agent's live state changed what it shows. */
-function writePane(pane: Pane, live: LiveState | undefined, first: boolean): void {
-  if (live === pane.shown) return
+/**
+ * Sends the pane its new tail, only when the agent's live state changed what it shows; says
+ * whether it did.
+ */
+function writePane(pane: Pane, live: LiveState | undefined, first: boolean): boolean {
+  if (live === pane.shown) return false
   pane.shown = live
   const text = paneText(live)
   const streaming = (live?.text.length ?? 0) > 0
-  if (!first && text === pane.text && streaming === pane.streaming) return
+  if (!first && text === pane.text && streaming === pane.streaming) return false
   pane.text = text
   pane.streaming = streaming
   pane.sink({ text, streaming })
+  return true
 }
 
 /** The tail of what the agent streams (or last said), as Markdown that still reads right. */

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   PANE_CHARACTERS,
+  PANE_INTERVAL_MS,
   PANE_LINES,
   PANES_PER_FRAME,
   PaneTextWriter,
@@ -13,10 +14,14 @@ import {
 import { createAppStore, type AppStore } from '../../../src/renderer/store/store'
 import { agentView, fakeApi, snapshot } from './fake-api'
 
-/** Frames that run only when the test says so. */
-function steppedFrames(): FrameScheduler & { step(): void; readonly waiting: number } {
+/**
+ * Frames that run only when the test says so, each `ms` after the one before (by default far
+ * enough apart that every pane may be written again).
+ */
+function steppedFrames(): FrameScheduler & { step(ms?: number): void; readonly waiting: number } {
   const callbacks = new Map<number, () => void>()
   let next = 1
+  let time = 0
   return {
     request(callback) {
       callbacks.set(next, callback)
@@ -25,7 +30,9 @@ function steppedFrames(): FrameScheduler & { step(): void; readonly waiting: num
     cancel(handle) {
       callbacks.delete(handle)
     },
-    step() {
+    now: () => time,
+    step(ms = PANE_INTERVAL_MS) {
+      time += ms
       const due = [...callbacks.values()]
       callbacks.clear()
       for (const callback of due) callback()
@@ -183,6 +190,56 @@ describe('the activity panes’ streaming text', () => {
     expect(frames.waiting).toBe(0)
     delta(store, 'alice', 'y')
     expect(frames.waiting).toBe(0)
+  })
+
+  it('writes a streaming pane a few times a second however many deltas come, then its last text', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    const frameMs = 16
+    const deltas = 200
+    // One delta a frame for 3.2 s: each write is a Markdown parse and a layout of the pane.
+    for (let index = 0; index < deltas; index++) {
+      delta(store, 'alice', `w${index} `)
+      frames.step(frameMs)
+    }
+    const streamedMs = deltas * frameMs
+    expect(alice.writes).toBeGreaterThan(1)
+    expect(alice.writes).toBeLessThanOrEqual(2 + Math.ceil(streamedMs / PANE_INTERVAL_MS))
+    // The last deltas are not lost: once the interval is over the pane shows all of them.
+    while (frames.waiting > 0) frames.step(frameMs)
+    expect(alice.text.endsWith(`w${deltas - 1}`)).toBe(true)
+  })
+
+  it('does not write a pane out of view, and writes it at once when it comes back', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    const bob = recorder()
+    writer.attach('alice', alice.sink)
+    writer.attach('bob', bob.sink)
+    stop = writer.start()
+    frames.step()
+    writer.setVisible('bob', false)
+
+    for (let index = 0; index < 10; index++) {
+      delta(store, 'bob', `b${index} `)
+      frames.step()
+    }
+    expect(bob.writes).toBe(1)
+    // Nothing in view is behind: no frame is asked for on bob's account.
+    expect(frames.waiting).toBe(0)
+
+    writer.setVisible('bob', true)
+    expect(frames.waiting).toBe(1)
+    frames.step(1)
+    expect(bob.writes).toBe(2)
+    expect(bob.text).toContain('b9')
+    expect(alice.writes).toBe(1)
   })
 
   it('stops writing to a pane once it is detached', () => {
