@@ -8,7 +8,8 @@ import { bashOutcome, toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
 import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
-import { watchPaneVisibility, type PaneVisibility } from './pane-visibility'
+import { capacityFor } from './pane-tail'
+import { watchPanes, type PaneObservers } from './pane-observers'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -19,13 +20,17 @@ export function ActivityPanes() {
   // One writer for all panes: their streaming text goes to the DOM in one frame.
   const [writer] = useState(() => new PaneTextWriter(store))
   useEffect(() => writer.start(), [writer])
-  // Panes out of view of the grid are not written until they scroll back in.
+  // Panes out of view of the grid are not written until they scroll back in, and each is
+  // given what its box can show.
   const [grid, setGrid] = useState<HTMLDivElement | null>(null)
-  const [visibility, setVisibility] = useState<PaneVisibility | null>(null)
+  const [observers, setObservers] = useState<PaneObservers | null>(null)
   useEffect(() => {
     if (grid === null) return
-    const watcher = watchPaneVisibility(grid, (name, visible) => writer.setVisible(name, visible))
-    setVisibility(watcher)
+    const watcher = watchPanes(grid, {
+      visible: (name, visible) => writer.setVisible(name, visible),
+      resized: (name, width, height) => writer.setCapacity(name, capacityFor(width, height)),
+    })
+    setObservers(watcher)
     return () => watcher.dispose()
   }, [grid, writer])
   // After a reload nothing has streamed yet: each pane starts from its transcript's end.
@@ -34,7 +39,7 @@ export function ActivityPanes() {
   return (
     <div className="activity-grid" data-count={order.length} ref={setGrid}>
       {order.map((name) => (
-        <ActivityPane key={name} name={name} writer={writer} visibility={visibility} />
+        <ActivityPane key={name} name={name} writer={writer} observers={observers} />
       ))}
     </div>
   )
@@ -43,19 +48,19 @@ export function ActivityPanes() {
 const ActivityPane = memo(function ActivityPane({
   name,
   writer,
-  visibility,
+  observers,
 }: {
   readonly name: string
   readonly writer: PaneTextWriter
-  readonly visibility: PaneVisibility | null
+  readonly observers: PaneObservers | null
 }) {
   const agent = useAppStore((state) => own(state.agents, name))
   const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
   const [pane, setPane] = useState<HTMLElement | null>(null)
   useEffect(
-    () => (pane === null ? undefined : visibility?.observe(name, pane)),
-    [visibility, name, pane],
+    () => (pane === null ? undefined : observers?.observeView(name, pane)),
+    [observers, name, pane],
   )
   if (agent === undefined) return null
   return (
@@ -100,7 +105,7 @@ const ActivityPane = memo(function ActivityPane({
       ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
         <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}
-      <PaneText name={name} writer={writer} />
+      <PaneText name={name} writer={writer} observers={observers} />
       <footer className="pane-footer">
         <PaneSpend agent={agent} />
         {agent.pending > 0 ? (
@@ -118,14 +123,22 @@ const ActivityPane = memo(function ActivityPane({
 const PaneText = memo(function PaneText({
   name,
   writer,
+  observers,
 }: {
   readonly name: string
   readonly writer: PaneTextWriter
+  readonly observers: PaneObservers | null
 }) {
   const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
   useEffect(() => writer.attach(name, setShown), [writer, name])
+  const [box, setBox] = useState<HTMLDivElement | null>(null)
+  useEffect(
+    () => (box === null ? undefined : observers?.observeSize(name, box)),
+    [observers, name, box],
+  )
   return (
     <div
+      ref={setBox}
       className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
       data-testid="pane-text"
     >

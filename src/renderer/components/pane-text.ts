@@ -1,11 +1,8 @@
 import type { LiveState } from '../store/state'
 import type { AppStore } from '../store/store'
 import { own } from '../../shared/own'
+import { FULL_CAPACITY, paneText, type PaneCapacity } from './pane-tail'
 
-/** Lines of streaming text a pane shows: enough to follow, little enough for 8 panes on a laptop. */
-export const PANE_LINES = 14
-/** And characters: a paragraph without line breaks must not make every frame lay out all of it. */
-export const PANE_CHARACTERS = 1200
 /**
  * Panes written in one frame, the longest-waiting first. A busy team streams into every pane
  * every frame; laying out all of them in one frame is what made frames (main-thread tasks) long.
@@ -13,6 +10,13 @@ export const PANE_CHARACTERS = 1200
  * follows its stream several times a second.
  */
 export const PANES_PER_FRAME = 4
+
+/**
+ * The shortest time between two frames that write panes. Every frame that changes the page
+ * lays out, paints and composites it again, a cost that does not depend on how little changed:
+ * ten such frames a second, each writing a few panes, cost far less than sixty writing one.
+ */
+export const WRITE_INTERVAL_MS = 100
 
 /**
  * The shortest time between two writes of one pane. Each write parses the pane's Markdown and
@@ -58,6 +62,8 @@ interface Pane {
   writtenAt: number
   /** Whether it is in view (or near it); a pane out of view waits until it comes back. */
   visible: boolean
+  /** How much of the tail its box shows. */
+  capacity: PaneCapacity
 }
 
 /**
@@ -70,6 +76,8 @@ interface Pane {
 export class PaneTextWriter {
   private readonly panes = new Map<string, Pane>()
   private frame: number | null = null
+  /** When a frame last wrote a pane. */
+  private wroteAt = Number.NEGATIVE_INFINITY
   private unsubscribe: (() => void) | null = null
 
   constructor(
@@ -97,6 +105,7 @@ export class PaneTextWriter {
       streaming: false,
       writtenAt: Number.NEGATIVE_INFINITY,
       visible: true,
+      capacity: FULL_CAPACITY,
     }
     this.panes.set(name, pane)
     if (writePane(pane, own(this.store.getState().live, name), true))
@@ -112,6 +121,20 @@ export class PaneTextWriter {
     if (pane === undefined || pane.visible === visible) return
     pane.visible = visible
     if (visible) this.requestFrame()
+  }
+
+  /** How much text `name`'s pane can show (its box was measured): its tail is cut to that. */
+  setCapacity(name: string, capacity: PaneCapacity): void {
+    const pane = this.panes.get(name)
+    if (
+      pane === undefined ||
+      (pane.capacity.lines === capacity.lines && pane.capacity.characters === capacity.characters)
+    )
+      return
+    pane.capacity = capacity
+    // Its tail is cut again on its next turn.
+    pane.shown = null
+    this.requestFrame()
   }
 
   private stop(): void {
@@ -132,9 +155,12 @@ export class PaneTextWriter {
     const behind = [...this.panes].filter(
       ([name, pane]) => pane.visible && own(live, name) !== pane.shown,
     )
-    const due = behind
-      .filter(([, pane]) => now - pane.writtenAt >= PANE_INTERVAL_MS)
-      .sort(([, a], [, b]) => a.writtenAt - b.writtenAt)
+    const due =
+      now - this.wroteAt < WRITE_INTERVAL_MS
+        ? []
+        : behind
+            .filter(([, pane]) => now - pane.writtenAt >= PANE_INTERVAL_MS)
+            .sort(([, a], [, b]) => a.writtenAt - b.writtenAt)
     let written = 0
     for (const [name, pane] of due) {
       if (written === PANES_PER_FRAME) break
@@ -142,6 +168,7 @@ export class PaneTextWriter {
       pane.writtenAt = now
       written++
     }
+    if (written > 0) this.wroteAt = now
     // Panes still behind (not due yet, or over this frame's share) are looked at next frame.
     if (behind.some(([name, pane]) => own(live, name) !== pane.shown)) this.requestFrame()
   }
@@ -154,74 +181,11 @@ export class PaneTextWriter {
 function writePane(pane: Pane, live: LiveState | undefined, first: boolean): boolean {
   if (live === pane.shown) return false
   pane.shown = live
-  const text = paneText(live)
+  const text = paneText(live, pane.capacity)
   const streaming = (live?.text.length ?? 0) > 0
   if (!first && text === pane.text && streaming === pane.streaming) return false
   pane.text = text
   pane.streaming = streaming
   pane.sink({ text, streaming })
   return true
-}
-
-/** The tail of what the agent streams (or last said), as Markdown that still reads right. */
-export function paneText(live: LiveState | undefined): string {
-  if (live === undefined) return ''
-  const text = (live.text.length > 0 ? live.text : live.lastText).trimEnd()
-  return markdownTail(text, PANE_LINES, PANE_CHARACTERS)
-}
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/
-
-/**
- * The last lines of Markdown text, at most `maxLines` and about `maxCharacters`, cut so that
- * they render as they did whole: a cut inside a fenced block re-opens the fence, and a cut
- * inside a table keeps the table's header and delimiter rows (else pipes and fences show raw).
- */
-export function markdownTail(text: string, maxLines: number, maxCharacters: number): string {
-  const lines = text.split('\n')
-  let start = Math.max(0, lines.length - maxLines)
-  let kept = lines.slice(start).reduce((sum, line) => sum + line.length + 1, 0)
-  while (kept > maxCharacters && start < lines.length - 1) {
-    kept -= (lines[start]?.length ?? 0) + 1
-    start++
-  }
-  if (start === 0) return tailCharacters(text, maxCharacters)
-  const tail = lines.slice(start)
-  const last = tail.length - 1
-  tail[last] = tailCharacters(tail[last] ?? '', maxCharacters)
-  return [...reopened(lines, start), ...tail].join('\n')
-}
-
-function tailCharacters(text: string, maxCharacters: number): string {
-  return text.length > maxCharacters ? text.slice(text.length - maxCharacters) : text
-}
-
-/** The lines that re-open what is open at line `start`: a code fence, or a table's head. */
-function reopened(lines: readonly string[], start: number): string[] {
-  let fence: { marker: string; line: string } | null = null
-  for (let index = 0; index < start; index++) {
-    const line = lines[index] ?? ''
-    const match = FENCE.exec(line)
-    if (match === null) continue
-    const marker = match[1] ?? ''
-    if (fence === null) fence = { marker, line }
-    else if (
-      marker[0] === fence.marker[0] &&
-      marker.length >= fence.marker.length &&
-      (match[2] ?? '').trim() === ''
-    )
-      fence = null
-  }
-  if (fence !== null) return [fence.line]
-  // A table: its rows run up to the cut without a blank line, from a header and a delimiter.
-  if (!(lines[start] ?? '').includes('|')) return []
-  let first = start
-  while (first > 0 && (lines[first - 1] ?? '').includes('|')) first--
-  const delimiter = lines[first + 1]
-  if (first < start && delimiter !== undefined && TABLE_DELIMITER.test(delimiter)) {
-    if (first + 1 >= start) return [lines[first] ?? '']
-    return [lines[first] ?? '', delimiter]
-  }
-  return []
 }

@@ -1,16 +1,20 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  PANE_CHARACTERS,
   PANE_INTERVAL_MS,
-  PANE_LINES,
   PANES_PER_FRAME,
   PaneTextWriter,
-  markdownTail,
+  WRITE_INTERVAL_MS,
   type FrameScheduler,
   type PaneShown,
   type PaneSink,
 } from '../../../src/renderer/components/pane-text'
+import {
+  PANE_CHARACTERS,
+  PANE_LINES,
+  capacityFor,
+  markdownTail,
+} from '../../../src/renderer/components/pane-tail'
 import { createAppStore, type AppStore } from '../../../src/renderer/store/store'
 import { agentView, fakeApi, snapshot } from './fake-api'
 
@@ -214,6 +218,53 @@ describe('the activity panes’ streaming text', () => {
     expect(alice.text.endsWith(`w${deltas - 1}`)).toBe(true)
   })
 
+  it('changes the page in at most a few frames a second while many panes stream', () => {
+    const names = Array.from({ length: 12 }, (_, index) => `agent${index}`)
+    const store = openedStore(names)
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    let writes = 0
+    for (const name of names)
+      writer.attach(name, () => {
+        writes++
+      })
+    stop = writer.start()
+    frames.step()
+    const frameMs = 16
+    const seconds = 2
+    let framesWriting = 0
+    for (let frame = 0; frame < (seconds * 1000) / frameMs; frame++) {
+      for (const name of names) delta(store, name, `${frame} `)
+      const before = writes
+      frames.step(frameMs)
+      if (writes > before) framesWriting++
+      expect(writes - before).toBeLessThanOrEqual(PANES_PER_FRAME)
+    }
+    expect(framesWriting).toBeGreaterThan(seconds)
+    expect(framesWriting).toBeLessThanOrEqual(1 + (seconds * 1000) / WRITE_INTERVAL_MS)
+  })
+
+  it('cuts a pane’s tail to what its box shows, once measured', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    delta(store, 'alice', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'))
+    frames.step()
+    expect(alice.text.split('\n')).toHaveLength(PANE_LINES)
+
+    // A small tile: three lines of about 40 characters.
+    const small = capacityFor(200, 54)
+    writer.setCapacity('alice', small)
+    frames.step()
+    const lines = alice.text.split('\n')
+    expect(lines.length).toBeLessThan(PANE_LINES)
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    expect(lines[lines.length - 1]).toBe('line 99')
+  })
+
   it('does not write a pane out of view, and writes it at once when it comes back', () => {
     const store = openedStore()
     const frames = steppedFrames()
@@ -254,6 +305,20 @@ describe('the activity panes’ streaming text', () => {
     frames.step()
     expect(alice.text).toBe('')
     expect(alice.writes).toBe(1)
+  })
+})
+
+describe('what a pane’s box can show', () => {
+  it('gives a small tile a few lines, with room to spare, and a large one the full tail', () => {
+    const small = capacityFor(214, 55)
+    expect(small.lines).toBeGreaterThanOrEqual(4)
+    expect(small.lines).toBeLessThan(PANE_LINES)
+    // Four lines of at most ~43 characters (5 px the narrowest), twice over.
+    expect(small.characters).toBeGreaterThanOrEqual(4 * 43)
+    expect(small.characters).toBeLessThan(PANE_CHARACTERS)
+    expect(capacityFor(600, 400)).toEqual({ lines: PANE_LINES, characters: PANE_CHARACTERS })
+    // Not laid out yet (a hidden tab): the full tail.
+    expect(capacityFor(0, 0)).toEqual({ lines: PANE_LINES, characters: PANE_CHARACTERS })
   })
 })
 
