@@ -28,10 +28,13 @@ export const PANE_INTERVAL_MS = 250
 
 export const NOTHING_STREAMED = 'Nothing streamed yet.'
 
-/** The frame clock, injected so that tests can step it. */
+/** The frame clock and a timer, injected so that tests can step them. */
 export interface FrameScheduler {
   request(callback: () => void): number
   cancel(handle: number): void
+  /** Runs `callback` in `ms` milliseconds. */
+  later(callback: () => void, ms: number): number
+  cancelLater(handle: number): void
   /** Milliseconds on a monotonic clock. */
   now(): number
 }
@@ -39,6 +42,8 @@ export interface FrameScheduler {
 const animationFrames: FrameScheduler = {
   request: (callback) => requestAnimationFrame(callback),
   cancel: (handle) => cancelAnimationFrame(handle),
+  later: (callback, ms) => window.setTimeout(callback, ms),
+  cancelLater: (handle) => window.clearTimeout(handle),
   now: () => performance.now(),
 }
 
@@ -76,6 +81,8 @@ interface Pane {
 export class PaneTextWriter {
   private readonly panes = new Map<string, Pane>()
   private frame: number | null = null
+  /** Set while waiting for the time a frame may write again. */
+  private timer: number | null = null
   /** When a frame last wrote a pane. */
   private wroteAt = Number.NEGATIVE_INFINITY
   private unsubscribe: (() => void) | null = null
@@ -89,10 +96,10 @@ export class PaneTextWriter {
   start(): () => void {
     this.unsubscribe?.()
     this.unsubscribe = this.store.subscribe((state, previous) => {
-      if (state.live !== previous.live) this.requestFrame()
+      if (state.live !== previous.live) this.schedule()
     })
     // The store may have changed between the panes' first writes and now.
-    this.requestFrame()
+    this.schedule()
     return () => this.stop()
   }
 
@@ -120,7 +127,7 @@ export class PaneTextWriter {
     const pane = this.panes.get(name)
     if (pane === undefined || pane.visible === visible) return
     pane.visible = visible
-    if (visible) this.requestFrame()
+    if (visible) this.schedule()
   }
 
   /** How much text `name`'s pane can show (its box was measured): its tail is cut to that. */
@@ -134,18 +141,34 @@ export class PaneTextWriter {
     pane.capacity = capacity
     // Its tail is cut again on its next turn.
     pane.shown = null
-    this.requestFrame()
+    this.schedule()
   }
 
   private stop(): void {
     this.unsubscribe?.()
     this.unsubscribe = null
     if (this.frame !== null) this.frames.cancel(this.frame)
+    if (this.timer !== null) this.frames.cancelLater(this.timer)
     this.frame = null
+    this.timer = null
   }
 
-  private requestFrame(): void {
-    if (this.frame === null) this.frame = this.frames.request(() => this.flush())
+  /**
+   * Asks for a frame, or, before a frame may write again, for a timer that asks for it then: a
+   * frame asked for every time the store changes would run the page's frame work sixty times
+   * a second for nothing.
+   */
+  private schedule(earliest = this.wroteAt + WRITE_INTERVAL_MS): void {
+    if (this.frame !== null || this.timer !== null) return
+    const wait = earliest - this.frames.now()
+    if (wait <= 0) {
+      this.frame = this.frames.request(() => this.flush())
+      return
+    }
+    this.timer = this.frames.later(() => {
+      this.timer = null
+      this.schedule()
+    }, wait)
   }
 
   private flush(): void {
@@ -169,8 +192,12 @@ export class PaneTextWriter {
       written++
     }
     if (written > 0) this.wroteAt = now
-    // Panes still behind (not due yet, or over this frame's share) are looked at next frame.
-    if (behind.some(([name, pane]) => own(live, name) !== pane.shown)) this.requestFrame()
+    // Panes still behind (not due yet, or over this frame's share) wait for the first of them
+    // to be due.
+    const waiting = behind.filter(([name, pane]) => own(live, name) !== pane.shown)
+    if (waiting.length === 0) return
+    const firstDue = Math.min(...waiting.map(([, pane]) => pane.writtenAt + PANE_INTERVAL_MS))
+    this.schedule(Math.max(firstDue, this.wroteAt + WRITE_INTERVAL_MS))
   }
 }
 

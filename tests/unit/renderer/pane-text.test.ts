@@ -19,30 +19,55 @@ import { createAppStore, type AppStore } from '../../../src/renderer/store/store
 import { agentView, fakeApi, snapshot } from './fake-api'
 
 /**
- * Frames that run only when the test says so, each `ms` after the one before (by default far
- * enough apart that every pane may be written again).
+ * Frames and timers that run only when the test says so, each step `ms` after the one before
+ * (by default far enough apart that every pane may be written again): the timers due first,
+ * then the frames asked for.
  */
-function steppedFrames(): FrameScheduler & { step(ms?: number): void; readonly waiting: number } {
+function steppedFrames(): FrameScheduler & {
+  step(ms?: number): void
+  readonly waiting: number
+  readonly requested: number
+} {
   const callbacks = new Map<number, () => void>()
+  const timers = new Map<number, { at: number; callback: () => void }>()
   let next = 1
   let time = 0
+  let requested = 0
   return {
     request(callback) {
+      requested++
       callbacks.set(next, callback)
       return next++
     },
     cancel(handle) {
       callbacks.delete(handle)
     },
+    later(callback, ms) {
+      timers.set(next, { at: time + ms, callback })
+      return next++
+    },
+    cancelLater(handle) {
+      timers.delete(handle)
+    },
     now: () => time,
     step(ms = PANE_INTERVAL_MS) {
       time += ms
+      for (const [handle, timer] of [...timers]) {
+        if (timer.at > time) continue
+        timers.delete(handle)
+        timer.callback()
+      }
       const due = [...callbacks.values()]
       callbacks.clear()
       for (const callback of due) callback()
     },
+    /** Frames and timers not run yet. */
     get waiting() {
-      return callbacks.size
+      return callbacks.size + timers.size
+    },
+    /** Frames asked for so far. */
+    get requested() {
+      return requested
     },
   }
 }
@@ -242,6 +267,25 @@ describe('the activity panes’ streaming text', () => {
     }
     expect(framesWriting).toBeGreaterThan(seconds)
     expect(framesWriting).toBeLessThanOrEqual(1 + (seconds * 1000) / WRITE_INTERVAL_MS)
+  })
+
+  it('asks for no frame while none may write, however often the store changes', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    frames.step()
+    const frameMs = 16
+    const steps = 125
+    for (let index = 0; index < steps; index++) {
+      delta(store, 'alice', `w${index} `)
+      frames.step(frameMs)
+    }
+    // A frame to write, and at most one more that finds the pane not due yet; not one a delta.
+    expect(frames.requested).toBeLessThanOrEqual(2 * alice.writes + 2)
+    expect(frames.requested).toBeLessThan(steps / 4)
   })
 
   it('cuts a pane’s tail to what its box shows, once measured', () => {
