@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react'
+import { memo, startTransition, useEffect, useState } from 'react'
 import { Markdown } from '../markdown/Markdown'
 import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
@@ -130,7 +130,12 @@ const PaneText = memo(function PaneText({
   readonly observers: PaneObservers | null
 }) {
   const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
-  useEffect(() => writer.attach(name, setShown), [writer, name])
+  // A transition: React renders the few panes of a write in slices and lets the page handle
+  // what came in meanwhile, rather than parsing all their Markdown in one long task.
+  useEffect(
+    () => writer.attach(name, (next) => startTransition(() => setShown(next))),
+    [writer, name],
+  )
   const [box, setBox] = useState<HTMLDivElement | null>(null)
   useEffect(
     () => (box === null ? undefined : observers?.observeSize(name, box)),
