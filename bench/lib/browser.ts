@@ -343,7 +343,19 @@ export interface TraceSummary {
   readonly mainFrames: number
   /** Every Layout and style recalculation, nested ones (forced by script) included, ms. */
   readonly layoutAndStyleMs: number
+  /** The longest tasks: when (s into the window) and what filled them, to say where they come from. */
+  readonly longestTasks: LongTask[]
 }
+
+export interface LongTask {
+  readonly atSeconds: number
+  readonly ms: number
+  /** Its time by kind of work (outermost events inside it), ms, largest first. */
+  readonly kinds: { kind: string; ms: number }[]
+}
+
+/** How many of the longest tasks a summary describes. */
+const LONGEST_KEPT = 3
 
 const TRACE_KINDS: Record<string, string> = {
   FunctionCall: 'script',
@@ -402,7 +414,8 @@ export function summarizeTrace(buffer: Buffer, windowMs = Number.POSITIVE_INFINI
       (event) =>
         mine(event) && event.tid === thread?.tid && event.ph === 'X' && event.dur !== undefined,
     )
-    .sort((a, b) => a.ts - b.ts)
+    // Outermost first when two begin together: a task before the events inside it.
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
   const start = onMain[0]?.ts ?? 0
   const end = start + windowMs * 1000
   const inside = (event: TraceEvent) => event.ts >= start && event.ts <= end
@@ -413,6 +426,7 @@ export function summarizeTrace(buffer: Buffer, windowMs = Number.POSITIVE_INFINI
   let coveredUntil = 0
   let last = start
   let layoutAndStyle = 0
+  const tasks: { ts: number; end: number; ms: number; kinds: Map<string, number> }[] = []
   for (const event of onMain) {
     if (!inside(event)) continue
     const duration = (event.dur ?? 0) / 1000
@@ -422,13 +436,28 @@ export function summarizeTrace(buffer: Buffer, windowMs = Number.POSITIVE_INFINI
       taskMs += duration
       longest = Math.max(longest, duration)
       if (duration > 50) tasksOver50++
+      tasks.push({ ts: event.ts, end: event.ts + (event.dur ?? 0), ms: duration, kinds: new Map() })
       continue
     }
     const kind = TRACE_KINDS[event.name]
     if (kind === undefined || event.ts < coveredUntil) continue
     coveredUntil = event.ts + (event.dur ?? 0)
     kinds.set(kind, (kinds.get(kind) ?? 0) + duration)
+    // Events come sorted by start: the task that holds this one is the last one begun.
+    const task = tasks[tasks.length - 1]
+    if (task !== undefined && event.ts < task.end)
+      task.kinds.set(kind, (task.kinds.get(kind) ?? 0) + duration)
   }
+  const longestTasks = tasks
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, LONGEST_KEPT)
+    .map((task) => ({
+      atSeconds: Math.round((task.ts - start) / 1e5) / 10,
+      ms: Math.round(task.ms),
+      kinds: [...task.kinds]
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, ms]) => ({ kind, ms: Math.round(ms) })),
+    }))
   const classified = [...kinds.values()].reduce((sum, ms) => sum + ms, 0)
   if (taskMs > classified) kinds.set('other (in tasks)', taskMs - classified)
   const frames = { presented: 0, dropped: 0, noUpdate: 0, other: 0 }
@@ -462,6 +491,7 @@ export function summarizeTrace(buffer: Buffer, windowMs = Number.POSITIVE_INFINI
     droppedFrames,
     mainFrames,
     layoutAndStyleMs: Math.round(layoutAndStyle),
+    longestTasks,
   }
 }
 
@@ -570,5 +600,10 @@ export const TRACE_CATEGORIES_WITH_JS = [...TRACE_CATEGORIES, 'disabled-by-defau
 
 export function describeTrace(summary: TraceSummary): string {
   const frames = summary.frames
-  return `${summary.taskMs} ms of main-thread tasks in ${summary.seconds.toFixed(1)} s (longest ${summary.longestTaskMs} ms, ${summary.tasksOver50} over 50 ms): ${summary.byKind.map((entry) => `${entry.kind} ${entry.share} %`).join(', ')}; layout and style, forced ones included, ${summary.layoutAndStyleMs} ms; frames presented ${frames.presented}, dropped ${frames.dropped}`
+  return `${summary.taskMs} ms of main-thread tasks in ${summary.seconds.toFixed(1)} s (longest ${summary.longestTaskMs} ms, ${summary.tasksOver50} over 50 ms): ${summary.byKind.map((entry) => `${entry.kind} ${entry.share} %`).join(', ')}; layout and style, forced ones included, ${summary.layoutAndStyleMs} ms; frames presented ${frames.presented}, dropped ${frames.dropped}; longest tasks ${summary.longestTasks.map(describeLongTask).join(', ')}`
+}
+
+function describeLongTask(task: LongTask): string {
+  const inside = task.kinds.map((entry) => `${entry.kind} ${entry.ms}`).join(' + ')
+  return `${task.ms} ms at ${task.atSeconds.toFixed(1)} s (${inside || 'unclassified'})`
 }

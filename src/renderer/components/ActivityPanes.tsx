@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react'
+import { memo, startTransition, useEffect, useState } from 'react'
 import { Markdown } from '../markdown/Markdown'
 import { pauseReason } from '../store/budgets'
 import { useAppStoreApi, useAppStore } from '../store/context'
@@ -8,6 +8,8 @@ import { bashOutcome, toolTitle } from '../transcript/tool-views'
 import { describeSpend, formatSpendFull } from './format'
 import { useCost } from './useCost'
 import { NOTHING_STREAMED, PaneTextWriter, type PaneShown } from './pane-text'
+import { capacityFor } from './pane-tail'
+import { watchPanes, type PaneObservers } from './pane-observers'
 import { StatusBadge } from './status'
 import { own } from '../../shared/own'
 
@@ -18,13 +20,26 @@ export function ActivityPanes() {
   // One writer for all panes: their streaming text goes to the DOM in one frame.
   const [writer] = useState(() => new PaneTextWriter(store))
   useEffect(() => writer.start(), [writer])
+  // Panes out of view of the grid are not written until they scroll back in, and each is
+  // given what its box can show.
+  const [grid, setGrid] = useState<HTMLDivElement | null>(null)
+  const [observers, setObservers] = useState<PaneObservers | null>(null)
+  useEffect(() => {
+    if (grid === null) return
+    const watcher = watchPanes(grid, {
+      visible: (name, visible) => writer.setVisible(name, visible),
+      resized: (name, width, height) => writer.setCapacity(name, capacityFor(width, height)),
+    })
+    setObservers(watcher)
+    return () => watcher.dispose()
+  }, [grid, writer])
   // After a reload nothing has streamed yet: each pane starts from its transcript's end.
   const loadActivity = useAppStore((state) => state.loadActivity)
   useEffect(() => void loadActivity(order), [loadActivity, order])
   return (
-    <div className="activity-grid" data-count={order.length}>
+    <div className="activity-grid" data-count={order.length} ref={setGrid}>
       {order.map((name) => (
-        <ActivityPane key={name} name={name} writer={writer} />
+        <ActivityPane key={name} name={name} writer={writer} observers={observers} />
       ))}
     </div>
   )
@@ -33,21 +48,27 @@ export function ActivityPanes() {
 const ActivityPane = memo(function ActivityPane({
   name,
   writer,
+  observers,
 }: {
   readonly name: string
   readonly writer: PaneTextWriter
+  readonly observers: PaneObservers | null
 }) {
   const agent = useAppStore((state) => own(state.agents, name))
   const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
-  const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
-  useEffect(() => writer.attach(name, setShown), [writer, name])
+  const [pane, setPane] = useState<HTMLElement | null>(null)
+  useEffect(
+    () => (pane === null ? undefined : observers?.observeView(name, pane)),
+    [observers, name, pane],
+  )
   if (agent === undefined) return null
   return (
     <section
       className={`activity-pane pane-${agent.status}`}
       data-testid={`activity-pane-${name}`}
       aria-label={`${name} activity`}
+      ref={setPane}
     >
       <header className="pane-header">
         <button type="button" className="pane-title" onClick={() => select(name, 'conversation')}>
@@ -84,18 +105,7 @@ const ActivityPane = memo(function ActivityPane({
       ) : (agent.status === 'waiting' || agent.status === 'stalled') && agent.statusReason ? (
         <p className="pane-reason">{pauseReason(agent) ?? agent.statusReason}</p>
       ) : null}
-      <div
-        className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
-        data-testid="pane-text"
-      >
-        <div className="pane-text-lines">
-          {shown.text.length === 0 ? (
-            NOTHING_STREAMED
-          ) : (
-            <Markdown text={shown.text} variant="pane" />
-          )}
-        </div>
-      </div>
+      <PaneText name={name} writer={writer} observers={observers} />
       <footer className="pane-footer">
         <PaneSpend agent={agent} />
         {agent.pending > 0 ? (
@@ -103,6 +113,44 @@ const ActivityPane = memo(function ActivityPane({
         ) : null}
       </footer>
     </section>
+  )
+})
+
+/**
+ * The pane's streaming text, a component of its own: the writer's updates (several a second
+ * per streaming agent) render the text alone, not the pane's header and footer.
+ */
+const PaneText = memo(function PaneText({
+  name,
+  writer,
+  observers,
+}: {
+  readonly name: string
+  readonly writer: PaneTextWriter
+  readonly observers: PaneObservers | null
+}) {
+  const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
+  // A transition: React renders the few panes of a write in slices and lets the page handle
+  // what came in meanwhile, rather than parsing all their Markdown in one long task.
+  useEffect(
+    () => writer.attach(name, (next) => startTransition(() => setShown(next))),
+    [writer, name],
+  )
+  const [box, setBox] = useState<HTMLDivElement | null>(null)
+  useEffect(
+    () => (box === null ? undefined : observers?.observeSize(name, box)),
+    [observers, name, box],
+  )
+  return (
+    <div
+      ref={setBox}
+      className={`pane-text${shown.text.length === 0 ? ' is-empty' : ''}${shown.streaming ? ' is-streaming' : ''}`}
+      data-testid="pane-text"
+    >
+      <div className="pane-text-lines">
+        {shown.text.length === 0 ? NOTHING_STREAMED : <Markdown text={shown.text} variant="pane" />}
+      </div>
+    </div>
   )
 })
 

@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react'
+import { memo, useState, useSyncExternalStore } from 'react'
 import { assertNever } from '../../shared/errors'
 import { totalTokens } from '../../shared/usage'
 import { LEAD, USER } from '../../shared/names'
@@ -130,7 +130,11 @@ function TeamBudgetLine() {
   )
 }
 
-function RosterItem({
+/*
+ * Memoized: a spawn changes the team's order, and with it the list; the rows of the others
+ * (a subtree each) render again only when their own agent changed.
+ */
+const RosterItem = memo(function RosterItem({
   name,
   position,
   compact,
@@ -152,7 +156,7 @@ function RosterItem({
       compact={compact}
     />
   )
-}
+})
 
 function RosterEntry({
   agent,

@@ -1,11 +1,8 @@
 import type { LiveState } from '../store/state'
 import type { AppStore } from '../store/store'
 import { own } from '../../shared/own'
+import { FULL_CAPACITY, paneText, type PaneCapacity } from './pane-tail'
 
-/** Lines of streaming text a pane shows: enough to follow, little enough for 8 panes on a laptop. */
-export const PANE_LINES = 14
-/** And characters: a paragraph without line breaks must not make every frame lay out all of it. */
-export const PANE_CHARACTERS = 1200
 /**
  * Panes written in one frame, the longest-waiting first. A busy team streams into every pane
  * every frame; laying out all of them in one frame is what made frames (main-thread tasks) long.
@@ -14,17 +11,40 @@ export const PANE_CHARACTERS = 1200
  */
 export const PANES_PER_FRAME = 4
 
+/**
+ * The shortest time between two frames that write panes. Every frame that changes the page
+ * lays out, paints and composites it again, a cost that does not depend on how little changed:
+ * ten such frames a second, each writing a few panes, cost far less than sixty writing one.
+ */
+export const WRITE_INTERVAL_MS = 100
+
+/**
+ * The shortest time between two writes of one pane. Each write parses the pane's Markdown and
+ * lays it out again; a stream brings tens of deltas a second, and a person follows a pane as
+ * well at a few updates a second. With 50 agents streaming, this (and skipping panes out of
+ * view) is what keeps the page's frames short.
+ */
+export const PANE_INTERVAL_MS = 250
+
 export const NOTHING_STREAMED = 'Nothing streamed yet.'
 
-/** The frame clock, injected so that tests can step it. */
+/** The frame clock and a timer, injected so that tests can step them. */
 export interface FrameScheduler {
   request(callback: () => void): number
   cancel(handle: number): void
+  /** Runs `callback` in `ms` milliseconds. */
+  later(callback: () => void, ms: number): number
+  cancelLater(handle: number): void
+  /** Milliseconds on a monotonic clock. */
+  now(): number
 }
 
 const animationFrames: FrameScheduler = {
   request: (callback) => requestAnimationFrame(callback),
   cancel: (handle) => cancelAnimationFrame(handle),
+  later: (callback, ms) => window.setTimeout(callback, ms),
+  cancelLater: (handle) => window.clearTimeout(handle),
+  now: () => performance.now(),
 }
 
 /** What a pane shows: the tail of the agent's text, and whether it is streaming now. */
@@ -43,20 +63,28 @@ interface Pane {
   /** What it was last given: an unchanged tail is not sent again. */
   text: string
   streaming: boolean
-  /** The frame it was last written in: the longest-waiting panes go first. */
-  writtenIn: number
+  /** When it was last given new text: the longest-waiting panes go first. */
+  writtenAt: number
+  /** Whether it is in view (or near it); a pane out of view waits until it comes back. */
+  visible: boolean
+  /** How much of the tail its box shows. */
+  capacity: PaneCapacity
 }
 
 /**
  * The streaming text of every activity pane, from one transient store subscription rather than
- * a store selector per pane. Sixteen agents streaming change the store many times a frame: the
- * writes wait for the next animation frame, at most PANES_PER_FRAME panes a frame, so that no
- * frame renders (parses the Markdown of, lays out) more than a few panes.
+ * a store selector per pane. Fifty agents streaming change the store many times a frame: the
+ * writes wait for an animation frame, at most PANES_PER_FRAME panes a frame and one write a
+ * pane every PANE_INTERVAL_MS, and only for panes in view, so that no frame renders (parses
+ * the Markdown of, lays out) more than a few panes and the page has time left between frames.
  */
 export class PaneTextWriter {
   private readonly panes = new Map<string, Pane>()
   private frame: number | null = null
-  private frameCount = 0
+  /** Set while waiting for the time a frame may write again. */
+  private timer: number | null = null
+  /** When a frame last wrote a pane. */
+  private wroteAt = Number.NEGATIVE_INFINITY
   private unsubscribe: (() => void) | null = null
 
   constructor(
@@ -68,120 +96,123 @@ export class PaneTextWriter {
   start(): () => void {
     this.unsubscribe?.()
     this.unsubscribe = this.store.subscribe((state, previous) => {
-      if (state.live !== previous.live) this.requestFrame()
+      if (state.live !== previous.live) this.schedule()
     })
     // The store may have changed between the panes' first writes and now.
-    this.requestFrame()
+    this.schedule()
     return () => this.stop()
   }
 
   /** Sends `name`'s text to `sink` now and on the frames it changes; returns the detach. */
   attach(name: string, sink: PaneSink): () => void {
-    const pane: Pane = { sink, shown: null, text: '', streaming: false, writtenIn: 0 }
+    const pane: Pane = {
+      sink,
+      shown: null,
+      text: '',
+      streaming: false,
+      writtenAt: Number.NEGATIVE_INFINITY,
+      visible: true,
+      capacity: FULL_CAPACITY,
+    }
     this.panes.set(name, pane)
-    writePane(pane, own(this.store.getState().live, name), true)
+    if (writePane(pane, own(this.store.getState().live, name), true))
+      pane.writtenAt = this.frames.now()
     return () => {
       if (this.panes.get(name) === pane) this.panes.delete(name)
     }
+  }
+
+  /** Whether `name`'s pane is in view: one out of view is not written until it is back. */
+  setVisible(name: string, visible: boolean): void {
+    const pane = this.panes.get(name)
+    if (pane === undefined || pane.visible === visible) return
+    pane.visible = visible
+    if (visible) this.schedule()
+  }
+
+  /** How much text `name`'s pane can show (its box was measured): its tail is cut to that. */
+  setCapacity(name: string, capacity: PaneCapacity): void {
+    const pane = this.panes.get(name)
+    if (
+      pane === undefined ||
+      (pane.capacity.lines === capacity.lines && pane.capacity.characters === capacity.characters)
+    )
+      return
+    pane.capacity = capacity
+    // Its tail is cut again on its next turn.
+    pane.shown = null
+    this.schedule()
   }
 
   private stop(): void {
     this.unsubscribe?.()
     this.unsubscribe = null
     if (this.frame !== null) this.frames.cancel(this.frame)
+    if (this.timer !== null) this.frames.cancelLater(this.timer)
     this.frame = null
+    this.timer = null
   }
 
-  private requestFrame(): void {
-    if (this.frame === null) this.frame = this.frames.request(() => this.flush())
+  /**
+   * Asks for a frame, or, before a frame may write again, for a timer that asks for it then: a
+   * frame asked for every time the store changes would run the page's frame work sixty times
+   * a second for nothing.
+   */
+  private schedule(earliest = this.wroteAt + WRITE_INTERVAL_MS): void {
+    if (this.frame !== null || this.timer !== null) return
+    const wait = earliest - this.frames.now()
+    if (wait <= 0) {
+      this.frame = this.frames.request(() => this.flush())
+      return
+    }
+    this.timer = this.frames.later(() => {
+      this.timer = null
+      this.schedule()
+    }, wait)
   }
 
   private flush(): void {
     this.frame = null
-    this.frameCount++
+    const now = this.frames.now()
     const { live } = this.store.getState()
-    const behind = [...this.panes]
-      .filter(([name, pane]) => own(live, name) !== pane.shown)
-      .sort(([, a], [, b]) => a.writtenIn - b.writtenIn)
-    for (const [name, pane] of behind.slice(0, PANES_PER_FRAME)) {
-      writePane(pane, own(live, name), false)
-      pane.writtenIn = this.frameCount
+    const behind = [...this.panes].filter(
+      ([name, pane]) => pane.visible && own(live, name) !== pane.shown,
+    )
+    const due =
+      now - this.wroteAt < WRITE_INTERVAL_MS
+        ? []
+        : behind
+            .filter(([, pane]) => now - pane.writtenAt >= PANE_INTERVAL_MS)
+            .sort(([, a], [, b]) => a.writtenAt - b.writtenAt)
+    let written = 0
+    for (const [name, pane] of due) {
+      if (written === PANES_PER_FRAME) break
+      if (!writePane(pane, own(live, name), false)) continue
+      pane.writtenAt = now
+      written++
     }
-    if (behind.length > PANES_PER_FRAME) this.requestFrame()
+    if (written > 0) this.wroteAt = now
+    // Panes still behind (not due yet, or over this frame's share) wait for the first of them
+    // to be due.
+    const waiting = behind.filter(([name, pane]) => own(live, name) !== pane.shown)
+    if (waiting.length === 0) return
+    const firstDue = Math.min(...waiting.map(([, pane]) => pane.writtenAt + PANE_INTERVAL_MS))
+    this.schedule(Math.max(firstDue, this.wroteAt + WRITE_INTERVAL_MS))
   }
 }
 
-/** Sends the pane its new tail, only when the agent's live state changed what it shows. */
-function writePane(pane: Pane, live: LiveState | undefined, first: boolean): void {
-  if (live === pane.shown) return
+/**
+ * Sends the pane its new tail, only when the agent's live state changed what it shows; says
+ * whether it did.
+ */
+function writePane(pane: Pane, live: LiveState | undefined, first: boolean): boolean {
+  if (live === pane.shown) return false
   pane.shown = live
-  const text = paneText(live)
+  const text = paneText(live, pane.capacity)
   const streaming = (live?.text.length ?? 0) > 0
-  if (!first && text === pane.text && streaming === pane.streaming) return
+  if (!first && text === pane.text && streaming === pane.streaming) return false
   pane.text = text
   pane.streaming = streaming
   pane.sink({ text, streaming })
-}
-
-/** The tail of what the agent streams (or last said), as Markdown that still reads right. */
-export function paneText(live: LiveState | undefined): string {
-  if (live === undefined) return ''
-  const text = (live.text.length > 0 ? live.text : live.lastText).trimEnd()
-  return markdownTail(text, PANE_LINES, PANE_CHARACTERS)
-}
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/
-
-/**
- * The last lines of Markdown text, at most `maxLines` and about `maxCharacters`, cut so that
- * they render as they did whole: a cut inside a fenced block re-opens the fence, and a cut
- * inside a table keeps the table's header and delimiter rows (else pipes and fences show raw).
- */
-export function markdownTail(text: string, maxLines: number, maxCharacters: number): string {
-  const lines = text.split('\n')
-  let start = Math.max(0, lines.length - maxLines)
-  let kept = lines.slice(start).reduce((sum, line) => sum + line.length + 1, 0)
-  while (kept > maxCharacters && start < lines.length - 1) {
-    kept -= (lines[start]?.length ?? 0) + 1
-    start++
-  }
-  if (start === 0) return tailCharacters(text, maxCharacters)
-  const tail = lines.slice(start)
-  const last = tail.length - 1
-  tail[last] = tailCharacters(tail[last] ?? '', maxCharacters)
-  return [...reopened(lines, start), ...tail].join('\n')
-}
-
-function tailCharacters(text: string, maxCharacters: number): string {
-  return text.length > maxCharacters ? text.slice(text.length - maxCharacters) : text
-}
-
-/** The lines that re-open what is open at line `start`: a code fence, or a table's head. */
-function reopened(lines: readonly string[], start: number): string[] {
-  let fence: { marker: string; line: string } | null = null
-  for (let index = 0; index < start; index++) {
-    const line = lines[index] ?? ''
-    const match = FENCE.exec(line)
-    if (match === null) continue
-    const marker = match[1] ?? ''
-    if (fence === null) fence = { marker, line }
-    else if (
-      marker[0] === fence.marker[0] &&
-      marker.length >= fence.marker.length &&
-      (match[2] ?? '').trim() === ''
-    )
-      fence = null
-  }
-  if (fence !== null) return [fence.line]
-  // A table: its rows run up to the cut without a blank line, from a header and a delimiter.
-  if (!(lines[start] ?? '').includes('|')) return []
-  let first = start
-  while (first > 0 && (lines[first - 1] ?? '').includes('|')) first--
-  const delimiter = lines[first + 1]
-  if (first < start && delimiter !== undefined && TABLE_DELIMITER.test(delimiter)) {
-    if (first + 1 >= start) return [lines[first] ?? '']
-    return [lines[first] ?? '', delimiter]
-  }
-  return []
+  return true
 }

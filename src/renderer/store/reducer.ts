@@ -215,7 +215,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             failure: null,
             ...permissionOf(member, undefined),
           }
-        : {
+        : unlessSame(existing, {
             ...existing,
             role: member.role,
             status: member.status,
@@ -223,15 +223,34 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             model,
             thinking,
             ...permissionOf(member, existing),
-          }
+          })
   }
+  const order = [
+    ...(lead === undefined ? [] : [LEAD]),
+    ...event.members.map((member) => member.name),
+  ]
+  // A roster change touches one member at most: what did not change keeps its object, so that
+  // the roster rows and activity panes of a large team do not all render again.
   return {
     ...state,
     teamName: event.team_name,
-    agents,
-    order: [...(lead === undefined ? [] : [LEAD]), ...event.members.map((member) => member.name)],
+    agents: unlessSame(state.agents, agents),
+    order: sameItems(state.order, order) ? state.order : order,
     rosterProblem: null,
   }
+}
+
+/** `next`, or `previous` when every field holds the same value. */
+function unlessSame<T extends object>(previous: T, next: T): T {
+  const keys = Object.keys(next) as (keyof T)[]
+  return keys.length === Object.keys(previous).length &&
+    keys.every((key) => Object.hasOwn(previous, key) && previous[key] === next[key])
+    ? previous
+    : next
+}
+
+function sameItems(previous: readonly string[], next: readonly string[]): boolean {
+  return previous.length === next.length && previous.every((item, index) => item === next[index])
 }
 
 /**

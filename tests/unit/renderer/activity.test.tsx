@@ -97,6 +97,28 @@ describe('activity panes', () => {
     expect(pane.querySelector('.pane-tool-name')).toHaveTextContent('bash')
   })
 
+  it('render a reply streamed in small deltas as Markdown once it is in: no raw pipes or fences', async () => {
+    const api = await openActivity({})
+    const pane = screen.getByTestId('activity-pane-bob')
+    const reply =
+      'Counted:\n\n| file | lines |\n| --- | --- |\n| a.ts | 12 |\n\n```js\nconst total = 12\n```\n\nAll **done**.'
+    // Three characters a delta, as a model streams: the pane is written a few times a second.
+    for (let index = 0; index < reply.length; index += 3)
+      act(() =>
+        api.emit([{ type: 'text-delta', agent: 'bob', text: reply.slice(index, index + 3) }]),
+      )
+    const text = within(pane).getByTestId('pane-text')
+    await waitFor(() => expect(within(text).getByText('done').tagName).toBe('STRONG'))
+    expect(
+      within(text)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['a.ts', '12'])
+    expect(text.querySelector('code')).toHaveTextContent('const total = 12')
+    expect(text).not.toHaveTextContent('|')
+    expect(text).not.toHaveTextContent('```')
+  })
+
   it('show an agent’s failure under its status, inside a pane laid out like the others', async () => {
     const api = fakeApi({
       snapshot: snapshot({ members: [agentView('alice', { status: 'error' }), agentView('bob')] }),

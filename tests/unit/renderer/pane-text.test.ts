@@ -1,37 +1,73 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  PANE_CHARACTERS,
-  PANE_LINES,
+  PANE_INTERVAL_MS,
   PANES_PER_FRAME,
   PaneTextWriter,
-  markdownTail,
+  WRITE_INTERVAL_MS,
   type FrameScheduler,
   type PaneShown,
   type PaneSink,
 } from '../../../src/renderer/components/pane-text'
+import {
+  PANE_CHARACTERS,
+  PANE_LINES,
+  capacityFor,
+  markdownTail,
+} from '../../../src/renderer/components/pane-tail'
 import { createAppStore, type AppStore } from '../../../src/renderer/store/store'
 import { agentView, fakeApi, snapshot } from './fake-api'
 
-/** Frames that run only when the test says so. */
-function steppedFrames(): FrameScheduler & { step(): void; readonly waiting: number } {
+/**
+ * Frames and timers that run only when the test says so, each step `ms` after the one before
+ * (by default far enough apart that every pane may be written again): the timers due first,
+ * then the frames asked for.
+ */
+function steppedFrames(): FrameScheduler & {
+  step(ms?: number): void
+  readonly waiting: number
+  readonly requested: number
+} {
   const callbacks = new Map<number, () => void>()
+  const timers = new Map<number, { at: number; callback: () => void }>()
   let next = 1
+  let time = 0
+  let requested = 0
   return {
     request(callback) {
+      requested++
       callbacks.set(next, callback)
       return next++
     },
     cancel(handle) {
       callbacks.delete(handle)
     },
-    step() {
+    later(callback, ms) {
+      timers.set(next, { at: time + ms, callback })
+      return next++
+    },
+    cancelLater(handle) {
+      timers.delete(handle)
+    },
+    now: () => time,
+    step(ms = PANE_INTERVAL_MS) {
+      time += ms
+      for (const [handle, timer] of [...timers]) {
+        if (timer.at > time) continue
+        timers.delete(handle)
+        timer.callback()
+      }
       const due = [...callbacks.values()]
       callbacks.clear()
       for (const callback of due) callback()
     },
+    /** Frames and timers not run yet. */
     get waiting() {
-      return callbacks.size
+      return callbacks.size + timers.size
+    },
+    /** Frames asked for so far. */
+    get requested() {
+      return requested
     },
   }
 }
@@ -185,6 +221,122 @@ describe('the activity panes’ streaming text', () => {
     expect(frames.waiting).toBe(0)
   })
 
+  it('writes a streaming pane a few times a second however many deltas come, then its last text', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    const frameMs = 16
+    const deltas = 200
+    // One delta a frame for 3.2 s: each write is a Markdown parse and a layout of the pane.
+    for (let index = 0; index < deltas; index++) {
+      delta(store, 'alice', `w${index} `)
+      frames.step(frameMs)
+    }
+    const streamedMs = deltas * frameMs
+    expect(alice.writes).toBeGreaterThan(1)
+    expect(alice.writes).toBeLessThanOrEqual(2 + Math.ceil(streamedMs / PANE_INTERVAL_MS))
+    // The last deltas are not lost: once the interval is over the pane shows all of them.
+    while (frames.waiting > 0) frames.step(frameMs)
+    expect(alice.text.endsWith(`w${deltas - 1}`)).toBe(true)
+  })
+
+  it('changes the page in at most a few frames a second while many panes stream', () => {
+    const names = Array.from({ length: 12 }, (_, index) => `agent${index}`)
+    const store = openedStore(names)
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    let writes = 0
+    for (const name of names)
+      writer.attach(name, () => {
+        writes++
+      })
+    stop = writer.start()
+    frames.step()
+    const frameMs = 16
+    const seconds = 2
+    let framesWriting = 0
+    for (let frame = 0; frame < (seconds * 1000) / frameMs; frame++) {
+      for (const name of names) delta(store, name, `${frame} `)
+      const before = writes
+      frames.step(frameMs)
+      if (writes > before) framesWriting++
+      expect(writes - before).toBeLessThanOrEqual(PANES_PER_FRAME)
+    }
+    expect(framesWriting).toBeGreaterThan(seconds)
+    expect(framesWriting).toBeLessThanOrEqual(1 + (seconds * 1000) / WRITE_INTERVAL_MS)
+  })
+
+  it('asks for no frame while none may write, however often the store changes', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    frames.step()
+    const frameMs = 16
+    const steps = 125
+    for (let index = 0; index < steps; index++) {
+      delta(store, 'alice', `w${index} `)
+      frames.step(frameMs)
+    }
+    // A frame to write, and at most one more that finds the pane not due yet; not one a delta.
+    expect(frames.requested).toBeLessThanOrEqual(2 * alice.writes + 2)
+    expect(frames.requested).toBeLessThan(steps / 4)
+  })
+
+  it('cuts a pane’s tail to what its box shows, once measured', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    writer.attach('alice', alice.sink)
+    stop = writer.start()
+    delta(store, 'alice', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'))
+    frames.step()
+    expect(alice.text.split('\n')).toHaveLength(PANE_LINES)
+
+    // A small tile: three lines of about 40 characters.
+    const small = capacityFor(200, 54)
+    writer.setCapacity('alice', small)
+    frames.step()
+    const lines = alice.text.split('\n')
+    expect(lines.length).toBeLessThan(PANE_LINES)
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    expect(lines[lines.length - 1]).toBe('line 99')
+  })
+
+  it('does not write a pane out of view, and writes it at once when it comes back', () => {
+    const store = openedStore()
+    const frames = steppedFrames()
+    const writer = new PaneTextWriter(store, frames)
+    const alice = recorder()
+    const bob = recorder()
+    writer.attach('alice', alice.sink)
+    writer.attach('bob', bob.sink)
+    stop = writer.start()
+    frames.step()
+    writer.setVisible('bob', false)
+
+    for (let index = 0; index < 10; index++) {
+      delta(store, 'bob', `b${index} `)
+      frames.step()
+    }
+    expect(bob.writes).toBe(1)
+    // Nothing in view is behind: no frame is asked for on bob's account.
+    expect(frames.waiting).toBe(0)
+
+    writer.setVisible('bob', true)
+    expect(frames.waiting).toBe(1)
+    frames.step(1)
+    expect(bob.writes).toBe(2)
+    expect(bob.text).toContain('b9')
+    expect(alice.writes).toBe(1)
+  })
+
   it('stops writing to a pane once it is detached', () => {
     const store = openedStore()
     const frames = steppedFrames()
@@ -197,6 +349,20 @@ describe('the activity panes’ streaming text', () => {
     frames.step()
     expect(alice.text).toBe('')
     expect(alice.writes).toBe(1)
+  })
+})
+
+describe('what a pane’s box can show', () => {
+  it('gives a small tile a few lines, with room to spare, and a large one the full tail', () => {
+    const small = capacityFor(214, 55)
+    expect(small.lines).toBeGreaterThanOrEqual(4)
+    expect(small.lines).toBeLessThan(PANE_LINES)
+    // Four lines of at most ~43 characters (5 px the narrowest), twice over.
+    expect(small.characters).toBeGreaterThanOrEqual(4 * 43)
+    expect(small.characters).toBeLessThan(PANE_CHARACTERS)
+    expect(capacityFor(600, 400)).toEqual({ lines: PANE_LINES, characters: PANE_CHARACTERS })
+    // Not laid out yet (a hidden tab): the full tail.
+    expect(capacityFor(0, 0)).toEqual({ lines: PANE_LINES, characters: PANE_CHARACTERS })
   })
 })
 

@@ -347,6 +347,26 @@ describe('reduceEvents', () => {
     })
   })
 
+  it('roster-changed keeps the objects of members it did not change', () => {
+    const members = [
+      { name: 'alice', role: 'coder', status: 'idle' as const },
+      { name: 'bob', role: 'tester', status: 'working' as const },
+    ]
+    const state = reduceEvent(opened(), { type: 'roster-changed', team_name: 'team', members })
+    const same = reduceEvent(state, { type: 'roster-changed', team_name: 'team', members })
+    expect(same.agents).toBe(state.agents)
+    expect(same.order).toBe(state.order)
+
+    const grown = reduceEvent(same, {
+      type: 'roster-changed',
+      team_name: 'team',
+      members: [...members.slice(0, 1), { ...members[1]!, status: 'idle' }],
+    })
+    expect(grown.agents['alice']).toBe(state.agents['alice'])
+    expect(grown.agents['bob']).not.toBe(state.agents['bob'])
+    expect(grown.agents['bob']?.status).toBe('idle')
+  })
+
   it('roster-invalid shows where the file is broken; roster-changed clears it', () => {
     let state = reduceEvent(opened(), examples['roster-invalid'])
     expect(state.rosterProblem).toEqual({
