@@ -1,21 +1,13 @@
-import './zod-config'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { resolveApi } from './api'
-import { App } from './App'
 import './styles.css'
-import { themeController } from './theme/theme'
+import { FIRST_VIEW_ID } from '../shared/first-view'
 
-const container = document.getElementById('root')
-if (container === null) throw new Error('index.html has no #root element')
+/*
+ * The page's entry: the stylesheet, and the app (start.tsx, a chunk of its own). Where the
+ * server drew the team into the page (src/shared/first-view.ts), the app's half a megabyte is
+ * fetched and evaluated only after that first view has been painted: loaded with the page, it
+ * took CPU from the first paint on a machine with few cores.
+ */
+const start = (): Promise<unknown> => import('./start')
 
-// Before the first paint, so a light page never flashes dark.
-themeController().start()
-
-const { api, onConnectionChange } = resolveApi()
-
-createRoot(container).render(
-  <StrictMode>
-    <App api={api} onConnectionChange={onConnectionChange} />
-  </StrictMode>,
-)
+if (document.getElementById(FIRST_VIEW_ID) === null) void start()
+else requestAnimationFrame(() => setTimeout(() => void start(), 0))

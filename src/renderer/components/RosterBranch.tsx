@@ -2,7 +2,6 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import type { Result } from '../../shared/contract'
 import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
-import './roster-branch.css'
 
 type Worktrees = Result<'getWorktrees'>
 

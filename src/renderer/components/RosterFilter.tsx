@@ -2,7 +2,6 @@ import type { AgentState } from '../store/state'
 import { badgeLook } from './status'
 import { ChoiceSelect } from './ChoiceSelect'
 import { densityController, parseDensityChoice, type RosterDensityChoice } from './roster-density'
-import './roster-compact.css'
 
 /** Whether an agent answers the roster's filter: a word of its name, role or status. */
 export function matchesRosterFilter(agent: AgentState, query: string): boolean {
