@@ -267,13 +267,14 @@ async function handleRequest(
       ? await firstView.page()
       : null
   if (page !== null) {
+    const body = withoutPolicyMeta(page)
     // Drawn from the team's state of this moment: never kept.
     response.writeHead(200, {
       'content-type': found.contentType,
-      'content-length': Buffer.byteLength(page),
+      'content-length': Buffer.byteLength(body),
       'cache-control': 'no-store',
     })
-    return void response.end(page)
+    return void response.end(body)
   }
   response.writeHead(200, {
     'content-type': found.contentType,
@@ -286,4 +287,18 @@ async function handleRequest(
 
 function isIndexPage(path: string): boolean {
   return path === '/' || path === '/index.html'
+}
+
+const POLICY_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i
+
+/**
+ * The page's meta tag states the very policy every response here carries as a header
+ * (SECURITY_HEADERS): the page drawn here goes without it, as Chromium, meeting a policy in a
+ * meta tag, holds back the stylesheet the first view waits on (measured: about 60 ms of a
+ * 300 ms first paint). A tag that says anything else is left in place.
+ */
+export function withoutPolicyMeta(page: string): string {
+  return page.replace(POLICY_META, (tag, policy: string) =>
+    policy === productionContentSecurityPolicy ? '' : tag,
+  )
 }

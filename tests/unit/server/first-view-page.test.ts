@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { withoutPolicyMeta } from '../../../src/server/browser-server'
 import { firstViewPages, type FirstViewPages } from '../../../src/server/first-view-page'
+import { productionContentSecurityPolicy } from '../../../src/shared/content-security-policy'
 import type { CommandService } from '../../../src/shared/command-service'
 import type { HostEvent } from '../../../src/shared/contract'
 import { withFirstView } from '../../../src/shared/first-view'
@@ -72,6 +74,20 @@ describe('withFirstView', () => {
     expect(withFirstView(PAGE, '')).toBe(PAGE)
     const changed = PAGE.replace('<div id="root"></div>', '<main id="root"></main>')
     expect(withFirstView(changed, '<p>team</p>')).toBe(changed)
+  })
+})
+
+describe('withoutPolicyMeta', () => {
+  const tag = (policy: string) =>
+    `<head><meta\n      http-equiv="Content-Security-Policy"\n      content="${policy}"\n    /></head>`
+
+  it('drops the meta tag that states the policy the server sends as a header', () => {
+    expect(withoutPolicyMeta(tag(productionContentSecurityPolicy))).toBe('<head></head>')
+  })
+
+  it('keeps a meta tag that states any other policy', () => {
+    const other = tag("default-src 'none'")
+    expect(withoutPolicyMeta(other)).toBe(other)
   })
 })
 
