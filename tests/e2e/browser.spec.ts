@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { WebSocket } from 'ws'
 import { NAME_RULE } from '../../src/shared/names'
-import { root, startServer, type RunningServer } from './serve'
+import { openApp, root, startServer, type RunningServer } from './serve'
 
 /**
  * A newcomer's first use of browser mode, end to end: the real `agent-teams serve` (the real
@@ -258,7 +258,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
   })
 
   test('1. first run: the choices, then the offline model in Settings, with the workspace open', async () => {
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     await expect(page).toHaveTitle(/Agent Teams/)
     await expect(page.getByRole('heading', { name: 'Welcome to Agent Teams' })).toBeVisible()
     // The token left the address bar (and the history); a reload works from the cookie.
@@ -546,7 +546,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
     const after = await start()
     expect(after.token).not.toBe(before.token)
 
-    await page.goto(after.url)
+    await openApp(page, after.url)
     // Settings kept the offline model and the folder is open: no first run this time.
     await expect(rosterItem('lead')).toBeVisible({ timeout: TEAM_TIMEOUT })
     await expect(rosterItem('alice')).toContainText('coder')
@@ -738,7 +738,7 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await shot('17-expired-address')
 
     // The new address works.
-    await page.goto(server.url)
+    await openApp(page, server.url)
     await expect(rosterItem('frank')).toBeVisible({ timeout: TEAM_TIMEOUT })
   })
 })

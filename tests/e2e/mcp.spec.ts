@@ -6,6 +6,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { findProcess } from '../helpers/proc'
 import {
   offlineConfigHome,
+  openApp,
   openWatchedPage,
   root,
   startServer,
@@ -62,7 +63,7 @@ test.describe('browser mode: a workspace’s MCP servers', () => {
     expect(server!.output()).toContain('answer in the window')
     expect(findProcess(MARKER)).toBeNull()
 
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     const trust = page.getByRole('dialog', { name: 'Trust this folder’s MCP servers?' })
     await expect(trust).toBeVisible()
     await expect(trust).toContainText('notes')

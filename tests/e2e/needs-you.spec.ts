@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import {
   offlineConfigHome,
+  openApp,
   openWatchedPage,
   root,
   startServer,
@@ -68,7 +69,7 @@ test.describe('browser mode: the Needs-you queue', () => {
   })
 
   test('ask-mode commands wait in the queue and run once when approved with the keyboard', async () => {
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     await expect(count()).toHaveAccessibleName('Needs you: 0', { timeout: TEAM_TIMEOUT })
 
     await spawnInAskMode('tess')

@@ -6,6 +6,7 @@ import { expect, test, type BrowserContext, type Locator, type Page } from '@pla
 import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
 import {
   offlineConfigHome,
+  openApp,
   openWatchedPage,
   root,
   startServer,
@@ -73,7 +74,7 @@ test.describe('browser mode: the board, worktrees and the review loop', () => {
 
   test('the lead splits the request into tasks; two teammates finish them in worktrees', async () => {
     test.setTimeout(3 * TEAM_TIMEOUT)
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     const composer = page.getByLabel('Message the lead')
     await composer.fill(DEMO_REQUEST)
     await composer.press('Enter')

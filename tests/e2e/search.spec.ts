@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import {
   offlineConfigHome,
+  openApp,
   openWatchedPage,
   root,
   startServer,
@@ -123,7 +124,7 @@ test.describe('search across the team', () => {
   })
 
   test('finds a word from an old part of a 10,000-record transcript and scrolls to it', async () => {
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     await expect(page.getByRole('complementary', { name: 'Team' })).toBeVisible()
     await page.keyboard.press('Control+Shift+F')
     const panel = page.getByTestId('search-panel')
@@ -158,7 +159,7 @@ test.describe('search across the team', () => {
     await expect(page).toHaveURL(/#\/alice\/inbox$/)
     const second = await context!.newPage()
     watchErrors(second, pageErrors)
-    await second.goto(page.url())
+    await openApp(second, page.url())
     await expect(second.getByRole('heading', { level: 1 })).toHaveText('alice')
     await expect(second.getByRole('tab', { name: /^Inbox/ })).toHaveAttribute(
       'aria-selected',

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test'
 
 /**
  * Starts the real `agent-teams serve` as a child process, the way a person would from a
@@ -180,4 +180,14 @@ export function offlineConfigHome(spec: string, settings: Record<string, unknown
     JSON.stringify({ useOfflineModel: true, ...settings }),
   )
   return home
+}
+
+/**
+ * Opens the page at `url` and waits until the app has taken over from the server's first view
+ * (src/shared/first-view.ts): before that the team is painted but no key is heard, and nothing
+ * in it can be used.
+ */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect(page.locator('#first-view')).toHaveCount(0, { timeout: 30_000 })
 }

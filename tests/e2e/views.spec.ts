@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import {
   offlineConfigHome,
+  openApp,
   openWatchedPage,
   root,
   startServer,
@@ -148,7 +149,7 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
   })
 
   test('the compact roster shows all twenty-one agents whole, and the filter narrows it', async () => {
-    await page.goto(server!.url)
+    await openApp(page, server!.url)
     await expect(item('tia')).toBeVisible({ timeout: TEAM_TIMEOUT })
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark')
     // Auto: a team this large is compact by itself.
