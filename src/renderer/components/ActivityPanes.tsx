@@ -45,15 +45,14 @@ export function ActivityPanes() {
   )
 }
 
-const ActivityPane = memo(function ActivityPane({
-  name,
-  writer,
-  observers,
-}: {
+/** A pane, and its text: one agent's, written by the grid's writer as the observers see it. */
+interface PaneProps {
   readonly name: string
   readonly writer: PaneTextWriter
   readonly observers: PaneObservers | null
-}) {
+}
+
+const ActivityPane = memo(function ActivityPane({ name, writer, observers }: PaneProps) {
   const agent = useAppStore((state) => own(state.agents, name))
   const tool = useAppStore((state) => currentTool(own(state.live, name)?.tools))
   const select = useAppStore((state) => state.select)
@@ -120,15 +119,7 @@ const ActivityPane = memo(function ActivityPane({
  * The pane's streaming text, a component of its own: the writer's updates (several a second
  * per streaming agent) render the text alone, not the pane's header and footer.
  */
-const PaneText = memo(function PaneText({
-  name,
-  writer,
-  observers,
-}: {
-  readonly name: string
-  readonly writer: PaneTextWriter
-  readonly observers: PaneObservers | null
-}) {
+const PaneText = memo(function PaneText({ name, writer, observers }: PaneProps) {
   const [shown, setShown] = useState<PaneShown>({ text: '', streaming: false })
   // A transition: React renders the few panes of a write in slices and lets the page handle
   // what came in meanwhile, rather than parsing all their Markdown in one long task.

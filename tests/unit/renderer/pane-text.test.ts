@@ -117,15 +117,22 @@ describe('the activity panes’ streaming text', () => {
   let stop = () => {}
   afterEach(() => stop())
 
-  it('writes every pane once a frame, however many deltas came in between', () => {
+  /** A team's store, stepped frames and a started writer, a recording pane attached per name. */
+  function writing(...names: string[]) {
     const store = openedStore()
     const frames = steppedFrames()
     const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    const bob = recorder()
-    writer.attach('alice', alice.sink)
-    writer.attach('bob', bob.sink)
+    const [alice = recorder(), bob = recorder()] = names.map((name) => {
+      const pane = recorder()
+      writer.attach(name, pane.sink)
+      return pane
+    })
     stop = writer.start()
+    return { store, frames, writer, alice, bob }
+  }
+
+  it('writes every pane once a frame, however many deltas came in between', () => {
+    const { store, frames, alice, bob } = writing('alice', 'bob')
     frames.step()
     expect(alice.text).toBe('')
     expect(alice.writes).toBe(1)
@@ -174,12 +181,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('shows only the last lines of a long stream', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    writer.attach('alice', alice.sink)
-    stop = writer.start()
+    const { store, frames, alice } = writing('alice')
     delta(store, 'alice', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'))
     frames.step()
     const lines = alice.text.split('\n')
@@ -188,12 +190,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('shows only the last characters of a long line', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    writer.attach('alice', alice.sink)
-    stop = writer.start()
+    const { store, frames, alice } = writing('alice')
     const long = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' ')
     delta(store, 'alice', long)
     frames.step()
@@ -222,12 +219,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('writes a streaming pane a few times a second however many deltas come, then its last text', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    writer.attach('alice', alice.sink)
-    stop = writer.start()
+    const { store, frames, alice } = writing('alice')
     const frameMs = 16
     const deltas = 200
     // One delta a frame for 3.2 s: each write is a Markdown parse and a layout of the pane.
@@ -270,12 +262,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('asks for no frame while none may write, however often the store changes', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    writer.attach('alice', alice.sink)
-    stop = writer.start()
+    const { store, frames, alice } = writing('alice')
     frames.step()
     const frameMs = 16
     const steps = 125
@@ -289,12 +276,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('cuts a pane’s tail to what its box shows, once measured', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    writer.attach('alice', alice.sink)
-    stop = writer.start()
+    const { store, frames, writer, alice } = writing('alice')
     delta(store, 'alice', Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'))
     frames.step()
     expect(alice.text.split('\n')).toHaveLength(PANE_LINES)
@@ -310,14 +292,7 @@ describe('the activity panes’ streaming text', () => {
   })
 
   it('does not write a pane out of view, and writes it at once when it comes back', () => {
-    const store = openedStore()
-    const frames = steppedFrames()
-    const writer = new PaneTextWriter(store, frames)
-    const alice = recorder()
-    const bob = recorder()
-    writer.attach('alice', alice.sink)
-    writer.attach('bob', bob.sink)
-    stop = writer.start()
+    const { store, frames, writer, alice, bob } = writing('alice', 'bob')
     frames.step()
     writer.setVisible('bob', false)
 
