@@ -6,13 +6,12 @@ import react from '@vitejs/plugin-react'
 import {
   developmentContentSecurityPolicy,
   firstPaintScriptHash,
+  policyMetaTag,
   productionContentSecurityPolicy,
 } from './src/shared/content-security-policy'
 
 /** An inline classic script: the policy allows the one whose hash it names. */
 const inlineScript = /<script>([\s\S]*?)<\/script>/g
-const contentSecurityPolicyMeta =
-  /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i
 
 /**
  * Keeps index.html's CSP meta tag equal to the policy main sends as a header: the build fails
@@ -25,7 +24,7 @@ function contentSecurityPolicy(): Plugin {
     transformIndexHtml: {
       order: 'pre',
       handler(html, context) {
-        const match = contentSecurityPolicyMeta.exec(html)
+        const match = policyMetaTag.exec(html)
         if (match === null) {
           throw new Error('src/renderer/index.html must declare a Content-Security-Policy meta tag')
         }

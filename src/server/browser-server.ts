@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { CommandService } from '../shared/command-service'
-import { productionContentSecurityPolicy } from '../shared/content-security-policy'
+import { policyMetaTag, productionContentSecurityPolicy } from '../shared/content-security-policy'
 import { MAX_REQUEST_FRAME_BYTES } from '../shared/wire'
 import {
   authorize,
@@ -289,8 +289,6 @@ function isIndexPage(path: string): boolean {
   return path === '/' || path === '/index.html'
 }
 
-const POLICY_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i
-
 /**
  * The page's meta tag states the very policy every response here carries as a header
  * (SECURITY_HEADERS): the page drawn here goes without it, as Chromium, meeting a policy in a
@@ -298,7 +296,7 @@ const POLICY_META = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^
  * 300 ms first paint). A tag that says anything else is left in place.
  */
 export function withoutPolicyMeta(page: string): string {
-  return page.replace(POLICY_META, (tag, policy: string) =>
+  return page.replace(policyMetaTag, (tag, policy: string) =>
     policy === productionContentSecurityPolicy ? '' : tag,
   )
 }

@@ -64,3 +64,7 @@ export const developmentContentSecurityPolicy = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ')
+
+/** index.html's meta tag stating the policy; its content is the first group. */
+export const policyMetaTag =
+  /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i

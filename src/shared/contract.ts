@@ -443,3 +443,12 @@ export type AgentTeamsApi = {
   /** Events arrive in batches (at most one a frame); returns the unsubscribe function. */
   onEvents(listener: (events: HostEvent[]) => void): () => void
 }
+
+/** Every command of the contract, each sent through `execute`: a transport, or a host in process. */
+export function commandsOver(
+  execute: (name: CommandName, params: unknown) => Promise<unknown>,
+): Omit<AgentTeamsApi, 'onEvents'> {
+  const api: Partial<Record<CommandName, (params: unknown) => Promise<unknown>>> = {}
+  for (const name of commandNames) api[name] = (params) => execute(name, params)
+  return api as unknown as Omit<AgentTeamsApi, 'onEvents'>
+}

@@ -1,6 +1,6 @@
 import { prerender } from 'react-dom/static'
 import { createStore } from 'zustand/vanilla'
-import { commandNames, type AgentTeamsApi, type CommandName } from '../../shared/contract'
+import { commandsOver, type AgentTeamsApi } from '../../shared/contract'
 import type { CommandRunner } from '../../shared/command-service'
 import type { RenderFirstView } from '../../shared/first-view'
 import { LEAD } from '../../shared/names'
@@ -58,10 +58,8 @@ export function withoutStyleAttributes(html: string): string {
 
 /** The contract over the host's commands, in process; events are not listened to. */
 function hostApi(runner: CommandRunner): AgentTeamsApi {
-  const api: Partial<Record<CommandName, (params: unknown) => Promise<unknown>>> = {}
-  for (const name of commandNames) api[name] = (params) => runner.execute(name, params)
   return {
-    ...(api as unknown as Omit<AgentTeamsApi, 'onEvents'>),
+    ...commandsOver((name, params) => runner.execute(name, params)),
     onEvents: () => () => undefined,
   }
 }

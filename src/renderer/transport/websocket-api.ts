@@ -1,6 +1,6 @@
 import {
-  commandNames,
   commands,
+  commandsOver,
   type AgentTeamsApi,
   type CommandError,
   type CommandName,
@@ -297,8 +297,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
     })
   }
 
-  const api: Record<string, unknown> = {}
-  for (const command of commandNames) api[command] = (params: unknown) => request(command, params)
+  const api = commandsOver(request)
 
   const extras: Pick<WebSocketApi, 'onEvents' | 'close' | 'onConnectionChange'> = {
     onEvents(listener) {
@@ -325,5 +324,5 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   }
 
   connect()
-  return Object.assign(api, extras) as unknown as WebSocketApi
+  return { ...api, ...extras } as WebSocketApi
 }
