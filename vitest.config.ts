@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/stress/**/*.test.ts'],
     environment: 'node',
+    // Each worker gets a data folder of its own (teammates' worktrees), never the person's.
+    setupFiles: ['tests/setup/app-data.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -173,7 +173,7 @@ async function runSession(label: string, caching: boolean, window: number): Prom
     log(`long-session: ${label}`)
     const deadline = Date.now() + SESSION_LIMIT_MS
     const activations = ROUNDS / BATCH
-    host.spawn({
+    await host.spawn({
       name: AGENT,
       role: 'reviewer',
       prompt: `Review the modules src/store-0.ts to src/store-${ROUNDS - 1}.ts, ${BATCH} at a time, reading each with read_file; after each batch answer with a short review.`,

@@ -76,7 +76,7 @@ async function turnsReached(target: number, what: string): Promise<void> {
 }
 
 // Warm-up: one teammate through a whole activation, so the JIT is warm and lazy modules are in.
-host.spawn({ name: 'warmup', role: 'worker', prompt: 'Stand by.' })
+await host.spawn({ name: 'warmup', role: 'worker', prompt: 'Stand by.' })
 await turnsReached(1, 'warm-up spawn')
 host.send({ to: 'warmup', content: 'GO' })
 await turnsReached(1 + T, 'warm-up turns')
@@ -89,7 +89,7 @@ const before = process.memoryUsage()
 const baseTurns = assistantTurns
 const names = Array.from({ length: N }, (_, index) => `t${String(index).padStart(3, '0')}`)
 const spawnStart = now()
-for (const name of names) host.spawn({ name, role: 'worker', prompt: 'Stand by.' })
+for (const name of names) await host.spawn({ name, role: 'worker', prompt: 'Stand by.' })
 await turnsReached(baseTurns + N, 'spawn')
 const spawnMs = now() - spawnStart
 await quiet(300)

@@ -34,7 +34,7 @@ export function agentHandlers(context: TeamHandlerContext): HandlersFor<AgentCom
     },
     spawn: async (params) => {
       await prepareModel()
-      return { summary: host().spawn({ ...params, by: USER }) }
+      return { summary: await host().spawn({ ...params, by: USER }) }
     },
     stopAgent: async ({ name }) => {
       host().stop(knownAgent(name))

@@ -169,7 +169,7 @@ export class AppService {
       openWorkspace: async ({ path }) => this.open(absoluteFolder(path)),
       getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
       startDemo: async () => {
-        const folder = makeDemoWorkspace(this.options.demoParent ?? tmpdir())
+        const folder = await makeDemoWorkspace(this.options.demoParent ?? tmpdir())
         const snapshot = await this.open(folder)
         await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)

@@ -73,7 +73,7 @@ export function projectHandlers(deps: ProjectHandlerDependencies): Handlers {
     applyTemplate: async ({ name }) => {
       const { template } = deps.templates.get(name)
       await deps.prepareModel()
-      return { summary: applyTemplate(deps.host(), template) }
+      return { summary: await applyTemplate(deps.host(), template) }
     },
     deleteTemplate: async ({ name }) => {
       deps.templates.delete(name)

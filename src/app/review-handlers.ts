@@ -15,9 +15,9 @@ export function reviewHandlers(requireHost: () => TeamHost): Handlers {
     getWorktrees: async () => {
       const worktrees = requireHost().worktrees
       return {
-        available: worktrees.git.available(),
+        available: await worktrees.git.available(),
         defaultOn: worktrees.defaultOn,
-        teammates: [...worktrees.views()].map(([name, view]) => ({ name, ...view })),
+        teammates: [...(await worktrees.views())].map(([name, view]) => ({ name, ...view })),
       }
     },
     setWorktreeDefault: async ({ on }) => {
@@ -30,8 +30,8 @@ export function reviewHandlers(requireHost: () => TeamHost): Handlers {
       const range = from !== undefined && to !== undefined ? { from, to } : undefined
       return requireHost().worktrees.diff(name, scope, range, task)
     },
-    mergeTeammate: async ({ name, squash, into }) =>
-      requireHost().worktrees.merge(name, { squash, into }),
+    mergeTeammate: async ({ name, squash, into, confirm }) =>
+      requireHost().worktrees.merge(name, { squash, into, confirm }),
     handBackConflict: async ({ name, into, files }) => {
       requireHost().worktrees.handBack(name, into, files)
       return {}

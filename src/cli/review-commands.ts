@@ -12,6 +12,7 @@ import {
 import { Mailbox } from '../main/runtime/mailbox/mailbox'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
+import { appDataFolder, workspaceDataFolder } from '../main/runtime/fs/app-folders'
 import { TeamWorktrees } from '../main/runtime/team-worktrees'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
@@ -35,6 +36,7 @@ function openReview(context: CommandContext, name: string): TeamWorktrees {
   })
   return new TeamWorktrees({
     workspace: paths.workspace,
+    dataFolder: workspaceDataFolder(appDataFolder(process.env), paths.workspace),
     roster: () => Roster.read(paths),
     sendToTeammate: (to, content, extra) => {
       mailbox.send({ from: USER, to, content, type: 'message', extra })
@@ -86,6 +88,13 @@ function describeMerge(name: string, result: MergeResult): string {
       return `team/${name} has nothing that ${result.into} does not have.`
     case 'conflict':
       return `team/${name} conflicts with ${result.into} in: ${result.files.join(', ')}. Nothing was merged; ${result.into} is as it was.`
+    case 'refused':
+      return `Not merged: ${result.reason}`
+    case 'needs-confirmation':
+      return (
+        `Not merged yet: team/${name} changes files that change how git or the app behaves: ` +
+        `${result.files.join(', ')}. Read them (agent-teams review diff ${name}), then merge with --yes.`
+      )
   }
 }
 
@@ -126,7 +135,7 @@ const diff: Command = async (context) => {
       to: checked('--to', to, revisionSchema),
     }
   }
-  const result = review.diff(name, scope, range, task)
+  const result = await review.diff(name, scope, range, task)
   await writeLine(
     context.output.stdout,
     context.options.json ? JSON.stringify(result) : describeDiff(result),
@@ -141,7 +150,11 @@ const merge: Command = async (context) => {
     context.options.into === undefined
       ? undefined
       : checked('--into', context.options.into, branchSchema)
-  const result = review.merge(name, { into, squash: context.options.squash === true })
+  const result = await review.merge(name, {
+    into,
+    squash: context.options.squash === true,
+    confirm: context.options.yes === true,
+  })
   const handBack = result.outcome === 'conflict' && context.options.handBack === true
   if (handBack) review.handBack(name, result.into, result.files)
   const text = describeMerge(name, result) + (handBack ? ` Handed back to ${name}.` : '')
@@ -149,7 +162,7 @@ const merge: Command = async (context) => {
     context.output.stdout,
     context.options.json ? JSON.stringify({ ...result, handedBack: handBack }) : text,
   )
-  return result.outcome === 'conflict' ? 1 : 0
+  return result.outcome === 'merged' || result.outcome === 'nothing' ? 0 : 1
 }
 
 const reject: Command = async (context) => {
@@ -200,7 +213,7 @@ export const remove: Command = async (context) => {
   const paths = new TeamPaths(context.options.workspace)
   const review = openReview(context, name)
   const base = review.record(name)?.base
-  if (branch === undefined && base !== undefined && review.git.hasUnmergedWork(name, base))
+  if (branch === undefined && base !== undefined && (await review.git.hasUnmergedWork(name, base)))
     throw new TeamError(
       'unmerged-work',
       `${name}'s branch team/${name} has work that ${base} does not have; ` +

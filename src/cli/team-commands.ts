@@ -10,7 +10,7 @@ import type { ModelEndpoint } from '../main/runtime/model/client'
 import { OfflineModelServer } from '../offline-model/offline-server'
 import { demoScript, DEMO_REQUEST } from '../offline-model/scenarios/demo'
 import { makeDemoWorkspace } from '../app/demo-workspace'
-import { runGit } from '../main/runtime/git/git'
+import { Git } from '../main/runtime/git/git'
 import { installProcessGuard } from '../main/runtime/process-guard'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
@@ -29,7 +29,7 @@ export async function runTeam(
   context: CommandContext,
   workspace: string,
   endpoint: ModelEndpoint,
-  start: string | ((host: TeamHost) => void),
+  start: string | ((host: TeamHost) => void | Promise<void>),
 ): Promise<number> {
   const mcp = await mcpOptionsForRun({
     workspace,
@@ -59,7 +59,7 @@ export async function runTeam(
   })
   try {
     if (typeof start === 'string') host.chat(start)
-    else start(host)
+    else await start(host)
     await host.whenIdle()
     errors = host.errors()
   } finally {
@@ -115,7 +115,7 @@ export const demo: Command = async (context) => {
   if (context.positionals.length !== 0) throw new UsageError('demo takes no arguments')
   const workspace = context.options.workspaceGiven
     ? context.options.workspace
-    : makeDemoWorkspace(tmpdir())
+    : await makeDemoWorkspace(tmpdir())
   const server = await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
   try {
     if (!context.options.json)
@@ -135,7 +135,7 @@ export const demo: Command = async (context) => {
         `The team's work is in ${workspace}; its .team/ holds the roster, the inboxes and every transcript.\n` +
           `To see it in the app: open that folder with File > Open Folder, or run\n` +
           `  agent-teams serve --workspace ${shellQuote(workspace)}\n` +
-          `and open the address it prints.${branchesNote(workspace)}`,
+          `and open the address it prints.${await branchesNote(workspace)}`,
       )
     return code
   } finally {
@@ -217,10 +217,15 @@ export const transcript: Command = async (context) => {
 
 /** A path as a shell reads it back: quoted only when it has to be. */
 /** Where the teammates' work waits when they had worktrees: their branches, and how to land them. */
-function branchesNote(workspace: string): string {
+async function branchesNote(workspace: string): Promise<string> {
   let branches: string[] = []
   try {
-    const listed = runGit(workspace, ['branch', '--list', '--format=%(refname:short)', 'team/*'])
+    const listed = await new Git({ agentWritable: [workspace] }).run(workspace, [
+      'branch',
+      '--list',
+      '--format=%(refname:short)',
+      'team/*',
+    ])
     if (listed.status === 0) branches = listed.stdout.split('\n').filter(Boolean)
   } catch (error) {
     // No git on this machine: the team shared the folder, there are no branches to name.

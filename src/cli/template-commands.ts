@@ -110,8 +110,8 @@ const apply: Command = async (context) => {
   const { template } = templateStore().get(name)
   const paths = new TeamPaths(context.options.workspace)
   if (!isTeamRunning(paths))
-    return runTeam(context, paths.workspace, configuredEndpoint(), (host) => {
-      void writeLine(context.output.stdout, applyTemplate(host, template))
+    return runTeam(context, paths.workspace, configuredEndpoint(), async (host) => {
+      await writeLine(context.output.stdout, await applyTemplate(host, template))
     })
   const members = Roster.read(paths).members
   if (members.length > 0)

@@ -16,6 +16,7 @@ export const errorCodes = [
   'roster-conflict',
   'member-working',
   'unmerged-work',
+  'unsafe-repository',
   'invalid-argument',
   'io',
 ] as const

@@ -44,9 +44,20 @@ export const reviewCommands = {
       .strict(),
     result: reviewDiffSchema,
   },
-  /** Accept: merge its branch into its base (or `into`), with a merge commit or a squash. */
+  /**
+   * Accept: merge its branch into its base (or `into`), with a merge commit or a squash.
+   * `confirm`: the person has seen which files that change how git or the app behaves it
+   * brings (a first try answers `needs-confirmation` with them).
+   */
   mergeTeammate: {
-    params: z.object({ name, squash: z.boolean(), into: branchSchema.optional() }).strict(),
+    params: z
+      .object({
+        name,
+        squash: z.boolean(),
+        into: branchSchema.optional(),
+        confirm: z.boolean().optional(),
+      })
+      .strict(),
     result: mergeResultSchema,
   },
   /** Sends a conflict back to the teammate to resolve in its worktree. */

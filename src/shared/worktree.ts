@@ -6,8 +6,11 @@ import { z } from 'zod'
  * what the review commands take and answer.
  */
 
-/** The folder, beside `.team/`, that holds every teammate's worktree (`<folder>/<name>`). */
-export const WORKTREES_FOLDER = '.team-worktrees'
+/**
+ * Where teammates' worktrees were kept before they moved to the app's data folder
+ * (`<workspace>/.team-worktrees/<name>`); a worktree found there is moved on its next spawn.
+ */
+export const LEGACY_WORKTREES_FOLDER = '.team-worktrees'
 
 /** The branch a teammate works on. */
 export function teammateBranch(name: string): string {
@@ -86,6 +89,22 @@ export const mergeResultSchema = z.discriminatedUnion('outcome', [
   }),
   z.object({ outcome: z.literal('nothing'), into: z.string() }),
   z.object({ outcome: z.literal('conflict'), into: z.string(), files: z.array(z.string()) }),
+  /** It would bring in the team's own files (`.team/`): never merged; the reason says why. */
+  z.object({
+    outcome: z.literal('refused'),
+    into: z.string(),
+    files: z.array(z.string()),
+    reason: z.string(),
+  }),
+  /**
+   * It changes files that change how git or the app behaves (merge-guard.ts): merged only when
+   * the person confirms (`confirm: true`, `review merge --yes`).
+   */
+  z.object({
+    outcome: z.literal('needs-confirmation'),
+    into: z.string(),
+    files: z.array(z.string()),
+  }),
 ])
 export type MergeResult = z.infer<typeof mergeResultSchema>
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { appDataFolder, workspaceDataFolder } from '../../src/main/runtime/fs/app-folders'
 import { tempWorkspace } from './workspace'
 
 /** `git args…` in `cwd`, its output trimmed (throws on a non-zero exit). */
@@ -46,4 +47,10 @@ export function gitWorkspace(
   writeFiles(dir, files)
   commitAll(dir, 'Start')
   return dir
+}
+
+/** Where the app makes `name`'s worktree for `workspace` (in this test's data folder). */
+export function worktreeFolder(workspace: string, name: string): string {
+  const root = join(workspaceDataFolder(appDataFolder(process.env), workspace), 'worktrees')
+  return join(existsSync(root) ? realpathSync(root) : root, name)
 }

@@ -98,7 +98,12 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     paths: team.paths,
     mailbox: team.mailbox,
     clock: deps.clock,
-    toolRoot: isLead ? undefined : () => deps.worktrees.toolRoot(name),
+    toolRoot: isLead
+      ? undefined
+      : async () => {
+          await deps.worktrees.settled(name)
+          return deps.worktrees.toolRoot(name)
+        },
     // Every tool the agent's kind has; its profile decides, call by call, which are offered.
     tools: [
       ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
@@ -123,7 +128,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
         : teammateSystemPrompt({
             name,
             role: member?.role ?? 'teammate',
-            workspace: deps.worktrees.toolRoot(name),
+            workspace: deps.worktrees.promptRoot(name),
             branch: member?.worktree ? teammateBranch(name) : undefined,
           })
       // Read per call: an edited AGENTS.md or note reaches the next call, and an unchanged one
@@ -178,17 +183,19 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
   const { team } = deps
   return {
     spawn: deps.spawn,
-    listTeammates: () => {
+    listTeammates: async () => {
       const members = team.roster.members
       if (members.length === 0) return 'No teammates.'
       const { tasks } = team.tasks.list()
-      return [
-        `Team: ${team.roster.snapshot.team_name}`,
-        ...members.map((member) => {
-          const model = deps.modelChoice(member.name).model
-          return `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${currentTaskNote(member.name, tasks)}${worktreeSummary(deps.worktrees, member.name)}`
-        }),
-      ].join('\n')
+      const lines = [`Team: ${team.roster.snapshot.team_name}`]
+      for (const member of members) {
+        const model = deps.modelChoice(member.name).model
+        const worktree = await worktreeSummary(deps.worktrees, member.name)
+        lines.push(
+          `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${currentTaskNote(member.name, tasks)}${worktree}`,
+        )
+      }
+      return lines.join('\n')
     },
     send: (request) => team.send(request),
     broadcast: (request) => team.broadcast(request),

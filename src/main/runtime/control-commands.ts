@@ -17,7 +17,7 @@ export interface ControlTarget {
   resume(name: string): void
   requestShutdown(name: string, by?: string, id?: string): string
   reviewPlan(requestId: string, approve: boolean, feedback?: string): string
-  spawn(request: SpawnRequest): string
+  spawn(request: SpawnRequest): Promise<string>
   setModel(name: string, change: ModelChoiceChange): string
   removeTeammate(name: string, branch?: BranchAction): Promise<string>
   setProfile(name: string, change: ProfileChoiceChange): string
@@ -45,7 +45,11 @@ export function runControlCommand(
       host.requestShutdown(command.name, USER, command.request_id)
     else if (command.command === 'plan')
       host.reviewPlan(command.request_id, command.approve, command.feedback)
-    else if (command.command === 'spawn') host.spawn({ ...command, by: USER })
+    else if (command.command === 'spawn')
+      host.spawn({ ...command, by: USER }).catch((error: unknown) => {
+        if (!(error instanceof TeamError)) throw error
+        publish(controlError(command.name, error))
+      })
     else if (command.command === 'model') host.setModel(command.name, command)
     else if (command.command === 'remove')
       host.removeTeammate(command.name, command.branch).catch((error: unknown) => {

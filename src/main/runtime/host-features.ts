@@ -2,6 +2,7 @@ import { branchesChangedEvent } from '../../shared/events'
 import type { Agent } from './agents/agent'
 import { randomIds, systemClock } from './clock'
 import type { HostOptions } from './host-options'
+import { appDataFolder, workspaceDataFolder } from './fs/app-folders'
 import { McpServers } from './mcp/servers'
 import { teamQueue } from './needs-you/mirror'
 import type { NeedsYou, NeedsYouActions } from './needs-you/queue'
@@ -31,7 +32,7 @@ export interface HostFeatures {
   readonly tasks: TeamTasks
   readonly taskAutomation: TaskAutomation
   /** Git's refs in the workspace's repository; null when it is not one, or nothing is watched. */
-  readonly gitRefs: GitRefWatcher | null
+  readonly gitRefs: Promise<GitRefWatcher | null>
 }
 
 /** What the features call back on the host: its agents and the person's commands. */
@@ -53,6 +54,8 @@ export function createFeatures(
   const ids = options.ids ?? randomIds(clock)
   const worktrees = new TeamWorktrees({
     workspace: team.paths.workspace,
+    dataFolder: workspaceDataFolder(options.dataFolder ?? appDataFolder(), team.paths.workspace),
+    report: options.report ?? reportToStderr,
     roster: () => team.roster.snapshot,
     updateRoster: (change) => team.updateRoster(change),
     sendToTeammate: hooks.sendToTeammate,
@@ -86,10 +89,16 @@ export function createFeatures(
   // A merge or commit made by another process moves the branch lines as well as one made here.
   const gitRefs =
     options.watch === false
-      ? null
+      ? Promise.resolve(null)
       : GitRefWatcher.start({
           workspace: team.paths.workspace,
           onChange: () => team.publish(branchesChangedEvent()),
-        })
+        }).catch(() => null)
   return { worktrees, protocols, mcp, profiles, needsYou, budgets, tasks, taskAutomation, gitRefs }
+}
+
+function reportToStderr(error: unknown): void {
+  process.stderr.write(
+    `agent-teams: git work in the background failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
 }

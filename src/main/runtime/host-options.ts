@@ -39,4 +39,11 @@ export interface HostOptions {
   readonly privateFolders?: readonly string[]
   /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
   readonly mcp?: McpOptions
+  /**
+   * The app's data folder (fs/app-folders.ts: `$XDG_DATA_HOME/agent-teams`): the teammates'
+   * worktrees and the app's records of them. Tests give a folder of their own.
+   */
+  readonly dataFolder?: string
+  /** Told of what failed in the background (a git mark of a turn): the log. Default: stderr. */
+  readonly report?: (error: unknown) => void
 }

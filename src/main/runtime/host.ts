@@ -85,7 +85,7 @@ export class TeamHost {
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
-  private readonly gitRefs: GitRefWatcher | null
+  private readonly gitRefs: Promise<GitRefWatcher | null>
   /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
   readonly mcp: McpServers
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
@@ -172,7 +172,7 @@ export class TeamHost {
     this.agents.load(LEAD).addUserTurn(USER, text)
   }
 
-  spawn(request: SpawnRequest): string {
+  async spawn(request: SpawnRequest): Promise<string> {
     this.assertOpen()
     assertSpawnableName(request.name)
     assertModelChoice(request)
@@ -180,8 +180,11 @@ export class TeamHost {
     assertProfileChange(this.profiles, request)
     // Refused before anything is made (a worktree among them).
     assertSpawnable(this.team, request.name)
+    const place = await this.worktrees.atSpawn(request.name, request.worktree)
+    // Making the worktree took time: the roster may have changed meanwhile.
+    this.assertOpen()
+    assertSpawnable(this.team, request.name)
     const now = (this.options.clock ?? systemClock).now() / 1000
-    const place = this.worktrees.atSpawn(request.name, request.worktree)
     enrollSpawn(
       { team: this.team, protocols: this.protocols, profiles: this.profiles },
       request,
@@ -364,7 +367,9 @@ export class TeamHost {
     this.closed = true
     this.subscription.dispose()
     this.taskAutomation.close()
-    this.gitRefs?.close()
+    await this.worktrees.close()
+    const refs = await this.gitRefs
+    refs?.close()
     await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()

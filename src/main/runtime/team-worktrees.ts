@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { TeamError } from '../../shared/errors'
 import {
   teammateBranch,
@@ -11,10 +9,10 @@ import {
   type WorktreeView,
 } from '../../shared/worktree'
 import { changedPaths, diffBetween } from './git/diff'
-import { runGit } from './git/git'
 import { mergeBranch } from './git/merge'
 import { TaskMarks, taskRef } from './git/task-marks'
 import { turnStartRef, Worktrees } from './git/worktrees'
+import type { WorktreeRecord } from './git/worktree-records'
 import type { Member, RosterFile } from '../../shared/roster'
 
 /** Told when a teammate's branch was merged: the task board moves its tasks in review to done. */
@@ -25,34 +23,46 @@ export type MergeListener = (
 
 export interface TeamWorktreesDependencies {
   readonly workspace: string
+  /** The workspace's folder in the app's data: the worktrees and the app's records of them. */
+  readonly dataFolder: string
   /** The roster as it is now (the running team's, or config.json read by the CLI). */
   readonly roster: () => RosterFile
   /** Changes config.json (the team's worktree default); absent where only reading. */
   readonly updateRoster?: (change: (draft: RosterFile) => void) => void
   /** Sends the person's message to a teammate (review comments, rejections, hand-backs). */
   readonly sendToTeammate: (to: string, content: string, extra: Record<string, unknown>) => void
+  /** Told of git work that failed in the background (a turn's mark): the log, not a throw. */
+  readonly report?: (error: unknown) => void
 }
 
 /**
- * The team's side of the worktrees: which teammate has one (config.json's `worktree`), where
- * its tools run, and the review loop over its branch (diff, comments, merge, reject).
+ * The team's side of the worktrees: which teammate has one (config.json's `worktree`, and the
+ * app's record of the folder it made), where its tools run, and the review loop over its branch
+ * (diff, comments, merge, reject). Git runs asynchronously; what must happen before a teammate
+ * changes anything more (the mark of its turn's or task's start) is queued per teammate, and its
+ * tool calls wait for that queue (`settled`).
  */
 export class TeamWorktrees {
   readonly git: Worktrees
   private readonly mergeListeners = new Set<MergeListener>()
   /** Changed files per teammate, until its next tool call or status change. */
   private readonly changed = new Map<string, string[]>()
+  /** Per teammate, the git work its next tool call waits for. */
+  private readonly queues = new Map<string, Promise<void>>()
+  private closed = false
 
   /** Where each task's work begins and ends on its owner's branch (the "task" diff). */
   readonly taskMarks: TaskMarks
 
   constructor(private readonly deps: TeamWorktreesDependencies) {
-    this.git = new Worktrees(deps.workspace)
+    this.git = new Worktrees({ workspace: deps.workspace, dataFolder: deps.dataFolder })
     this.taskMarks = new TaskMarks({
-      workspace: deps.workspace,
-      hasWorktree: (name) =>
-        this.record(name) !== null && existsSync(join(this.git.folder(name), '.git')),
+      hasWorktree: (name) => this.record(name) !== null && this.git.exists(name),
       snapshot: (name) => this.git.snapshot(name),
+      setRef: (ref, commit) => this.git.setRef(ref, commit),
+      deleteRef: (ref) => this.git.deleteRef(ref),
+      appRef: (ref) => this.git.appRef(ref),
+      queue: (name, work) => this.queue(name, work),
     })
   }
 
@@ -62,14 +72,47 @@ export class TeamWorktrees {
     return () => this.mergeListeners.delete(listener)
   }
 
-  /** The member's worktree record, or null when it works in the shared workspace. */
+  /** The member's worktree record in config.json, or null when it works in the shared workspace. */
   record(name: string): MemberWorktree | null {
     return this.member(name)?.worktree ?? null
   }
 
+  /**
+   * Where the app made `name`'s worktree (folder, git folders), or null: what the sandbox lets
+   * it write. Null also for a member whose config.json says "worktree" but whose folder the
+   * app has not made (a roster from elsewhere): its tools then wait for `settled`, which makes it.
+   */
+  sandboxRecord(name: string): WorktreeRecord | null {
+    return this.record(name) === null ? null : this.git.record(name)
+  }
+
   /** The folder `name`'s file tools and bash work in. */
   toolRoot(name: string): string {
-    return this.record(name) === null ? this.deps.workspace : this.git.root(name)
+    if (this.record(name) === null) return this.deps.workspace
+    if (this.git.record(name) === null)
+      throw new TeamError(
+        'invalid-argument',
+        `${name}'s worktree is not ready yet; its tools run once the app has made it.`,
+      )
+    return this.git.root(name)
+  }
+
+  /** The folder `name`'s system prompt names: its worktree's, or the workspace before it exists. */
+  promptRoot(name: string): string {
+    return this.record(name) !== null && this.git.record(name) !== null
+      ? this.git.root(name)
+      : this.deps.workspace
+  }
+
+  /**
+   * Resolves once the git work queued for `name` is done (and its worktree made, where
+   * config.json gives it one the app has not made yet): its tool calls wait for this.
+   */
+  settled(name: string): Promise<void> {
+    const record = this.record(name)
+    if (record !== null && !this.git.exists(name))
+      this.queue(name, () => this.git.ensure(name, record))
+    return this.queues.get(name) ?? Promise.resolve()
   }
 
   /** Whether a spawn gives a worktree when it does not say (the team's setting, and git). */
@@ -89,35 +132,36 @@ export class TeamWorktrees {
    * Decides `name`'s worktree at a spawn: kept when it has one, made when asked (or by
    * default in a git repository), else none; and the note the spawn's answer carries.
    */
-  atSpawn(
+  async atSpawn(
     name: string,
     wanted: boolean | undefined,
-  ): { record: MemberWorktree | null; note: string } {
+  ): Promise<{ record: MemberWorktree | null; note: string }> {
     const existing = this.record(name)
     const branch = teammateBranch(name)
     if (existing !== null) {
-      this.git.ensure(name, existing)
+      await this.settled(name)
+      await this.git.ensure(name, existing)
       return { record: existing, note: `works in its worktree on ${branch} (kept)` }
     }
     if (wanted === false || (wanted === undefined && !this.defaultOn))
       return { record: null, note: 'works in the shared workspace (worktree off)' }
-    if (!this.git.available())
+    if (!(await this.git.available()))
       return {
         record: null,
         // Said when a worktree was asked for; by default a plain folder is simply shared.
         note:
           wanted === true
-            ? 'works in the shared workspace: the workspace is not a git repository with a commit'
+            ? 'works in the shared workspace: the workspace is not a git repository with a commit (or became one after the team opened)'
             : '',
       }
-    const record = this.git.create(name)
+    const record = await this.git.create(name)
     return { record, note: `works in its own worktree on ${branch} from ${record.base}` }
   }
 
   /** Called when `name` starts a turn: its "last turn" diff starts here. */
   turnStarted(name: string): void {
     this.changed.delete(name)
-    if (this.record(name) !== null) this.git.markTurnStart(name)
+    if (this.record(name) !== null) this.queue(name, () => this.git.markTurnStart(name))
   }
 
   /** Something in `name`'s worktree may have changed (a tool call, a turn's end). */
@@ -131,44 +175,45 @@ export class TeamWorktrees {
   }
 
   /** `name`'s changes: its branch, its last turn, a task of its own (`task`), or a `range`. */
-  diff(
+  async diff(
     name: string,
     scope: DiffScope,
     range?: { from: string; to: string },
     task?: string,
-  ): ReviewDiff {
+  ): Promise<ReviewDiff> {
     const record = this.required(name)
+    await this.settled(name)
     const cwd = this.deps.workspace
     let from: string
     let to: string
-    let note: string | undefined
+    const notes: string[] = []
     if (scope === 'task') {
       if (task === undefined)
         throw new TeamError('invalid-argument', 'A task diff needs the task id, such as 3.')
       // A task still in progress ends at the worktree as it is now; one never marked (taken
       // before its owner had a worktree) starts where the branch does.
-      const end = taskRef(name, task, 'end')
-      to = this.refExists(end) ? end : this.tip(name)
-      const start = taskRef(name, task, 'start')
-      if (this.refExists(start)) from = start
+      const end = await this.appRefNoted(taskRef(name, task, 'end'), notes)
+      to = end ?? (await this.tip(name))
+      const start = await this.appRefNoted(taskRef(name, task, 'start'), notes)
+      if (start !== null) from = start
       else {
-        from = this.mergeBase(record.base, to, record.base_commit)
-        note = `Where task #${task} began was not recorded (it was claimed before this version, or while the app was closed), so this is the whole branch up to ${to === end ? 'its completion' : 'now'}.`
+        from = await this.mergeBase(record.base, to, record.base_commit)
+        notes.push(
+          `Where task #${task} began was not recorded (it was claimed before this version, or while the app was closed), so this is the whole branch up to ${end !== null ? 'its completion' : 'now'}.`,
+        )
       }
     } else if (scope === 'range') {
       if (!range)
         throw new TeamError('invalid-argument', 'A range diff needs a from and a to commit.')
-      from = this.commitOf(range.from)
-      to = this.commitOf(range.to)
+      from = await this.commitOf(range.from)
+      to = await this.commitOf(range.to)
     } else {
-      to = this.tip(name)
-      from =
-        scope === 'turn' && this.refExists(turnStartRef(name))
-          ? turnStartRef(name)
-          : this.mergeBase(record.base, to, record.base_commit)
+      to = await this.tip(name)
+      const turnStart = scope === 'turn' ? await this.appRefNoted(turnStartRef(name), notes) : null
+      from = turnStart ?? (await this.mergeBase(record.base, to, record.base_commit))
     }
-    const { files } = diffBetween(cwd, from, to)
-    const overlaps = this.overlapsOf(
+    const { files } = await diffBetween(this.git.git, cwd, from, to)
+    const overlaps = await this.overlapsOf(
       name,
       files.map((file) => file.path),
     )
@@ -180,27 +225,36 @@ export class TeamWorktrees {
       files,
       overlaps,
     }
-    return note === undefined ? diff : { ...diff, note }
+    return notes.length === 0 ? diff : { ...diff, note: notes.join(' ') }
   }
 
   /** The roster's view of every teammate with a worktree: its branch, changed files, overlaps. */
-  views(): Map<string, WorktreeView> {
+  async views(): Promise<Map<string, WorktreeView>> {
     const views = new Map<string, WorktreeView>()
     for (const member of this.deps.roster().members) {
-      const record = member.worktree
-      if (!record) continue
-      const files = this.changedFiles(member.name)
-      views.set(member.name, {
-        branch: teammateBranch(member.name),
-        base: record.base,
-        changedFiles: files.length,
-        overlaps: this.overlapsOf(member.name, files),
-      })
+      const view = await this.view(member.name)
+      if (view !== null) views.set(member.name, view)
     }
     return views
   }
 
-  merge(name: string, options: { into?: string; squash?: boolean }): MergeResult {
+  /** One teammate's view, or null when it works in the shared workspace. */
+  async view(name: string): Promise<WorktreeView | null> {
+    const record = this.record(name)
+    if (record === null) return null
+    const files = await this.changedFiles(name)
+    return {
+      branch: teammateBranch(name),
+      base: record.base,
+      changedFiles: files.length,
+      overlaps: await this.overlapsOf(name, files),
+    }
+  }
+
+  async merge(
+    name: string,
+    options: { into?: string; squash?: boolean; confirm?: boolean },
+  ): Promise<MergeResult> {
     const record = this.required(name)
     // Its uncommitted work is committed first: not while it is still writing it.
     if (this.member(name)?.status === 'working')
@@ -208,9 +262,11 @@ export class TeamWorktrees {
         'member-working',
         `${name} is working right now; wait until it is idle, or stop it, then merge.`,
       )
-    const result = mergeBranch(this.git, name, {
+    await this.settled(name)
+    const result = await mergeBranch(this.git, name, {
       into: options.into ?? record.base,
       squash: options.squash === true,
+      confirm: options.confirm,
     })
     this.changed.clear()
     if (result.outcome === 'merged')
@@ -255,14 +311,15 @@ export class TeamWorktrees {
    * Removes `name`'s worktree when the teammate leaves. Work its base does not hold is never
    * deleted silently: without an action the removal is refused, saying what there is.
    */
-  remove(name: string, action: BranchAction | undefined): string {
+  async remove(name: string, action: BranchAction | undefined): Promise<string> {
     const record = this.record(name)
     const branch = teammateBranch(name)
+    await this.settled(name).catch(() => undefined)
     if (record === null) {
-      if (!this.git.hasBranch(name) || action === 'keep' || action === undefined) return ''
+      if (!(await this.git.hasBranch(name)) || action === 'keep' || action === undefined) return ''
     }
-    const base = record?.base ?? this.git.currentBranch() ?? 'HEAD'
-    const unmerged = this.git.available() && this.git.hasUnmergedWork(name, base)
+    const base = record?.base ?? (await this.git.currentBranch()) ?? 'HEAD'
+    const unmerged = (await this.git.available()) && (await this.git.hasUnmergedWork(name, base))
     if (unmerged && action === undefined)
       throw new TeamError(
         'unmerged-work',
@@ -270,17 +327,20 @@ export class TeamWorktrees {
           'Choose what to do with it: keep the branch, merge it, or delete it.',
       )
     if (action === 'merge' && unmerged) {
-      const result = this.merge(name, {})
-      if (result.outcome === 'conflict')
+      const result = await this.merge(name, {})
+      if (result.outcome !== 'merged' && result.outcome !== 'nothing')
         throw new TeamError(
           'unmerged-work',
-          `${branch} conflicts with ${base} in ${result.files.join(', ')}; ` +
-            `nothing was removed. Resolve it, or keep the branch.`,
+          result.outcome === 'conflict'
+            ? `${branch} conflicts with ${base} in ${result.files.join(', ')}; nothing was removed. Resolve it, or keep the branch.`
+            : result.outcome === 'refused'
+              ? `${result.reason} Nothing was removed.`
+              : `Merging ${branch} changes ${result.files.join(', ')}, which change how git or the app behaves: review and Accept it in Changes first. Nothing was removed.`,
         )
     }
-    this.git.remove(name, { deleteBranch: action === 'delete' || action === 'merge' })
+    await this.git.remove(name, { deleteBranch: action === 'delete' || action === 'merge' })
     this.changed.delete(name)
-    if (action === 'keep' || (action === undefined && this.git.hasBranch(name)))
+    if (action === 'keep' || (action === undefined && (await this.git.hasBranch(name))))
       return `its branch ${branch} is kept`
     return action === 'merge'
       ? `${branch} was merged into ${base} and deleted`
@@ -288,25 +348,45 @@ export class TeamWorktrees {
   }
 
   /** The paths `name` changed against its base (cached until its next tool call). */
-  changedFiles(name: string): string[] {
+  async changedFiles(name: string): Promise<string[]> {
     const cached = this.changed.get(name)
     if (cached) return cached
     const record = this.record(name)
-    if (record === null || !existsSync(join(this.git.folder(name), '.git'))) return []
-    const cwd = this.deps.workspace
-    const to = this.tip(name)
-    const files = changedPaths(cwd, this.mergeBase(record.base, to, record.base_commit), to)
+    if (record === null || !this.git.exists(name)) return []
+    const to = await this.tip(name)
+    const from = await this.mergeBase(record.base, to, record.base_commit)
+    const files = await changedPaths(this.git.git, this.deps.workspace, from, to)
     this.changed.set(name, files)
     return files
   }
 
+  /** Waits for the git work under way, and takes no more (the team is closing). */
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.all([...this.queues.values()])
+  }
+
+  /** Runs `work` after what is queued for `name`; a failure is reported, never thrown here. */
+  private queue(name: string, work: () => Promise<void>): void {
+    if (this.closed) return
+    const previous = this.queues.get(name) ?? Promise.resolve()
+    const next = previous.then(work).catch((error: unknown) => this.deps.report?.(error))
+    this.queues.set(name, next)
+    void next.finally(() => {
+      if (this.queues.get(name) === next) this.queues.delete(name)
+    })
+  }
+
   /** For each of `files`, the other teammates whose branches change it too. */
-  private overlapsOf(name: string, files: readonly string[]): Record<string, string[]> {
+  private async overlapsOf(
+    name: string,
+    files: readonly string[],
+  ): Promise<Record<string, string[]>> {
     const overlaps: Record<string, string[]> = {}
     const mine = new Set(files)
     for (const member of this.deps.roster().members) {
       if (member.name === name || !member.worktree) continue
-      for (const path of this.changedFiles(member.name)) {
+      for (const path of await this.changedFiles(member.name)) {
         if (!mine.has(path)) continue
         const list = Object.hasOwn(overlaps, path) ? overlaps[path] : undefined
         if (list) list.push(member.name)
@@ -317,23 +397,27 @@ export class TeamWorktrees {
   }
 
   /** Everything in the teammate's worktree now (a snapshot commit), or its branch's tip. */
-  private tip(name: string): string {
-    return existsSync(join(this.git.folder(name), '.git'))
-      ? this.git.snapshot(name)
-      : this.commitOf(teammateBranch(name))
+  private async tip(name: string): Promise<string> {
+    return this.git.exists(name) ? this.git.snapshot(name) : this.commitOf(teammateBranch(name))
   }
 
-  private mergeBase(base: string, to: string, fallback: string): string {
-    const result = runGit(this.deps.workspace, ['merge-base', base, to])
+  private async mergeBase(base: string, to: string, fallback: string): Promise<string> {
+    const result = await this.git.git.run(this.deps.workspace, ['merge-base', base, to])
     return result.status === 0 ? result.stdout.trim() : fallback
   }
 
-  private refExists(ref: string): boolean {
-    return runGit(this.deps.workspace, ['rev-parse', '--verify', '--quiet', ref]).status === 0
+  /** One of the app's refs, or null; a ref moved by anyone else is said in `notes`. */
+  private async appRefNoted(ref: string, notes: string[]): Promise<string | null> {
+    const found = await this.git.appRef(ref)
+    if (found.moved)
+      notes.push(
+        `${ref} was moved by something other than Agent Teams, so it is not used: the diff starts where the branch does.`,
+      )
+    return found.commit
   }
 
-  private commitOf(revision: string): string {
-    const result = runGit(this.deps.workspace, [
+  private async commitOf(revision: string): Promise<string> {
+    const result = await this.git.git.run(this.deps.workspace, [
       'rev-parse',
       '--verify',
       '--quiet',

@@ -23,7 +23,7 @@ export async function removeTeammate(
       'member-working',
       `"${name}" is working right now; stop it or wait until it is idle, then remove it.`,
     )
-  const note = parts.worktrees.remove(name, branch)
+  const note = await parts.worktrees.remove(name, branch)
   const agent = parts.agents.get(name)
   if (agent) {
     parts.agents.delete(name)

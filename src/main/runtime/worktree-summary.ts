@@ -5,10 +5,10 @@ import type { TeamWorktrees } from './team-worktrees'
  * What `list_teammates` adds for a teammate with a worktree: its branch, how many files it
  * changed, and the files another teammate's branch changes too ("" for the shared workspace).
  */
-export function worktreeSummary(worktrees: TeamWorktrees, name: string): string {
+export async function worktreeSummary(worktrees: TeamWorktrees, name: string): Promise<string> {
   if (worktrees.record(name) === null) return ', shared workspace'
   try {
-    const view = worktrees.views().get(name)
+    const view = await worktrees.view(name)
     if (!view) return ''
     const files = `${view.changedFiles} file${view.changedFiles === 1 ? '' : 's'} changed`
     const overlaps = Object.entries(view.overlaps).map(

@@ -32,9 +32,14 @@ export function ChangesActions({
   const ids = { squash: useId(), into: useId(), reason: useId() }
   const target = into.trim() === '' ? base : into.trim()
 
-  async function accept(): Promise<void> {
+  async function accept(confirm = false): Promise<void> {
     setNotice(null)
-    const outcome = await merge.run({ name, squash, ...(target === base ? {} : { into: target }) })
+    const outcome = await merge.run({
+      name,
+      squash,
+      ...(target === base ? {} : { into: target }),
+      ...(confirm ? { confirm: true } : {}),
+    })
     if (!outcome.ok) return
     setResult(outcome.value)
     if (outcome.value.outcome === 'merged') onMerged()
@@ -77,6 +82,8 @@ export function ChangesActions({
           name={name}
           result={result}
           handingBack={handBack.pending}
+          merging={merge.pending}
+          onConfirm={() => void accept(true)}
           onHandBack={async (files) => {
             const outcome = await handBack.run({ name, into: result.into, files })
             if (outcome.ok) setNotice(`Handed the conflict back to ${name}.`)
@@ -127,11 +134,15 @@ function MergeOutcome({
   name,
   result,
   handingBack,
+  merging,
+  onConfirm,
   onHandBack,
 }: {
   readonly name: string
   readonly result: MergeResult
   readonly handingBack: boolean
+  readonly merging: boolean
+  readonly onConfirm: () => void
   readonly onHandBack: (files: string[]) => Promise<void>
 }) {
   switch (result.outcome) {
@@ -173,5 +184,40 @@ function MergeOutcome({
           </button>
         </div>
       )
+    case 'refused':
+      return (
+        <div className="changes-conflict" role="alert">
+          <p>
+            <strong>Not merged.</strong> {result.reason}
+          </p>
+          <FileList files={result.files} />
+        </div>
+      )
+    case 'needs-confirmation':
+      return (
+        <div className="changes-conflict" role="alert">
+          <p>
+            <strong>Check before merging:</strong> these files change how git or the app behaves
+            (what runs, what agents are told, which servers start):
+          </p>
+          <FileList files={result.files} />
+          <p className="small">Nothing was merged yet. Read them in the diff above first.</p>
+          <button type="button" className="button" disabled={merging} onClick={onConfirm}>
+            Merge anyway into {result.into}
+          </button>
+        </div>
+      )
   }
+}
+
+function FileList({ files }: { readonly files: readonly string[] }) {
+  return (
+    <ul>
+      {files.map((file) => (
+        <li key={file}>
+          <code>{file}</code>
+        </li>
+      ))}
+    </ul>
+  )
 }

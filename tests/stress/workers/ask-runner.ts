@@ -34,7 +34,7 @@ const host = await TeamHost.open({
   endpoint: { apiKey: 'crash-key', baseURL: server.url, model: 'offline', maxRetries: 0 },
 })
 if (host.roster().members.length === 0)
-  host.spawn({ name: 'alice', role: 'coder', prompt: 'Run the command.', approval: 'ask' })
+  await host.spawn({ name: 'alice', role: 'coder', prompt: 'Run the command.', approval: 'ask' })
 process.stdout.write('ready\n')
 // Runs until killed; a SIGTERM closes it cleanly.
 process.once('SIGTERM', () => {

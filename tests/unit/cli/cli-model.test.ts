@@ -47,7 +47,7 @@ describe('agent-teams spawn and model', () => {
 
   it('model: shows, changes from the next turn, goes back to the default; the lead too', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.', model: 'claude-a' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.', model: 'claude-a' })
     await team.host.whenIdle()
     const workspace = ['--workspace', team.workspace]
 
@@ -96,7 +96,7 @@ describe('agent-teams spawn and model', () => {
 
   it('refuses hostile values before anything reaches the team, with the rule', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
     await team.host.whenIdle()
     const workspace = ['--workspace', team.workspace]
     const spawnBob = (...extra: string[]) =>

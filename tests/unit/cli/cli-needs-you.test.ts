@@ -48,7 +48,7 @@ describe('answering the Needs-you queue from the CLI', () => {
       () => pending().length === 1,
       () => 'alice asks',
     )
-    team.host.spawn({ name: 'bob', role: 'ops', prompt: 'Ask.' })
+    await team.host.spawn({ name: 'bob', role: 'ops', prompt: 'Ask.' })
     await waitFor(
       () => pending().length === 2,
       () => 'bob asks',
@@ -102,7 +102,7 @@ describe('answering the Needs-you queue from the CLI', () => {
       { leadWakesOnMessages: false },
     )
     const ws = ['--workspace', team.workspace]
-    team.host.spawn({ name: 'rita', role: 'reviewer', prompt: 'Look.', profile: 'reviewer' })
+    await team.host.spawn({ name: 'rita', role: 'reviewer', prompt: 'Look.', profile: 'reviewer' })
     await team.host.whenIdle()
     const shown = await cli(['profile', 'rita', ...ws])
     expect(shown.stdout).toBe(

@@ -69,7 +69,7 @@ describe('roster --reset never empties a team by surprise', () => {
 describe('the CLI says what happened, and refuses what it cannot do', () => {
   it('budget: shows without flags, sets with them (keeping the other limit), clears with --clear', async () => {
     const team = await startHost(agentScript(() => text('Ready.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     const workspace = ['--workspace', team.workspace]
     const config = (): string => readFileSync(join(team.workspace, '.team', 'config.json'), 'utf8')
@@ -155,7 +155,7 @@ describe('the CLI says what happened, and refuses what it cannot do', () => {
 
   it('stop and resume say the truth about an agent that has nothing to stop or resume', async () => {
     const team = await startHost(agentScript(() => text('Ready.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     expect(statusOf(team, 'alice')).toBe('idle')
     const stopped = await cli(['stop', 'alice', '--workspace', team.workspace])

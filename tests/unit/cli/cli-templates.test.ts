@@ -22,7 +22,12 @@ describe('agent-teams team (templates)', () => {
   it('saves the running team, lists, exports, imports, applies in the running team and deletes', async () => {
     const config = isolateConfig()
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Write the parser.', thinking: 1024 })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Write the parser.',
+      thinking: 1024,
+    })
     await team.host.whenIdle()
     const workspace = ['--workspace', team.workspace]
 

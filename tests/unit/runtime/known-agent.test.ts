@@ -74,7 +74,7 @@ describe('every agent name goes through the name rule and the roster', () => {
 
   it('a budget for a bad name appended to control.jsonl changes nothing and is reported', async () => {
     const team = await startHost(agentScript(() => text('Ready.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     const before = configText(team.workspace)
     for (const [name] of BAD_NAMES)

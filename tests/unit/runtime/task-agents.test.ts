@@ -103,7 +103,7 @@ describe('releasing tasks', () => {
       }),
     )
     team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Claim task 1.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Claim task 1.' })
     await team.host.whenIdle()
     expect(rosterOnDisk(team.workspace)[0]?.status).toBe('error')
     const [task] = team.host.tasks.view().tasks
@@ -113,7 +113,7 @@ describe('releasing tasks', () => {
 
   it('after a restart, tasks held by the dead run are released; other programs keep theirs', async () => {
     const team = await startHost(agentScript(() => text('Ok.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hello.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hello.' })
     await team.host.whenIdle()
     team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
     team.host.tasks.create({ subject: 'Run the nightly job', by: 'user' })
@@ -142,7 +142,7 @@ describe('auto-claim', () => {
         return text('Written.')
       }),
     )
-    team.host.spawn({
+    await team.host.spawn({
       name: 'bob',
       role: 'tester',
       prompt: 'Wait for work.',

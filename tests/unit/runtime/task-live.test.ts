@@ -64,7 +64,7 @@ describe('the board and a running team', () => {
       }),
     )
     team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Claim task 1.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Claim task 1.' })
     await waitFor(
       () => asked,
       () => "alice's second model call",
@@ -91,7 +91,7 @@ describe('auto-claim and the person', () => {
         return held.hold(text('Working on it.'))
       }),
     )
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.', autoClaim: true })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.', autoClaim: true })
     await team.host.whenIdle()
     team.host.tasks.create({ subject: 'Test the parser', by: 'user' })
     await waitFor(
@@ -117,7 +117,7 @@ describe('auto-claim and the person', () => {
         return text('Ok.')
       }),
     )
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hello.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hello.' })
     await team.host.whenIdle()
     team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
     expect(team.host.tasks.claim('1', 'alice').ok).toBe(true)

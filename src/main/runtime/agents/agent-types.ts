@@ -23,8 +23,11 @@ export interface AgentOptions {
   readonly mailbox: Mailbox
   readonly clock: Clock
   readonly tools: readonly Tool[]
-  /** Where its file tools and bash work (its own worktree); default: the workspace. */
-  readonly toolRoot?: () => string
+  /**
+   * Where its file tools and bash work (its own worktree); default: the workspace. Asked before
+   * each tool call, once the git work queued for the agent (its turn's mark) is done.
+   */
+  readonly toolRoot?: () => Promise<string>
   /** Tools that come and go (MCP servers' tools), asked for at every model call. */
   readonly moreTools?: () => readonly Tool[]
   /** Awaited before every model call: MCP servers still starting finish first (bounded). */

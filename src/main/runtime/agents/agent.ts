@@ -75,7 +75,7 @@ export class Agent {
     this.compactor = this.newCompactor()
     this.toolCalls = new ToolCalls({
       agent: options.name,
-      workspace: () => options.toolRoot?.() ?? options.paths.workspace,
+      workspace: async () => (await options.toolRoot?.()) ?? options.paths.workspace,
       tools: () => [...options.tools, ...(options.moreTools?.() ?? [])],
       records: () => this.store.conversation(),
       record: (record) => this.record(record),

@@ -1,4 +1,5 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
+import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
 import type {
   NewTranscriptRecord,
@@ -14,8 +15,11 @@ import { MUTATING_TOOLS } from './guards'
 /** What running an agent's tool calls needs from the agent. */
 export interface ToolCallsDependencies {
   readonly agent: string
-  /** The folder the tools work in (a teammate's worktree, or the workspace), per call. */
-  readonly workspace: () => string
+  /**
+   * The folder the tools work in (a teammate's worktree, or the workspace), per call; it waits
+   * for the git work queued for the agent, and refuses (with why) when there is no such folder.
+   */
+  readonly workspace: () => Promise<string>
   /** Asked at every model call: MCP tools come and go with their servers. */
   readonly tools: () => readonly Tool[]
   readonly records: () => readonly TranscriptRecord[]
@@ -103,14 +107,22 @@ export class ToolCalls {
   /** Runs an admitted call; an unknown tool is answered with the tools there are. */
   private async execute(call: ToolUseBlock, signal: AbortSignal): Promise<ToolOutcome> {
     const tool = this.byName.get(call.name)
-    if (tool)
+    if (tool) {
+      let workspace: string
+      try {
+        workspace = await this.deps.workspace()
+      } catch (error) {
+        if (!(error instanceof TeamError)) throw error
+        return { content: error.message, isError: true }
+      }
       return tool.run(call.input, {
-        workspace: this.deps.workspace(),
+        workspace,
         agent: this.deps.agent,
         signal,
         callId: call.id,
         turn: lastTurn(this.deps.records()),
       })
+    }
     const available = [
       ...this.offeredTools().map((offered) => offered.definition.name),
       READ_INBOX_DEFINITION.name,

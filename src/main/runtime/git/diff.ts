@@ -1,13 +1,25 @@
 import type { ChangedFile } from '../../../shared/worktree'
-import { git } from './git'
+import type { Git } from './git'
 
-/** The files changed from `from` to `to` (commits), each with its line counts and its patch. */
-export function diffBetween(cwd: string, from: string, to: string): { files: ChangedFile[] } {
-  const range = ['--no-color', '--no-ext-diff', '-M', from, to]
-  const statuses = parseNameStatus(git(cwd, ['diff', '--name-status', '-z', ...range]))
-  const counts = parseNumstat(git(cwd, ['diff', '--numstat', '-z', ...range]))
-  // Prefixes named, whatever the person's diff.noprefix: diff components expect a/ and b/.
-  const patch = git(cwd, ['diff', '--src-prefix=a/', '--dst-prefix=b/', ...range, '--'])
+/**
+ * The files changed from `from` to `to` (commits), each with its line counts and its patch.
+ * No external diff and no textconv: both are programs the repository's configuration names.
+ */
+export async function diffBetween(
+  git: Git,
+  cwd: string,
+  from: string,
+  to: string,
+): Promise<{ files: ChangedFile[] }> {
+  const range = ['--no-color', '--no-ext-diff', '--no-textconv', '-M', from, to]
+  const [names, numbers, patch] = await Promise.all([
+    git.output(cwd, ['diff', '--name-status', '-z', ...range]),
+    git.output(cwd, ['diff', '--numstat', '-z', ...range]),
+    // Prefixes named, whatever the person's diff.noprefix: diff components expect a/ and b/.
+    git.output(cwd, ['diff', '--src-prefix=a/', '--dst-prefix=b/', ...range, '--']),
+  ])
+  const statuses = parseNameStatus(names)
+  const counts = parseNumstat(numbers)
   // The same options list the files in the same order as the name-status above.
   const parts = patch.split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
   const files = statuses.map((entry, index) => {
@@ -17,11 +29,15 @@ export function diffBetween(cwd: string, from: string, to: string): { files: Cha
   return { files }
 }
 
-/** The paths changed from `from` to `to`. */
-export function changedPaths(cwd: string, from: string, to: string): string[] {
-  return git(cwd, ['diff', '--name-only', '-z', '--no-renames', from, to])
-    .split('\0')
-    .filter((path) => path !== '')
+/** The paths changed from `from` to `to` (commits or trees). */
+export async function changedPaths(
+  git: Git,
+  cwd: string,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  const args = ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--no-textconv']
+  return (await git.output(cwd, [...args, from, to])).split('\0').filter((path) => path !== '')
 }
 
 /** `git diff --name-status -z`: a status, then one path (two for a rename or copy). */

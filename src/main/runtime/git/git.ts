@@ -1,5 +1,17 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { TeamError } from '../../../shared/errors'
+import {
+  configArguments,
+  FIXED_OVERRIDES,
+  gitEnvironment,
+  GLOBAL_KEYS_KEPT,
+  isInside,
+  judgeConfig,
+  parseConfigList,
+  type ConfigVerdict,
+} from './hardening'
 
 /** What a git command printed and how it ended. */
 export interface GitResult {
@@ -8,95 +20,281 @@ export interface GitResult {
   readonly stderr: string
 }
 
+export interface GitCallOptions {
+  /** Variables for this call (GIT_INDEX_FILE, an author), on top of the hardened environment. */
+  readonly env?: Readonly<Record<string, string>>
+  readonly input?: string
+}
+
+interface ExecuteOptions extends GitCallOptions {
+  /** Reads the person's global configuration (only to pick its describing keys). */
+  readonly readGlobal?: boolean
+}
+
 /** Output larger than this is a bug or a hostile repository, not a diff anyone reads. */
 const MAX_OUTPUT = 64 * 1024 * 1024
 
+/** Where agents can write: a configuration read from there is refused (hardening.ts). */
+export interface GitPlaces {
+  /** The workspace, and the folder of the teammates' worktrees. */
+  readonly agentWritable: readonly string[]
+}
+
 /**
- * Runs `git args…` in `cwd` and returns its result whatever the exit status. Git is run with
- * the caller's variables that would redirect it (GIT_DIR, GIT_INDEX_FILE, …) removed, in the C
- * locale so that its words can be matched, and never asking on a terminal.
+ * The app's git for one workspace: every call asynchronous (a 1 GB file must not freeze the
+ * server's one thread), hardened so that nothing the repository configures runs (hardening.ts),
+ * in the C locale so that its words can be matched, and never asking on a terminal.
  */
-export function runGit(
-  cwd: string,
-  args: readonly string[],
-  options: { env?: Record<string, string>; input?: string } = {},
-): GitResult {
-  try {
-    const stdout = execFileSync('git', args, {
-      cwd,
-      env: gitEnvironment(options.env),
-      encoding: 'utf8',
-      input: options.input,
-      maxBuffer: MAX_OUTPUT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    return { status: 0, stdout, stderr: '' }
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException & {
-      status?: number | null
-      stdout?: string
-      stderr?: string
-    }
-    if (failure.code === 'ENOENT')
+export class Git {
+  private readonly verdicts = new Map<
+    string,
+    { files: WatchedFiles; signature: string; verdict: ConfigVerdict }
+  >()
+  private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
+
+  constructor(private readonly places: GitPlaces) {}
+
+  /** `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe. */
+  async run(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<GitResult> {
+    const verdict = await this.verdictFor(cwd)
+    if (verdict.problem !== null)
+      throw new TeamError(
+        'unsafe-repository',
+        `The repository at ${cwd} is not used: ${verdict.problem}.`,
+      )
+    const prefix = configArguments([
+      ...(await this.personConfiguration()),
+      ...FIXED_OVERRIDES,
+      ...verdict.driverOverrides,
+    ])
+    return execute(cwd, [...prefix, ...args], options)
+  }
+
+  /** `git args…` that must succeed: its stdout, or a TeamError with git's own words. */
+  async output(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<string> {
+    const result = await this.run(cwd, args, options)
+    if (result.status !== 0)
       throw new TeamError(
         'io',
-        'git is not installed (or not on PATH); install git to use worktrees.',
+        `git ${args[0] ?? ''} failed: ${(result.stderr || result.stdout).trim() || `exit ${result.status}`}`,
       )
-    if (typeof failure.status !== 'number') throw error
-    return { status: failure.status, stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' }
+    return result.stdout
+  }
+
+  /** The merge drivers the repository at `cwd` defines (a merge that needs one is refused). */
+  async mergeDrivers(cwd: string): Promise<readonly string[]> {
+    return (await this.verdictFor(cwd)).mergeDrivers
+  }
+
+  /** Whether `folder` is inside a git work tree with at least one commit to branch from. */
+  async isRepository(folder: string): Promise<boolean> {
+    const inside = await execute(folder, ['rev-parse', '--is-inside-work-tree'])
+    if (inside.status !== 0 || inside.stdout.trim() !== 'true') return false
+    const head = await this.run(folder, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    return head.status === 0
+  }
+
+  /**
+   * The person's name and email for commits the runtime makes on their behalf (merges), or a
+   * stand-in when git has none configured, so that a merge never fails on "Please tell me who
+   * you are".
+   */
+  async committerEnvironment(cwd: string): Promise<Record<string, string>> {
+    const configured = async (key: string): Promise<string> =>
+      (await this.run(cwd, ['config', key])).stdout.trim()
+    const env: Record<string, string> = {}
+    if ((await configured('user.name')) === '') {
+      env.GIT_AUTHOR_NAME = 'Agent Teams'
+      env.GIT_COMMITTER_NAME = 'Agent Teams'
+    }
+    if ((await configured('user.email')) === '') {
+      env.GIT_AUTHOR_EMAIL = 'agent-teams@localhost'
+      env.GIT_COMMITTER_EMAIL = 'agent-teams@localhost'
+    }
+    return env
+  }
+
+  /**
+   * The repository's configuration at `cwd`, judged, read again only when a file it came from
+   * (or a per-worktree config that could appear) changed.
+   */
+  private async verdictFor(cwd: string): Promise<ConfigVerdict> {
+    const cached = this.verdicts.get(cwd)
+    if (cached !== undefined && cached.signature === cached.files.signature()) return cached.verdict
+    const listed = await execute(cwd, [
+      ...configArguments(FIXED_OVERRIDES),
+      'config',
+      '--list',
+      '--show-scope',
+      '--show-origin',
+      '-z',
+    ])
+    // Outside a repository `git config --list` still reads; nothing is defined there to empty.
+    const entries = listed.status === 0 ? parseConfigList(listed.stdout, cwd) : []
+    const gitDirs = await this.gitDirsOf(cwd)
+    const protectedFiles = new Set<string>()
+    if (gitDirs !== null) {
+      protectedFiles.add(join(gitDirs.common, 'config'))
+      protectedFiles.add(join(gitDirs.common, 'config.worktree'))
+      protectedFiles.add(join(gitDirs.own, 'config.worktree'))
+    }
+    const writable = (file: string): boolean =>
+      this.places.agentWritable.some((folder) => isInside(folder, file))
+    const base = judgeConfig(entries, writable, protectedFiles)
+    const includes = includeTargets(entries).filter(writable)
+    const verdict: ConfigVerdict =
+      base.problem === null && includes.length > 0
+        ? {
+            ...base,
+            problem: `its git configuration includes ${includes.join(', ')}, which agents can write; Agent Teams runs no git command there until that include is removed`,
+          }
+        : base
+    const watched = new WatchedFiles([
+      ...entries.flatMap((entry) => (entry.file === null ? [] : [entry.file])),
+      ...protectedFiles,
+    ])
+    this.verdicts.set(cwd, { files: watched, signature: watched.signature(), verdict })
+    return verdict
+  }
+
+  private async gitDirsOf(cwd: string): Promise<{ own: string; common: string } | null> {
+    const result = await execute(cwd, [
+      ...configArguments(FIXED_OVERRIDES),
+      'rev-parse',
+      '--git-dir',
+      '--git-common-dir',
+    ])
+    if (result.status !== 0) return null
+    const [own = '', common = ''] = result.stdout.split('\n').map((line) => line.trim())
+    return { own: resolve(cwd, own), common: resolve(cwd, common) }
+  }
+
+  /** The describing keys of the person's own global configuration (hardening.ts). */
+  private personConfiguration(): Promise<readonly (readonly [string, string])[]> {
+    this.personKeys ??= readPersonConfiguration()
+    return this.personKeys
   }
 }
 
-/** `git args…` that must succeed: its stdout, or a TeamError naming the command and git's words. */
-export function git(
-  cwd: string,
-  args: readonly string[],
-  options: { env?: Record<string, string>; input?: string } = {},
-): string {
-  const result = runGit(cwd, args, options)
-  if (result.status !== 0)
-    throw new TeamError(
-      'io',
-      `git ${args[0] ?? ''} failed: ${(result.stderr || result.stdout).trim() || `exit ${result.status}`}`,
+/** The files a verdict was read from: when one changes (or appears), it is read again. */
+class WatchedFiles {
+  private readonly files: readonly string[]
+  constructor(files: readonly string[]) {
+    this.files = [...new Set(files)].sort()
+  }
+  signature(): string {
+    return this.files
+      .map((file) => {
+        const stats = statSync(file, { throwIfNoEntry: false, bigint: true })
+        return stats === undefined
+          ? `${file}:none`
+          : `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`
+      })
+      .join('|')
+  }
+}
+
+/** Where `include.path` and `includeIf.*.path` point, resolved as git does. */
+function includeTargets(
+  entries: readonly { key: string; value: string; file: string | null }[],
+): string[] {
+  const targets: string[] = []
+  for (const entry of entries) {
+    const key = entry.key.toLowerCase()
+    if (!(key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))))
+      continue
+    const home = process.env.HOME ?? ''
+    const path = entry.value.startsWith('~/') ? join(home, entry.value.slice(2)) : entry.value
+    targets.push(
+      isAbsolute(path) ? path : resolve(entry.file === null ? '.' : dirname(entry.file), path),
     )
-  return result.stdout
-}
-
-function gitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) {
-    // A GIT_DIR or GIT_INDEX_FILE inherited from a hook or a terminal would point every command
-    // at another repository.
-    if (key.startsWith('GIT_') && !key.startsWith('GIT_CONFIG_NOSYSTEM')) continue
-    env[key] = value
   }
-  return { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...extra }
-}
-
-/** Whether `folder` is inside a git work tree (with at least one commit to branch from). */
-export function isGitRepository(folder: string): boolean {
-  const inside = runGit(folder, ['rev-parse', '--is-inside-work-tree'])
-  if (inside.status !== 0 || inside.stdout.trim() !== 'true') return false
-  return runGit(folder, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).status === 0
+  return targets
 }
 
 /**
- * The person's name and email for commits the runtime makes on their behalf (merges), or a
- * stand-in when git has none configured, so that a merge never fails on "Please tell me who
- * you are".
+ * The person's global configuration, only its describing keys (their name and email among
+ * them): every other key of it is left out with the file, since it may name programs.
  */
-export function committerEnvironment(cwd: string): Record<string, string> {
-  const configured = (key: string): string => runGit(cwd, ['config', key]).stdout.trim()
-  const env: Record<string, string> = {}
-  if (configured('user.name') === '') {
-    env.GIT_AUTHOR_NAME = 'Agent Teams'
-    env.GIT_COMMITTER_NAME = 'Agent Teams'
+async function readPersonConfiguration(): Promise<readonly (readonly [string, string])[]> {
+  const result = await execute(process.cwd(), ['config', '--global', '--list', '-z'], {
+    readGlobal: true,
+  })
+  if (result.status !== 0) return []
+  const kept: [string, string][] = []
+  for (const pair of result.stdout.split('\0')) {
+    const newline = pair.indexOf('\n')
+    if (newline === -1) continue
+    const key = pair.slice(0, newline).toLowerCase()
+    if (GLOBAL_KEYS_KEPT.has(key)) kept.push([key, pair.slice(newline + 1)])
   }
-  if (configured('user.email') === '') {
-    env.GIT_AUTHOR_EMAIL = 'agent-teams@localhost'
-    env.GIT_COMMITTER_EMAIL = 'agent-teams@localhost'
-  }
-  return env
+  return kept
+}
+
+/** Runs git with the hardened environment; `args` must already hold every override. */
+function execute(
+  cwd: string,
+  args: readonly string[],
+  options: ExecuteOptions = {},
+): Promise<GitResult> {
+  const env = gitEnvironment(process.env, options.env)
+  if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
+  return new Promise((resolvePromise, reject) => {
+    const child = execFile(
+      'git',
+      args,
+      {
+        cwd,
+        env,
+        encoding: 'utf8',
+        maxBuffer: MAX_OUTPUT,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolvePromise({ status: 0, stdout, stderr })
+          return
+        }
+        const failure = error as Omit<NodeJS.ErrnoException, 'code'> & {
+          code?: unknown
+          signal?: NodeJS.Signals | null
+        }
+        if (failure.code === 'ENOENT') {
+          reject(
+            new TeamError(
+              'io',
+              'git is not installed (or not on PATH); install git to use worktrees.',
+            ),
+          )
+          return
+        }
+        if (typeof failure.code === 'number' && failure.signal == null) {
+          resolvePromise({ status: failure.code, stdout, stderr })
+          return
+        }
+        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          reject(
+            new TeamError(
+              'io',
+              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} printed more than ${MAX_OUTPUT / 1024 / 1024} MB.`,
+            ),
+          )
+          return
+        }
+        reject(error)
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
+  })
 }
 
 /** A teammate as the author and committer of the commits made of its work. */

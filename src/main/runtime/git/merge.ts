@@ -4,20 +4,31 @@ import { dirname, join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import { teammateBranch, type MergeResult } from '../../../shared/worktree'
 import { changedPaths } from './diff'
-import { committerEnvironment, git, runGit, teammateIdentity } from './git'
+import { teammateIdentity, type Git } from './git'
+import { guardMerge } from './merge-guard'
 import type { Worktrees } from './worktrees'
 
 /**
  * What merging `branch` into `into` would give, found without touching any worktree
- * (`git merge-tree --write-tree`): the merged tree, or the conflicted files.
+ * (`git merge-tree --write-tree`): the merged tree, or the conflicted files. A merge that needs
+ * one of the repository's own merge drivers is refused: the app never runs them (hardening.ts).
  */
-export function trialMerge(
+export async function trialMerge(
+  git: Git,
   cwd: string,
   into: string,
   branch: string,
-): { tree: string; conflicts: string[] } {
-  const result = runGit(cwd, ['merge-tree', '--write-tree', '--name-only', into, branch])
-  if (result.status > 1) throw new TeamError('io', `git merge-tree failed: ${result.stderr.trim()}`)
+): Promise<{ tree: string; conflicts: string[] }> {
+  const result = await git.run(cwd, ['merge-tree', '--write-tree', '--name-only', into, branch])
+  if (result.status > 1) {
+    const drivers = await git.mergeDrivers(cwd)
+    if (drivers.length > 0 && /cannot run|failed to execute internal merge/i.test(result.stderr))
+      throw new TeamError(
+        'unsafe-repository',
+        `Merging ${branch} needs the repository's merge driver ${drivers.join(', ')}, a program its git configuration names; Agent Teams never runs those. Merge it yourself with git.`,
+      )
+    throw new TeamError('io', `git merge-tree failed: ${result.stderr.trim()}`)
+  }
   const [tree = '', ...rest] = result.stdout.split('\n')
   const blank = rest.indexOf('')
   const conflicts =
@@ -27,65 +38,80 @@ export function trialMerge(
 
 /**
  * Merges `name`'s branch into `into` with a merge commit or a squash. The teammate's
- * uncommitted work is committed to its branch first. The merge runs where `into` is checked
- * out (the base worktree, which must have no uncommitted changes to tracked files), or in a
- * temporary worktree when it is checked out nowhere. A conflict is found before anything is
- * touched; should git still stop on one, the merge is aborted, so the base is left clean.
+ * uncommitted work is committed to its branch first. A conflict is found before anything is
+ * touched; so is a merge that would bring in the team's own files (refused) or files that
+ * change how git or the app behaves (merged only with `confirm`). The merge runs where `into` is
+ * checked out (which must have no uncommitted changes to tracked files), or in a temporary
+ * worktree; should git still stop, the merge is aborted, so the base is left clean.
  */
-export function mergeBranch(
+export async function mergeBranch(
   worktrees: Worktrees,
   name: string,
-  options: { into: string; squash: boolean },
-): MergeResult {
-  const workspace = worktrees.workspace
+  options: { into: string; squash: boolean; confirm?: boolean },
+): Promise<MergeResult> {
+  const { git, workspace } = worktrees
   const { into, squash } = options
   const branch = teammateBranch(name)
-  if (runGit(workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${into}`]).status !== 0)
+  const exists = await git.run(workspace, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    `refs/heads/${into}`,
+  ])
+  if (exists.status !== 0)
     throw new TeamError('invalid-argument', `There is no branch "${into}" to merge into.`)
-  worktrees.checkpoint(name, `${name}: work in progress`)
-  const trial = trialMerge(workspace, into, branch)
+  if (worktrees.exists(name)) await worktrees.checkpoint(name, `${name}: work in progress`)
+  const trial = await trialMerge(git, workspace, into, branch)
   if (trial.conflicts.length > 0) return { outcome: 'conflict', into, files: trial.conflicts }
-  if (trial.tree === git(workspace, ['rev-parse', `${into}^{tree}`]).trim())
-    return { outcome: 'nothing', into }
+  const intoTree = (await git.output(workspace, ['rev-parse', `${into}^{tree}`])).trim()
+  if (trial.tree === intoTree) return { outcome: 'nothing', into }
+  const guard = guardMerge(await changedPaths(git, workspace, intoTree, trial.tree))
+  if (guard.teamFiles.length > 0)
+    return {
+      outcome: 'refused',
+      into,
+      files: guard.teamFiles,
+      reason: `${branch} holds the team's own files (${guard.teamFiles.slice(0, 5).join(', ')}${guard.teamFiles.length > 5 ? ', …' : ''}), which never come in through a merge: they are the person's channel and the team's rights. Remove them from the branch (git rm -r --cached .team, then commit) and merge again.`,
+    }
+  if (guard.behaviourFiles.length > 0 && options.confirm !== true)
+    return { outcome: 'needs-confirmation', into, files: guard.behaviourFiles }
 
-  const checkedOut = checkedOutAt(workspace, into)
-  const place = checkedOut ?? temporaryWorktree(workspace, into)
+  const checkedOut = await checkedOutAt(git, workspace, into)
+  const place = checkedOut ?? (await temporaryWorktree(git, workspace, into))
   try {
-    if (checkedOut !== null) assertClean(checkedOut, into)
-    const before = git(place, ['rev-parse', 'HEAD']).trim()
-    const env = committerEnvironment(workspace)
+    if (checkedOut !== null) await assertClean(git, checkedOut, into)
+    const before = (await git.output(place, ['rev-parse', 'HEAD'])).trim()
+    const env = await git.committerEnvironment(workspace)
     const merged = squash
-      ? runGit(place, ['merge', '--squash', branch], { env })
-      : runGit(
+      ? await git.run(place, ['merge', '--squash', branch], { env })
+      : await git.run(
           place,
           ['merge', '--no-ff', '--no-edit', '-m', `Merge ${branch} (${name}'s work)`, branch],
-          {
-            env,
-          },
+          { env },
         )
     if (merged.status !== 0) {
       // Not expected after the trial merge; whatever stopped git, the base goes back as it was.
-      runGit(place, squash ? ['reset', '--merge'] : ['merge', '--abort'])
-      const files = runGit(place, ['diff', '--name-only', '--diff-filter=U']).stdout
+      await git.run(place, squash ? ['reset', '--merge'] : ['merge', '--abort'])
+      const files = (await git.run(place, ['diff', '--name-only', '--diff-filter=U'])).stdout
       return { outcome: 'conflict', into, files: files.split('\n').filter(Boolean) }
     }
     if (squash) {
-      const subjects = git(workspace, ['log', '--format=- %s', `${into}..${branch}`]).trim()
-      git(
+      const subjects = (
+        await git.output(workspace, ['log', '--format=- %s', `${into}..${branch}`])
+      ).trim()
+      await git.output(
         place,
         ['commit', '--no-verify', '-q', '-m', `${name}'s work from ${branch}\n\n${subjects}`],
-        {
-          env: { ...env, ...authorOnly(teammateIdentity(name)) },
-        },
+        { env: { ...env, ...authorOnly(teammateIdentity(name)) } },
       )
     }
-    const commit = git(place, ['rev-parse', 'HEAD']).trim()
-    const files = changedPaths(place, before, commit)
-    if (squash) catchUp(worktrees, name, into)
+    const commit = (await git.output(place, ['rev-parse', 'HEAD'])).trim()
+    const files = await changedPaths(git, place, before, commit)
+    if (squash) await catchUp(worktrees, name, into)
     return { outcome: 'merged', into, commit, squash, files }
   } finally {
     if (checkedOut === null) {
-      git(workspace, ['worktree', 'remove', '--force', place])
+      await git.run(workspace, ['worktree', 'remove', '--force', place])
       rmSync(dirname(place), { recursive: true, force: true })
     }
   }
@@ -95,21 +121,21 @@ export function mergeBranch(
  * After a squash the branch's commits are not in `into`, though their changes are: merging
  * `into` back into the branch (no conflict is possible) makes the branch's diff empty again.
  */
-function catchUp(worktrees: Worktrees, name: string, into: string): void {
-  const folder = worktrees.folder(name)
-  const result = runGit(
-    folder,
-    ['merge', '--no-edit', '-q', '-m', `Take ${into} after the squash`, into],
-    {
-      env: teammateIdentity(name),
-    },
-  )
-  if (result.status !== 0) runGit(folder, ['merge', '--abort'])
+async function catchUp(worktrees: Worktrees, name: string, into: string): Promise<void> {
+  if (!worktrees.exists(name)) return
+  const folder = worktrees.root(name)
+  const args = ['merge', '--no-edit', '-q', '-m', `Take ${into} after the squash`, into]
+  const result = await worktrees.git.run(folder, args, { env: teammateIdentity(name) })
+  if (result.status !== 0) await worktrees.git.run(folder, ['merge', '--abort'])
 }
 
 /** The folder where `branch` is checked out (the base worktree, usually), or null. */
-export function checkedOutAt(workspace: string, branch: string): string | null {
-  const listing = git(workspace, ['worktree', 'list', '--porcelain'])
+export async function checkedOutAt(
+  git: Git,
+  workspace: string,
+  branch: string,
+): Promise<string | null> {
+  const listing = await git.output(workspace, ['worktree', 'list', '--porcelain'])
   let path: string | null = null
   for (const line of listing.split('\n')) {
     if (line.startsWith('worktree ')) path = line.slice('worktree '.length)
@@ -118,20 +144,20 @@ export function checkedOutAt(workspace: string, branch: string): string | null {
   return null
 }
 
-function temporaryWorktree(workspace: string, branch: string): string {
+async function temporaryWorktree(git: Git, workspace: string, branch: string): Promise<string> {
   const folder = join(mkdtempSync(join(tmpdir(), 'agent-teams-merge-')), 'worktree')
-  git(workspace, ['worktree', 'add', '--quiet', folder, branch])
+  await git.output(workspace, ['worktree', 'add', '--quiet', folder, branch])
   return folder
 }
 
-function assertClean(folder: string, branch: string): void {
-  const dirty = git(folder, ['status', '--porcelain', '--untracked-files=no']).trim()
+async function assertClean(git: Git, folder: string, branch: string): Promise<void> {
+  const dirty = (await git.output(folder, ['status', '--porcelain', '--untracked-files=no'])).trim()
   if (dirty !== '')
     throw new TeamError(
       'invalid-argument',
       `${folder} (where ${branch} is checked out) has uncommitted changes; commit or stash them, then merge again.`,
     )
-  if (runGit(folder, ['rev-parse', '--verify', '--quiet', 'MERGE_HEAD']).status === 0)
+  if ((await git.run(folder, ['rev-parse', '--verify', '--quiet', 'MERGE_HEAD'])).status === 0)
     throw new TeamError(
       'invalid-argument',
       `${folder} is in the middle of a merge; finish it or run "git merge --abort" there first.`,

@@ -1,7 +1,7 @@
 import { readdirSync, statSync, watch } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { Burst } from './burst'
-import { runGit } from './git'
+import { Git } from './git'
 
 /** One watched folder: closed when it is no longer needed. */
 export interface FolderWatch {
@@ -94,8 +94,8 @@ export class GitRefWatcher {
   }
 
   /** Starts watching, or returns null (watching nothing) when the workspace is not in a repository. */
-  static start(options: GitRefWatcherOptions): GitRefWatcher | null {
-    const places = locate(options.workspace)
+  static async start(options: GitRefWatcherOptions): Promise<GitRefWatcher | null> {
+    const places = await locate(options.workspace)
     return places === null ? null : new GitRefWatcher(options, places)
   }
 
@@ -114,15 +114,22 @@ export class GitRefWatcher {
   /** A burst is over: follow the repository and its folders, then tell. */
   private settled(): void {
     if (this.closed) return
-    if (this.relocateNeeded) this.relocate()
-    if (this.rescanNeeded) this.rescan()
-    this.options.onChange()
+    const relocated = this.relocateNeeded ? this.relocate() : Promise.resolve()
+    void relocated.then(
+      () => {
+        if (this.closed) return
+        if (this.rescanNeeded) this.rescan()
+        this.options.onChange()
+      },
+      (error: unknown) => this.log(`following the repository failed: ${explain(error)}`),
+    )
   }
 
-  private relocate(): void {
+  private async relocate(): Promise<void> {
     this.relocateNeeded = false
     this.rescanNeeded = true
-    const places = locate(this.options.workspace)
+    const places = await locate(this.options.workspace)
+    if (this.closed) return
     if (places === null) {
       if (!this.lost)
         this.log(
@@ -267,10 +274,11 @@ export class GitRefWatcher {
 }
 
 /** The workspace's git folders, or null when it is in no repository (or git is missing). */
-function locate(workspace: string): Places | null {
+async function locate(workspace: string): Promise<Places | null> {
   let result
   try {
-    result = runGit(workspace, [
+    // Only reads; hardened like every git call of the app (git/hardening.ts).
+    result = await new Git({ agentWritable: [workspace] }).run(workspace, [
       'rev-parse',
       '--path-format=absolute',
       '--git-dir',

@@ -1,23 +1,31 @@
 import { TeamError } from '../../../shared/errors'
 import type { Task } from '../../../shared/tasks'
-import { runGit } from './git'
 
 /**
  * Where a task's work begins and ends on its owner's branch: git refs
  * `refs/agent-teams/task/<owner>/<id>/start` (taken when it goes in progress) and `…/end`
  * (taken when it goes to review or done). Refs, not a file under `.team/`, so the CLI in
- * another process reads the same marks, and git keeps the commits they point at.
+ * another process reads the same marks, and git keeps the commits they point at. They are the
+ * app's own refs: set through the ledger, and not used once anyone else moved them.
  */
 export function taskRef(owner: string, id: string, edge: 'start' | 'end'): string {
   return `refs/agent-teams/task/${owner}/${id}/${edge}`
 }
 
 export interface TaskMarkTarget {
-  readonly workspace: string
   /** Whether `owner` has a worktree whose state can be marked now. */
   readonly hasWorktree: (owner: string) => boolean
   /** A commit of everything in `owner`'s worktree now. */
-  readonly snapshot: (owner: string) => string
+  readonly snapshot: (owner: string) => Promise<string>
+  readonly setRef: (ref: string, commit: string) => Promise<void>
+  readonly deleteRef: (ref: string) => Promise<void>
+  /** The app's own ref, or null when missing or moved by someone else. */
+  readonly appRef: (ref: string) => Promise<{ commit: string | null }>
+  /**
+   * Runs `work` after the git work already queued for `owner`; its next tool call waits for it,
+   * so a mark is taken before the owner changes anything more.
+   */
+  readonly queue: (owner: string, work: () => Promise<void>) => void
 }
 
 /**
@@ -44,33 +52,31 @@ export class TaskMarks {
       if (before === undefined || before === this.seen.get(task.id)) continue
       const owner = task.owner
       if (owner === null || !this.target.hasWorktree(owner)) continue
-      if (task.status === 'in_progress') {
-        if (!this.exists(taskRef(owner, task.id, 'start'))) this.mark(owner, task.id, 'start')
-        runGit(this.target.workspace, ['update-ref', '-d', taskRef(owner, task.id, 'end')])
-      } else if (task.status === 'review' || task.status === 'done') {
-        if (!before.startsWith('review:') || !this.exists(taskRef(owner, task.id, 'end')))
-          this.mark(owner, task.id, 'end')
-      }
+      const id = task.id
+      if (task.status === 'in_progress')
+        this.target.queue(owner, async () => {
+          const start = await this.target.appRef(taskRef(owner, id, 'start'))
+          if (start.commit === null) await this.mark(owner, id, 'start')
+          await this.target.deleteRef(taskRef(owner, id, 'end'))
+        })
+      else if (task.status === 'review' || task.status === 'done')
+        this.target.queue(owner, async () => {
+          const end = await this.target.appRef(taskRef(owner, id, 'end'))
+          if (!before.startsWith('review:') || end.commit === null)
+            await this.mark(owner, id, 'end')
+        })
     }
   }
 
-  private mark(owner: string, id: string, edge: 'start' | 'end'): void {
+  private async mark(owner: string, id: string, edge: 'start' | 'end'): Promise<void> {
     // Marks follow a change already on the board, inside the claim or completion that made it:
     // a snapshot git refuses (a worktree removed meanwhile, a file it cannot read) must not fail
     // that call. Without the mark the task diff is the whole branch, and says so.
     try {
-      runGit(this.target.workspace, [
-        'update-ref',
-        taskRef(owner, id, edge),
-        this.target.snapshot(owner),
-      ])
+      await this.target.setRef(taskRef(owner, id, edge), await this.target.snapshot(owner))
     } catch (error) {
       const fileSystem = typeof (error as NodeJS.ErrnoException).code === 'string'
       if (!(error instanceof TeamError) && !fileSystem) throw error
     }
-  }
-
-  private exists(ref: string): boolean {
-    return runGit(this.target.workspace, ['rev-parse', '--verify', '--quiet', ref]).status === 0
   }
 }

@@ -1,88 +1,115 @@
 import {
-  appendFileSync,
-  copyFileSync,
+  closeSync,
   existsSync,
-  mkdirSync,
+  lstatSync,
   mkdtempSync,
-  readFileSync,
+  realpathSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { TeamError } from '../../../shared/errors'
-import { teammateBranch, WORKTREES_FOLDER, type MemberWorktree } from '../../../shared/worktree'
-import { git, isGitRepository, runGit, teammateIdentity } from './git'
+import { teammateBranch, type MemberWorktree } from '../../../shared/worktree'
+import { ensurePrivateFolder } from '../fs/app-folders'
+import { FILE_CAPS, openRegularForReadSync, readDescriptorSync } from '../fs/safe-open'
+import { Git, teammateIdentity } from './git'
+import { isInside } from './hardening'
+import { legacyWorktree } from './legacy-worktrees'
+import { RefLedger } from './ref-ledger'
+import { WorktreeRecords, type WorktreeRecord } from './worktree-records'
 
 /** The ref that marks where a teammate's current (or last) turn began. */
 export function turnStartRef(name: string): string {
   return `refs/agent-teams/turn-start/${name}`
 }
 
+/** Where a workspace's worktrees and the app's record of them are kept. */
+export interface WorktreePlaces {
+  readonly workspace: string
+  /** The workspace's own folder in the app's data (fs/app-folders.ts). */
+  readonly dataFolder: string
+}
+
 /**
- * The teammates' git worktrees of one workspace: `<workspace>/.team-worktrees/<name>` on the
- * branch `team/<name>`. The folder is outside `.team/` (no agent writes there) and listed in
- * the repository's own `info/exclude`, so the base worktree's `git status` never shows it.
+ * The teammates' git worktrees of one workspace: `<data folder>/worktrees/<name>` on the branch
+ * `team/<name>`. They live in the app's data, not in the workspace, so no other agent (the lead
+ * works in the workspace) can reach them and no folder a repository commits (a symlink among
+ * them) can stand in for them. Every path comes from the app's own record (worktree-records.ts),
+ * made when the app created the worktree.
  */
 export class Worktrees {
   readonly workspace: string
-  /** The workspace's place inside its repository ('' at the top), asked once. */
-  private prefix: string | null = null
-  constructor(workspace: string) {
-    this.workspace = resolve(workspace)
-  }
-
-  /** Whether the workspace is a git repository with a commit to branch from. */
-  available(): boolean {
-    return isGitRepository(this.workspace)
-  }
-
-  folder(name: string): string {
-    return join(this.workspace, WORKTREES_FOLDER, name)
-  }
-
+  readonly git: Git
+  readonly records: WorktreeRecords
+  /** The app's own refs and the values it gave them (ref-ledger.ts). */
+  readonly ledger: RefLedger
   /**
-   * Where `name`'s tools work: its worktree, at the workspace's place in the repository (the
-   * same subfolder when the workspace is a folder inside a larger repository).
+   * Whether the workspace was a repository when the team opened. One made later (an agent's
+   * `git init`) had its config written by an agent while nothing kept it read-only, so the app
+   * runs no git there until the team is opened again.
    */
+  private readonly repositoryAtOpen: Promise<boolean>
+
+  constructor(places: WorktreePlaces) {
+    this.workspace = resolve(places.workspace)
+    this.records = new WorktreeRecords(places.dataFolder, this.workspace)
+    this.ledger = new RefLedger(join(places.dataFolder, 'refs.json'))
+    this.git = new Git({ agentWritable: [this.workspace, this.records.root] })
+    this.repositoryAtOpen = this.git.isRepository(this.workspace).catch(() => false)
+  }
+
+  /** Whether the workspace is a git repository with a commit to branch from (since the open). */
+  async available(): Promise<boolean> {
+    return (await this.repositoryAtOpen) && (await this.git.isRepository(this.workspace))
+  }
+
+  /** `name`'s worktree as the app recorded it, or null. */
+  record(name: string): WorktreeRecord | null {
+    return this.records.get(name)
+  }
+
+  /** Whether `name` has a worktree folder the app made (and git still knows). */
+  exists(name: string): boolean {
+    const record = this.record(name)
+    return record !== null && existsSync(join(record.folder, '.git'))
+  }
+
+  /** Where `name`'s tools work: its worktree, at the workspace's place in the repository. */
   root(name: string): string {
-    this.prefix ??= runGit(this.workspace, ['rev-parse', '--show-prefix']).stdout.trim()
-    return join(this.folder(name), this.prefix)
+    const record = this.required(name)
+    return join(record.folder, record.prefix)
   }
 
   /**
    * Makes `name`'s worktree from the current HEAD (or takes back its branch, kept when it was
    * removed before); returns what config.json keeps of it.
    */
-  create(name: string): MemberWorktree {
-    if (!this.available())
+  async create(name: string): Promise<MemberWorktree> {
+    if (!(await this.available()))
       throw new TeamError(
         'invalid-argument',
         `${this.workspace} is not a git repository with a commit; a worktree needs one.`,
       )
-    const baseCommit = git(this.workspace, ['rev-parse', 'HEAD']).trim()
-    const base = this.currentBranch() ?? baseCommit
-    this.excludeFolder()
-    this.attach(name, baseCommit)
+    const baseCommit = (await this.git.output(this.workspace, ['rev-parse', 'HEAD'])).trim()
+    const base = (await this.currentBranch()) ?? baseCommit
+    await this.attach(name, baseCommit)
     return { base, base_commit: baseCommit }
   }
 
-  /** Puts the worktree folder back when it is gone (deleted by hand, or a re-spawn). */
-  ensure(name: string, record: MemberWorktree): void {
-    if (existsSync(join(this.folder(name), '.git'))) return
-    runGit(this.workspace, ['worktree', 'prune'])
-    this.excludeFolder()
-    this.attach(name, record.base_commit)
+  /** Puts the worktree folder back when it is gone (deleted by hand, a re-spawn, an upgrade). */
+  async ensure(name: string, record: MemberWorktree): Promise<void> {
+    if (this.exists(name)) return
+    await this.git.run(this.workspace, ['worktree', 'prune'])
+    if (await this.moveLegacy(name)) return
+    await this.attach(name, record.base_commit)
   }
 
   /** Whether `name`'s branch exists. */
-  hasBranch(name: string): boolean {
+  async hasBranch(name: string): Promise<boolean> {
+    const ref = `refs/heads/${teammateBranch(name)}`
     return (
-      runGit(this.workspace, [
-        'rev-parse',
-        '--verify',
-        '--quiet',
-        `refs/heads/${teammateBranch(name)}`,
-      ]).status === 0
+      (await this.git.run(this.workspace, ['rev-parse', '--verify', '--quiet', ref])).status === 0
     )
   }
 
@@ -91,47 +118,67 @@ export class Worktrees {
    * as `git add -A` sees them), made with a throw-away index: the worktree, its index and its
    * branch are untouched. Its HEAD when nothing changed.
    */
-  snapshot(name: string): string {
-    const folder = this.folder(name)
-    const head = git(folder, ['rev-parse', 'HEAD']).trim()
+  async snapshot(name: string): Promise<string> {
+    const record = this.required(name)
+    const folder = record.folder
+    const head = (await this.git.output(folder, ['rev-parse', 'HEAD'])).trim()
     const scratch = mkdtempSync(join(tmpdir(), 'agent-teams-index-'))
     try {
       const index = join(scratch, 'index')
       const env = { GIT_INDEX_FILE: index }
       // A copy of the worktree's own index keeps git's record of unchanged files, so only
       // what changed is read again; without one, the index starts from HEAD.
-      const own = this.indexOf(folder)
-      if (own !== null) copyFileSync(own, index)
-      else git(folder, ['read-tree', 'HEAD'], { env })
-      git(folder, ['add', '-A'], { env })
-      const tree = git(folder, ['write-tree'], { env }).trim()
-      if (tree === git(folder, ['rev-parse', 'HEAD^{tree}']).trim()) return head
-      return git(folder, ['commit-tree', tree, '-p', head, '-m', `${name}: uncommitted work`], {
-        env: teammateIdentity(name),
-      }).trim()
+      if (!copyIndex(join(record.git_dir, 'index'), index))
+        await this.git.output(folder, ['read-tree', 'HEAD'], { env })
+      await this.git.output(folder, ['add', '-A'], { env })
+      const tree = (await this.git.output(folder, ['write-tree'], { env })).trim()
+      if (tree === (await this.git.output(folder, ['rev-parse', 'HEAD^{tree}'])).trim()) return head
+      const message = `${name}: uncommitted work`
+      const args = ['commit-tree', tree, '-p', head, '-m', message]
+      return (await this.git.output(folder, args, { env: teammateIdentity(name) })).trim()
     } finally {
       rmSync(scratch, { recursive: true, force: true })
     }
   }
 
-  private indexOf(folder: string): string | null {
-    const pathText = git(folder, ['rev-parse', '--git-path', 'index']).trim()
-    const file = isAbsolute(pathText) ? pathText : join(folder, pathText)
-    return existsSync(file) ? file : null
+  /** Marks the start of a turn: the turn's diff is taken from here. */
+  async markTurnStart(name: string): Promise<void> {
+    if (!this.exists(name)) return
+    await this.setRef(turnStartRef(name), await this.snapshot(name))
   }
 
-  /** Marks the start of a turn: the turn's diff is taken from here. */
-  markTurnStart(name: string): void {
-    if (!existsSync(join(this.folder(name), '.git'))) return
-    git(this.workspace, ['update-ref', turnStartRef(name), this.snapshot(name)])
+  /** Points one of the app's own refs at `commit`, and records that the app did. */
+  async setRef(ref: string, commit: string): Promise<void> {
+    await this.git.output(this.workspace, ['update-ref', ref, commit])
+    this.ledger.set(ref, commit)
+  }
+
+  /** Removes one of the app's own refs. */
+  async deleteRef(ref: string): Promise<void> {
+    await this.git.run(this.workspace, ['update-ref', '-d', ref])
+    this.ledger.delete(ref)
+  }
+
+  /**
+   * One of the app's own refs, or null when it is missing or was moved by anyone but the app
+   * (`moved` is then set): such a ref is never used as where a review starts.
+   */
+  async appRef(ref: string): Promise<{ commit: string | null; moved: boolean }> {
+    const result = await this.git.run(this.workspace, ['rev-parse', '--verify', '--quiet', ref])
+    const actual = result.status === 0 ? result.stdout.trim() : null
+    const recorded = this.ledger.get(ref)
+    if (actual === null) return { commit: null, moved: recorded !== null }
+    if (recorded !== actual) return { commit: null, moved: true }
+    return { commit: actual, moved: false }
   }
 
   /** Commits what `name` left uncommitted in its worktree, as `name`; whether it did. */
-  checkpoint(name: string, message: string): boolean {
-    const folder = this.folder(name)
-    if (git(folder, ['status', '--porcelain']).trim() === '') return false
-    git(folder, ['add', '-A'])
-    git(folder, ['commit', '--no-verify', '-q', '-m', message], { env: teammateIdentity(name) })
+  async checkpoint(name: string, message: string): Promise<boolean> {
+    const folder = this.required(name).folder
+    if ((await this.git.output(folder, ['status', '--porcelain'])).trim() === '') return false
+    await this.git.output(folder, ['add', '-A'])
+    const args = ['commit', '--no-verify', '-q', '-m', message]
+    await this.git.output(folder, args, { env: teammateIdentity(name) })
     return true
   }
 
@@ -139,59 +186,181 @@ export class Worktrees {
    * Whether `name` has work that `into` does not hold: uncommitted changes, or a branch
    * whose merge would change `into` (a squash-merged branch has none).
    */
-  hasUnmergedWork(name: string, into: string): boolean {
-    const tip = existsSync(join(this.folder(name), '.git'))
-      ? this.snapshot(name)
-      : this.hasBranch(name)
+  async hasUnmergedWork(name: string, into: string): Promise<boolean> {
+    const tip = this.exists(name)
+      ? await this.snapshot(name)
+      : (await this.hasBranch(name))
         ? teammateBranch(name)
         : null
     if (tip === null) return false
-    const merged = runGit(this.workspace, ['merge-tree', '--write-tree', into, tip])
+    const merged = await this.git.run(this.workspace, ['merge-tree', '--write-tree', into, tip])
     if (merged.status !== 0) return true
-    const intoTree = git(this.workspace, ['rev-parse', `${into}^{tree}`]).trim()
+    const intoTree = (await this.git.output(this.workspace, ['rev-parse', `${into}^{tree}`])).trim()
     return merged.stdout.split('\n')[0]?.trim() !== intoTree
   }
 
   /** Removes the worktree folder (its work committed first) and, with `deleteBranch`, the branch. */
-  remove(name: string, options: { deleteBranch: boolean }): void {
-    if (existsSync(join(this.folder(name), '.git'))) {
-      if (!options.deleteBranch) this.checkpoint(name, `${name}: work kept at removal`)
-      git(this.workspace, ['worktree', 'remove', '--force', this.folder(name)])
+  async remove(name: string, options: { deleteBranch: boolean }): Promise<void> {
+    const record = this.record(name)
+    if (record !== null && this.exists(name)) {
+      if (!options.deleteBranch) await this.checkpoint(name, `${name}: work kept at removal`)
+      await this.git.output(this.workspace, ['worktree', 'remove', '--force', record.folder])
     }
-    runGit(this.workspace, ['worktree', 'prune'])
-    runGit(this.workspace, ['update-ref', '-d', turnStartRef(name)])
-    if (options.deleteBranch && this.hasBranch(name))
-      git(this.workspace, ['branch', '-D', teammateBranch(name)])
+    if (record !== null) this.clearFolder(record.folder)
+    this.records.delete(name)
+    await this.git.run(this.workspace, ['worktree', 'prune'])
+    await this.deleteRef(turnStartRef(name))
+    if (options.deleteBranch && (await this.hasBranch(name)))
+      await this.git.output(this.workspace, ['branch', '-D', teammateBranch(name)])
   }
 
   /** The branch checked out in the workspace, or null when its HEAD is detached. */
-  currentBranch(): string | null {
-    const result = runGit(this.workspace, ['symbolic-ref', '--short', '-q', 'HEAD'])
+  async currentBranch(): Promise<string | null> {
+    const result = await this.git.run(this.workspace, ['symbolic-ref', '--short', '-q', 'HEAD'])
     return result.status === 0 ? result.stdout.trim() : null
   }
 
-  private attach(name: string, from: string): void {
-    const folder = this.folder(name)
-    mkdirSync(dirname(folder), { recursive: true })
-    if (existsSync(folder)) rmSync(folder, { recursive: true, force: true })
-    const branch = teammateBranch(name)
-    // A branch kept from an earlier run is taken back with its work; otherwise a new one.
-    const args = this.hasBranch(name)
-      ? ['worktree', 'add', '--quiet', folder, branch]
-      : ['worktree', 'add', '--quiet', '-b', branch, folder, from]
-    git(this.workspace, args)
+  private required(name: string): WorktreeRecord {
+    const record = this.record(name)
+    if (record === null)
+      throw new TeamError('invalid-argument', `${name} has no worktree made by this app.`)
+    return record
   }
 
-  /** Lists the worktrees' folder in the repository's `info/exclude` (once). */
-  private excludeFolder(): void {
-    const pathText = git(this.workspace, ['rev-parse', '--git-path', 'info/exclude']).trim()
-    const file = isAbsolute(pathText) ? pathText : join(this.workspace, pathText)
-    // Any depth: the workspace may be a folder inside a larger repository.
-    const line = `${WORKTREES_FOLDER}/`
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : ''
-    if (current.split('\n').includes(line)) return
-    mkdirSync(dirname(file), { recursive: true })
-    const separator = current === '' || current.endsWith('\n') ? '' : '\n'
-    appendFileSync(file, `${separator}# Agent Teams: the teammates' worktrees\n${line}\n`)
+  private async attach(name: string, from: string): Promise<void> {
+    const folders = await this.repositoryFolders()
+    const folder = join(realpathSync(ensurePrivateFolder(this.records.root)), name)
+    this.clearFolder(folder)
+    const branch = teammateBranch(name)
+    // A branch kept from an earlier run is taken back with its work; otherwise a new one.
+    const args = (await this.hasBranch(name))
+      ? ['worktree', 'add', '--quiet', folder, branch]
+      : ['worktree', 'add', '--quiet', '-b', branch, folder, from]
+    await this.git.output(this.workspace, args)
+    this.remember(name, folder, folders)
+  }
+
+  /** Records a worktree git has just made, from git's own files there (nothing ran in it yet). */
+  private remember(name: string, folder: string, folders: { common: string; prefix: string }) {
+    const gitDir = realpathSync(readGitFile(join(folder, '.git')))
+    if (dirname(gitDir) !== join(folders.common, 'worktrees'))
+      throw new TeamError(
+        'io',
+        `git made ${folder} with its admin folder at ${gitDir}, outside ${folders.common}.`,
+      )
+    this.records.set(name, {
+      folder,
+      git_dir: gitDir,
+      common_dir: folders.common,
+      prefix: folders.prefix,
+      created_at: Date.now() / 1000,
+    })
+  }
+
+  /** A worktree from before worktrees moved to the app's data: moved there, when it is safe. */
+  private async moveLegacy(name: string): Promise<boolean> {
+    const old = await legacyWorktree(this.git, this.workspace, name)
+    if (old === null) return false
+    const folders = await this.repositoryFolders()
+    const folder = join(realpathSync(ensurePrivateFolder(this.records.root)), name)
+    this.clearFolder(folder)
+    await this.git.output(this.workspace, ['worktree', 'move', old, folder])
+    this.remember(name, folder, folders)
+    return true
+  }
+
+  /**
+   * The repository's shared folder and the workspace's place in it, checked to belong to this
+   * workspace: inside it, the `.git` of a folder that holds it, or (for a workspace that is
+   * itself a linked worktree) the repository whose record of that worktree points back here.
+   */
+  private async repositoryFolders(): Promise<{ common: string; prefix: string }> {
+    const lines = (
+      await this.git.output(this.workspace, [
+        'rev-parse',
+        '--git-dir',
+        '--git-common-dir',
+        '--show-prefix',
+      ])
+    ).split('\n')
+    const real = realpathSync(this.workspace)
+    const own = realpathSync(resolve(this.workspace, lines[0]?.trim() ?? ''))
+    const common = realpathSync(resolve(this.workspace, lines[1]?.trim() ?? ''))
+    const prefix = lines[2]?.trim() ?? ''
+    const holdsWorkspace = basename(common) === '.git' && isInside(dirname(common), real)
+    const linkedHere =
+      own !== common && isInside(join(common, 'worktrees'), own) && pointsBack(own, real)
+    if (!isInside(real, common) && !holdsWorkspace && !linkedHere)
+      throw new TeamError(
+        'unsafe-repository',
+        `The workspace's .git leads to ${common}, which is neither inside the workspace nor a repository that holds it; teammates share the workspace until that is fixed.`,
+      )
+    return { common, prefix }
+  }
+
+  /** Removes a folder of the app's own under `records.root`; a link there is only unlinked. */
+  private clearFolder(folder: string): void {
+    const root = this.records.realRoot()
+    if (!isInside(root, folder) || folder === root) return
+    const stats = lstatSync(folder, { throwIfNoEntry: false })
+    if (stats === undefined) return
+    // rmSync never follows a link inside the folder; a link in its place is removed itself.
+    rmSync(folder, { recursive: stats.isDirectory() && !stats.isSymbolicLink(), force: true })
+  }
+}
+
+/** Copies a worktree's index without following a link its teammate may have put there. */
+function copyIndex(from: string, to: string): boolean {
+  let fd: number | null
+  try {
+    fd = openRegularForReadSync(from, { what: "A worktree's index" })
+  } catch {
+    return false
+  }
+  if (fd === null) return false
+  try {
+    writeFileSync(
+      to,
+      readDescriptorSync(fd, from, { what: "A worktree's index", maxBytes: 1024 * 1024 * 1024 }),
+    )
+    return true
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The admin folder a `.git` file names (`gitdir: <path>`), read without following links. */
+function readGitFile(path: string): string {
+  const fd = openRegularForReadSync(path, { what: "A worktree's .git file" })
+  if (fd === null) throw new TeamError('io', `${path} is missing.`)
+  try {
+    const text = readDescriptorSync(fd, path, {
+      what: "A worktree's .git file",
+      maxBytes: FILE_CAPS.cursor,
+    }).toString('utf8')
+    const match = /^gitdir:\s*(.+)$/m.exec(text)
+    if (match?.[1] === undefined) throw new TeamError('io', `${path} names no git folder.`)
+    return resolve(dirname(path), match[1].trim())
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Whether a linked worktree's admin folder records `workspace` as its worktree. */
+function pointsBack(adminFolder: string, workspace: string): boolean {
+  try {
+    const fd = openRegularForReadSync(join(adminFolder, 'gitdir'), { what: 'A worktree record' })
+    if (fd === null) return false
+    try {
+      const text = readDescriptorSync(fd, adminFolder, {
+        what: 'A worktree record',
+        maxBytes: FILE_CAPS.cursor,
+      })
+      return realpathSync(dirname(text.toString('utf8').trim())) === workspace
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return false
   }
 }

@@ -107,7 +107,11 @@ function optionalFields(
  * and each member spawned with its first prompt. Only a team without members takes a template,
  * so that no one's work is replaced.
  */
-export function applyTemplate(host: TeamHost, template: TeamTemplate, by = USER): string {
+export async function applyTemplate(
+  host: TeamHost,
+  template: TeamTemplate,
+  by = USER,
+): Promise<string> {
   const existing = host.team.roster.members
   if (existing.length > 0)
     throw new TeamError(
@@ -131,7 +135,7 @@ export function applyTemplate(host: TeamHost, template: TeamTemplate, by = USER)
   }
   for (const member of template.members) {
     lines.push(
-      host.spawn({
+      await host.spawn({
         name: member.name,
         role: member.role,
         prompt: member.prompt,

@@ -17,8 +17,8 @@ export interface TeamOperations {
       profile?: string
       approval?: ApprovalMode
     } & ModelChoiceChange,
-  ): string
-  listTeammates(): string
+  ): Promise<string>
+  listTeammates(): Promise<string>
   send(request: { from: string; to: string; content: string; type: string }): MailMessage
   broadcast(request: { from: string; content: string }): MailMessage[]
 }

@@ -9,7 +9,7 @@ import {
   demoScript,
 } from '../../../../src/offline-model/scenarios/demo'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
-import { gitIn } from '../../../helpers/git'
+import { gitIn, worktreeFolder } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { run } from '../../../helpers/processes'
 import { tempWorkspace } from '../../../helpers/workspace'
@@ -41,14 +41,14 @@ function board(team: HostUnderTest): [string, string | null, string, string[]][]
     .tasks.map((task) => [task.subject, task.owner, task.status, task.blocked_by])
 }
 
-function demoFolder(): string {
+function demoFolder(): Promise<string> {
   const { dir } = tempWorkspace('agent-teams-demo-parent-')
   return makeDemoWorkspace(dir)
 }
 
 describe('the offline demo on the task board, with a worktree per teammate (real git)', () => {
-  it('makes its folder a git repository on main with one clean commit', () => {
-    const folder = demoFolder()
+  it('makes its folder a git repository on main with one clean commit', async () => {
+    const folder = await demoFolder()
     expect(gitIn(folder, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main')
     expect(gitIn(folder, 'rev-list', '--count', 'HEAD')).toBe('1')
     expect(gitIn(folder, 'ls-files').split('\n').sort()).toEqual(['.gitignore', 'README.md'])
@@ -57,7 +57,7 @@ describe('the offline demo on the task board, with a worktree per teammate (real
   })
 
   it('puts the work on the board, and each teammate does its task in its own worktree', async () => {
-    const team = await runDemo(demoFolder())
+    const team = await runDemo(await demoFolder())
     const workspace = team.workspace
     expect(team.host.errors()).toEqual([])
 
@@ -80,8 +80,8 @@ describe('the offline demo on the task board, with a worktree per teammate (real
     // Each teammate has its worktree and branch, from main, with its own commits.
     for (const name of ['alice', 'bob']) {
       expect(team.host.worktrees.record(name)?.base).toBe('main')
-      expect(existsSync(join(workspace, '.team-worktrees', name, '.git'))).toBe(true)
-      expect(gitIn(join(workspace, '.team-worktrees', name), 'status', '--porcelain')).toBe('')
+      expect(existsSync(join(worktreeFolder(workspace, name), '.git'))).toBe(true)
+      expect(gitIn(worktreeFolder(workspace, name), 'status', '--porcelain')).toBe('')
     }
     expect(gitIn(workspace, 'log', '--format=%an %s', 'main..team/alice')).toBe(
       `alice Add ${DEMO_MODULE_PATH}: mean and median`,
@@ -105,13 +105,13 @@ describe('the offline demo on the task board, with a worktree per teammate (real
 
     // bob's suite passes in his worktree, run by the test itself.
     const suite = await run(process.execPath, ['--test', DEMO_TEST_PATH], {
-      cwd: join(workspace, '.team-worktrees', 'bob'),
+      cwd: worktreeFolder(workspace, 'bob'),
     })
     expect(suite.stdout).toMatch(/^[#ℹ] pass 4\b/m)
     expect(suite.code).toBe(0)
 
     // The person merges bob's branch: his task moves to done and main has both files.
-    const merged = team.host.worktrees.merge('bob', {})
+    const merged = await team.host.worktrees.merge('bob', {})
     expect(merged.outcome).toBe('merged')
     expect(board(team).map(([, , status]) => status)).toEqual(['done', 'done'])
     expect(gitIn(workspace, 'show', `main:${DEMO_TEST_PATH}`)).toContain('node:test')
@@ -129,7 +129,7 @@ describe('the offline demo on the task board, with a worktree per teammate (real
       [`Test ${DEMO_MODULE_PATH}`, 'bob', 'done', ['1']],
     ])
     expect(['alice', 'bob'].map((name) => team.host.worktrees.record(name))).toEqual([null, null])
-    expect(existsSync(join(team.workspace, '.team-worktrees'))).toBe(false)
+    expect(existsSync(worktreeFolder(team.workspace, 'alice'))).toBe(false)
     expect(readFileSync(join(team.workspace, DEMO_TEST_PATH), 'utf8')).toContain('node:test')
     const summary = lastText(team, 'lead')
     expect(summary).toContain(`#2 [done] Test ${DEMO_MODULE_PATH} (owner: bob; after 1)`)

@@ -7,7 +7,7 @@ import {
   REVIEW_COMMENT,
 } from '../../../../src/offline-model/scenarios/review-comment'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
-import { gitIn, gitWorkspace } from '../../../helpers/git'
+import { gitIn, gitWorkspace, worktreeFolder } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { tempWorkspace } from '../../../helpers/workspace'
 
@@ -34,7 +34,7 @@ function lastText(team: HostUnderTest, name: string): string {
 /** A team with bob spawned (in a worktree when the workspace is a git repository), idle. */
 async function teamWithBob(workspace: string): Promise<HostUnderTest> {
   const team = await startHost(demoScript(), { workspace })
-  team.host.spawn({ name: 'bob', role: 'coder', prompt: 'Stand by for review comments.' })
+  await team.host.spawn({ name: 'bob', role: 'coder', prompt: 'Stand by for review comments.' })
   await team.host.whenIdle()
   return team
 }
@@ -102,8 +102,8 @@ describe('a teammate answers a review line comment (runtime, real git)', () => {
   it('edits the named line in its worktree, commits it, and replies; the diff changes', async () => {
     const workspace = gitWorkspace({ 'src/total.ts': SOURCE })
     const team = await teamWithBob(workspace)
-    const folder = join(workspace, '.team-worktrees', 'bob')
-    expect(team.host.worktrees.diff('bob', 'branch').files).toEqual([])
+    const folder = worktreeFolder(workspace, 'bob')
+    expect((await team.host.worktrees.diff('bob', 'branch')).files).toEqual([])
 
     team.host.worktrees.comment('bob', {
       file: 'src/total.ts',
@@ -137,7 +137,7 @@ describe('a teammate answers a review line comment (runtime, real git)', () => {
     )
 
     // The person's view of the branch: the one added line.
-    const [file] = team.host.worktrees.diff('bob', 'branch').files
+    const [file] = (await team.host.worktrees.diff('bob', 'branch')).files
     expect(file).toMatchObject({ path: 'src/total.ts', additions: 1, deletions: 0 })
     expect(file?.patch).toContain('+  // the sum of no values is 0')
     // main is untouched until the person merges.
@@ -176,6 +176,6 @@ describe('a teammate answers a review line comment (runtime, real git)', () => {
 
     expect(team.records('bob', 'tool-result').map((record) => record.name)).toEqual(['read_file'])
     expect(lastText(team, 'bob')).toMatch(/^About your comment on src\/total\.ts, line 2: /)
-    expect(team.host.worktrees.diff('bob', 'branch').files).toEqual([])
+    expect((await team.host.worktrees.diff('bob', 'branch')).files).toEqual([])
   })
 })

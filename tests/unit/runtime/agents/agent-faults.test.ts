@@ -17,8 +17,8 @@ describe('a bug inside one agent', () => {
       bob: [text('Waiting.'), text('Did the work.')],
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
     await team.host.whenIdle()
 
     // A fault while recording a batch (as JSON.stringify of a 6,000-deep extra once was).

@@ -36,7 +36,7 @@ describe('a window smaller than the agent believes', () => {
     // The agent does not know the model "offline-test": it plans for 200,000 tokens.
     const team = await startHost(script, { server: { contextWindow: 12_000 } })
     writeParts(team.workspace, 10, 6000, 'FACT: none')
-    team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read twenty parts.' })
+    await team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read twenty parts.' })
     await team.host.whenIdle()
 
     expect(script.unexpected).toEqual([])
@@ -61,7 +61,7 @@ describe('a window smaller than the agent believes', () => {
     const script = readingScript(1)
     // Smaller than the system prompt and tools alone.
     const team = await startHost(script, { server: { contextWindow: 300 } })
-    team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read.' })
+    await team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read.' })
     await team.host.whenIdle()
 
     expect(statusOf(team, 'alice')).toBe('error')
@@ -86,7 +86,7 @@ describe('a huge tool result', () => {
       endpoint: { contextWindow: 20_000 },
     })
     writeParts(team.workspace, 10, 45_000, 'FACT: none')
-    team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read one part.' })
+    await team.host.spawn({ name: 'alice', role: 'reader', prompt: 'Read one part.' })
     await team.host.whenIdle()
 
     expect(script.unexpected).toEqual([])

@@ -54,7 +54,7 @@ describe('a long session in a small window', () => {
       endpoint: { contextWindow: WINDOW },
     })
     writeParts(team.workspace, 10, 4000, FACT)
-    team.host.spawn({
+    await team.host.spawn({
       name: 'alice',
       role: 'reader',
       prompt: 'Read the parts one by one and remember every FACT you find.',

@@ -15,6 +15,16 @@ import {
 import { startHost } from '../../../helpers/host'
 import { tempWorkspace } from '../../../helpers/workspace'
 
+async function thrownAsync(action: () => Promise<unknown>): Promise<TeamError> {
+  try {
+    await action()
+  } catch (error) {
+    if (error instanceof TeamError) return error
+    throw error
+  }
+  throw new Error('expected the call to throw')
+}
+
 function thrown(action: () => unknown): TeamError {
   try {
     action()
@@ -32,7 +42,7 @@ function memberOnDisk(workspace: string, name: string): Record<string, unknown> 
 describe('the model chosen per agent', () => {
   it('a spawn with a model and thinking lands in config.json and in every request of that agent', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    const summary = team.host.spawn({
+    const summary = await team.host.spawn({
       name: 'alice',
       role: 'coder',
       prompt: 'Go.',
@@ -42,7 +52,7 @@ describe('the model chosen per agent', () => {
     expect(summary).toBe(
       "Spawned 'alice' (role: coder, model: claude-opus-4-1, thinking: 2048 tokens)",
     )
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Go.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Go.' })
     await team.host.whenIdle()
 
     expect(memberOnDisk(team.workspace, 'alice')).toMatchObject({
@@ -109,7 +119,7 @@ describe('the model chosen per agent', () => {
 
   it('a change takes effect on the next turn, for a teammate and for the lead', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.', model: 'claude-a' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.', model: 'claude-a' })
     await team.host.whenIdle()
 
     team.host.setModel('alice', { model: 'claude-b', thinking: 4096 })
@@ -157,7 +167,7 @@ describe('the model chosen per agent', () => {
 
   it('a re-spawn keeps the model and thinking unless it gives them; null goes back to the default', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({
+    await team.host.spawn({
       name: 'alice',
       role: 'coder',
       prompt: 'One.',
@@ -165,10 +175,10 @@ describe('the model chosen per agent', () => {
       thinking: 1024,
     })
     await team.host.whenIdle()
-    team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Two.' })
+    await team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Two.' })
     await team.host.whenIdle()
     expect(team.host.modelChoice('alice')).toEqual({ model: 'claude-a', thinking: 1024 })
-    team.host.spawn({
+    await team.host.spawn({
       name: 'alice',
       role: 'tester',
       prompt: 'Three.',
@@ -186,23 +196,25 @@ describe('the model chosen per agent', () => {
 
   it('refuses hostile model ids and thinking budgets with the rule, and writes nothing', async () => {
     const team = await startHost(agentScript(() => text('Done.')))
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.' })
     await team.host.whenIdle()
     const before = rosterOnDisk(team.workspace)
-    const spawn = (change: Record<string, unknown>): TeamError =>
-      thrown(() => team.host.spawn({ name: 'bob', role: 'coder', prompt: 'Go.', ...change }))
+    const spawn = (change: Record<string, unknown>): Promise<TeamError> =>
+      thrownAsync(() => team.host.spawn({ name: 'bob', role: 'coder', prompt: 'Go.', ...change }))
     for (const model of ['', ' claude', 'claude\nsonnet', '../x', 'a'.repeat(201), 'model"x']) {
-      const error = spawn({ model })
+      const error = await spawn({ model })
       expect(error.code).toBe('invalid-argument')
       expect(error.message).toMatch(/^Invalid model: .*\(a model id is 1-200 characters/)
     }
-    expect(spawn({ model: 42 }).message).toMatch(/Invalid model: it is not a string/)
+    expect((await spawn({ model: 42 })).message).toMatch(/Invalid model: it is not a string/)
     for (const thinking of [0, 1023, 1024.5, 128_001, Number.NaN, -5]) {
-      const error = spawn({ thinking })
+      const error = await spawn({ thinking })
       expect(error.code).toBe('invalid-argument')
       expect(error.message).toMatch(/^Invalid thinking: .*a thinking budget is a whole number/)
     }
-    expect(spawn({ thinking: '2048' }).message).toMatch(/Invalid thinking: it is not a number/)
+    expect((await spawn({ thinking: '2048' })).message).toMatch(
+      /Invalid thinking: it is not a number/,
+    )
     expect(thrown(() => team.host.setModel('alice', { thinking: 10 })).code).toBe(
       'invalid-argument',
     )

@@ -29,7 +29,7 @@ describe('transcripts persist, and the team comes back after a restart', () => {
       lead: [text('Thanks, alice.')],
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Count your records.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Count your records.' })
     await team.host.whenIdle()
     team.host.send({ from: 'alice', to: 'lead', content: 'done counting' })
     await waitFor(

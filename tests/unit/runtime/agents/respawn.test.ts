@@ -15,18 +15,18 @@ import {
 import { startHost } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'
 
-function thrown(action: () => unknown): unknown {
+async function thrown(action: () => Promise<unknown>): Promise<unknown> {
   try {
-    action()
+    await action()
   } catch (error) {
     return error
   }
   throw new Error('expected the call to throw')
 }
 
-function thrownOrResult(action: () => unknown): unknown {
+async function thrownOrResult(action: () => Promise<unknown>): Promise<unknown> {
   try {
-    return action()
+    return await action()
   } catch (error) {
     return error instanceof Error ? `${error.name}: ${error.message}` : error
   }
@@ -38,11 +38,11 @@ describe('re-spawning a name', () => {
       alice: [text('Done with the first task: the answer is 42.'), text('Tested it.')],
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First task: find the answer.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First task: find the answer.' })
     await team.host.whenIdle()
     expect(team.host.roster().members.map((member) => member.status)).toEqual(['idle'])
 
-    const result = team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Now test it.' })
+    const result = await team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Now test it.' })
     expect(result).toContain('alice')
     await team.host.whenIdle()
     script.assertConsumed()
@@ -77,7 +77,7 @@ describe('re-spawning a name', () => {
   it('re-uses a shut-down name the same way', async () => {
     const script = queueScript({ alice: [text('First done.'), text('Back again.')] })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Remember the word "teapot".' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Remember the word "teapot".' })
     await team.host.whenIdle()
     team.host.team.updateRoster((draft) => {
       const alice = draft.members.find((member) => member.name === 'alice')
@@ -85,7 +85,7 @@ describe('re-spawning a name', () => {
     })
     expect(team.host.roster().members[0]?.status).toBe('shutdown')
 
-    team.host.spawn({ name: 'alice', role: 'reviewer', prompt: 'Which word?' })
+    await team.host.spawn({ name: 'alice', role: 'reviewer', prompt: 'Which word?' })
     await team.host.whenIdle()
     script.assertConsumed()
 
@@ -114,14 +114,14 @@ describe('re-spawning a name', () => {
       return held.hold(text('Finally done.'))
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A slow task.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A slow task.' })
     await waitFor(
       () => midTurn,
       () => "alice's first model request",
     )
     expect(team.host.roster().members[0]).toMatchObject({ status: 'working', running: true })
 
-    const error = thrown(() =>
+    const error = await thrown(() =>
       team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Another task.' }),
     )
     expect(error).toBeInstanceOf(TeamError)
@@ -188,7 +188,7 @@ describe('re-spawning a name', () => {
     })
     const team = await startHost(script)
     for (const name of bad) {
-      const error = thrown(() => team.host.spawn({ name, role: 'coder', prompt: 'Hello.' }))
+      const error = await thrown(() => team.host.spawn({ name, role: 'coder', prompt: 'Hello.' }))
       expect(error, name).toBeInstanceOf(TeamError)
       const expected = name === 'lead' || name === 'user' ? 'reserved-name' : 'invalid-name'
       expect((error as TeamError).code, name).toBe(expected)
@@ -212,7 +212,7 @@ describe('re-spawning a name', () => {
   it('re-uses a name as soon as it is reported idle (a client reacting to the event)', async () => {
     const script = queueScript({ alice: [text('First done.'), text('Second done.')] })
     const team = await startHost(script)
-    const outcomes: unknown[] = []
+    const outcomes: Promise<unknown>[] = []
     team.host.subscribe((event) => {
       if (event.type !== 'agent-status-changed' || event.name !== 'alice') return
       if (event.status !== 'idle' || outcomes.length > 0) return
@@ -220,10 +220,10 @@ describe('re-spawning a name', () => {
         thrownOrResult(() => team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Next.' })),
       )
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
     await team.host.whenIdle()
     // The roster said idle when the event came; "is working right now" would contradict it.
-    expect(outcomes).toEqual(["Spawned 'alice' (role: tester)"])
+    expect(await Promise.all(outcomes)).toEqual(["Spawned 'alice' (role: tester)"])
     await team.host.whenIdle()
     script.assertConsumed()
     expect(team.records('alice', 'user').map((record) => record.text)).toEqual(['First.', 'Next.'])
@@ -243,7 +243,7 @@ describe('re-spawning a name', () => {
       if (event.type === 'transcript-appended' && event.agent === 'alice' && event.record.seq === 1)
         atFirstRecord.push(rosterOnDisk(team.workspace).find((member) => member.name === 'alice'))
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.' })
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
     const working = expect.objectContaining({ name: 'alice', role: 'coder', status: 'working' })

@@ -24,7 +24,7 @@ describe('the round cap', () => {
       alice: [keepGoing('tu_1'), keepGoing('tu_2'), keepGoing('tu_3'), text('Finished now.')],
     })
     const team = await cappedHost(script, 3)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
     await team.host.whenIdle()
 
     expect(requestsOf(team, 'alice')).toHaveLength(3)
@@ -76,7 +76,7 @@ describe('the round cap', () => {
       return call <= 12 ? keepGoing(`tu_${call}`) : undefined
     })
     const team = await cappedHost(script, 3)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
     await waitFor(
       () => arrived,
       () => "alice's first model request",
@@ -99,7 +99,7 @@ describe('the round cap', () => {
       agent === 'alice' && call <= 12 ? keepGoing(`tu_${call}`) : undefined,
     )
     const first = await cappedHost(script, 3)
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
     await first.host.whenIdle()
     expect(requestsOf(first, 'alice')).toHaveLength(3)
 
@@ -116,7 +116,7 @@ describe('the round cap', () => {
       agent === 'alice' && call <= 60 ? keepGoing(`tu_${call}`) : undefined,
     )
     const team = await cappedHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Loop forever.' })
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
     expect(requestsOf(team, 'alice')).toHaveLength(50)

@@ -122,8 +122,8 @@ describe('streaming: deltas add up to the final message', () => {
     const bobText = 'bob: ' + 'b-'.repeat(40)
     const script = queueScript({ alice: [text(aliceText)], bob: [text(bobText)] })
     const team = await startHost(script, { server: { chunkCharacters: 5 } })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Talk.' })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Talk.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Talk.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Talk.' })
     await team.host.whenIdle()
     script.assertConsumed()
     for (const [name, expected] of [

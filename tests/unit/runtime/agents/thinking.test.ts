@@ -27,7 +27,12 @@ describe('thinking blocks across tool use', () => {
       return call === 1 ? thinkingToolTurn : text(`Done (${call}).`)
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Check, then say so.', thinking: 2048 })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Check, then say so.',
+      thinking: 2048,
+    })
     await team.host.whenIdle()
 
     const [first, second] = requestsOf(team, 'alice')
@@ -80,7 +85,7 @@ describe('thinking blocks across tool use', () => {
         return call === 1 ? thinkingToolTurn : text('Done.')
       })
       const team = await startHost(script)
-      team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Check.', thinking: 2048 })
+      await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Check.', thinking: 2048 })
       await team.host.whenIdle()
       await team.host.close()
 
@@ -125,7 +130,7 @@ describe('thinking blocks across tool use', () => {
       return text(`Done (${call}).`)
     })
     team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'First.' })
     await team.host.whenIdle()
     team.host.send({ to: 'alice', content: 'Second.' })
     await team.host.whenIdle()

@@ -224,7 +224,7 @@ describe('tool rules, through the model', () => {
     team.host.team.updateRoster((draft) => {
       draft.members.push({ name: 'bob', role: 'tester', status: 'shutdown' })
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Send two messages.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Send two messages.' })
     await team.host.whenIdle()
     script.assertConsumed()
 

@@ -61,7 +61,7 @@ describe('a team with a long transcript, restarted', () => {
   it('counts the same usage as a full read and sends the model the same conversation', async () => {
     const script = queueScript({ alice: [text('Started.'), text('The answer after the restart.')] })
     const first = await startHost(script)
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Start.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Start.' })
     await first.host.whenIdle()
     const path = first.host.team.paths.transcript('alice')
     const last = first.host.transcript('alice').total

@@ -19,7 +19,7 @@ function appendFromShell(file: string, line: string): Promise<void> {
 }
 
 async function idleAlice(team: HostUnderTest): Promise<void> {
-  team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait for work.' })
+  await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait for work.' })
   await team.host.whenIdle()
   expect(team.host.roster().members[0]).toMatchObject({ status: 'idle', running: false })
 }
@@ -88,7 +88,7 @@ describe('idle agents wake by themselves', () => {
       lead: [text('alice says she is done.')],
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Report to the lead.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Report to the lead.' })
     await team.host.whenIdle()
     await waitFor(
       () => requestsOf(team, 'lead').length === 1,
@@ -111,7 +111,7 @@ describe('idle agents wake by themselves', () => {
       lead: [text('Yes: alice reported.')],
     })
     const team = await startHost(script, { leadWakesOnMessages: false })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Report to the lead.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Report to the lead.' })
     await team.host.whenIdle()
     // Let the watcher see the lead's inbox change too: it must not wake the lead either.
     await waitFor(

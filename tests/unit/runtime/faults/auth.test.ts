@@ -13,8 +13,8 @@ describe('a refused API key (401)', () => {
       AGENTS.includes(agent) && call === 1 ? text(`${agent} got through.`) : undefined,
     )
     const team = await startHost(script, { turnPolicy: QUICK_RETRIES, server: { apiKey: 'other' } })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Test.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Test.' })
     team.host.chat('Hello, team.')
     await waitFor(
       () => AGENTS.every((name) => ['error', 'waiting'].includes(statusOf(team, name))),

@@ -35,7 +35,7 @@ async function pausedByRounds(): Promise<HostUnderTest> {
     budgets: { agent: { tokens: null, rounds: 2, usd: null } },
   })
   writeFileSync(join(team.workspace, 'notes.txt'), 'notes\n')
-  team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
+  await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
   await waitForStatus(team, 'alice', 'waiting')
   await team.host.whenIdle()
   expect(requestsOf(team, 'alice')).toHaveLength(2)
@@ -102,10 +102,10 @@ describe('budgets', () => {
     const team = await startHost(script, {
       budgets: { team: { tokens: 250, rounds: null, usd: null } },
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     // Alone, alice is under the team's budget: bob may still work.
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Work.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Work.' })
     await team.host.whenIdle()
     expect(requestsOf(team, 'bob')).toHaveLength(1)
 

@@ -41,7 +41,7 @@ async function pausedByDollars(): Promise<{ team: HostUnderTest; spent: number }
   })
   for (const id of ['tu_1', 'tu_2', 'tu_3', 'tu_4'])
     writeFileSync(join(team.workspace, `notes-${id}.txt`), 'notes\n')
-  team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
+  await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
   await waitForStatus(team, 'alice', 'waiting')
   await team.host.whenIdle()
   // $0.10 and a little input a call: under $0.25 after two, past it after three.
@@ -112,7 +112,7 @@ describe('dollar budgets', () => {
     const team = await startHost(script, {
       budgets: { team: { tokens: null, rounds: null, usd: 5 } },
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await waitForStatus(team, 'alice', 'waiting')
     await team.host.whenIdle()
     expect(requestsOf(team, 'alice')).toHaveLength(0)

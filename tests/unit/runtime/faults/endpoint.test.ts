@@ -43,7 +43,7 @@ describe('endpoint faults', () => {
     ])
     // A long stall timeout: a slow start on a loaded machine must not count as a stall here.
     const team = await startHost(script, { turnPolicy: QUICK_RETRIES })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
     await waitFor(() => team.records('alice', 'assistant').length === 1)
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
@@ -64,7 +64,7 @@ describe('endpoint faults', () => {
   it('529 repeatedly: exactly maxAttempts requests, then error with the API message; resume succeeds', async () => {
     const script = aliceSays([overloaded, overloaded, overloaded, text(finalText)])
     const team = await startHost(script, { turnPolicy: QUICK_RETRIES })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
     await waitForStatus(team, 'alice', 'error')
     await team.host.whenIdle()
     expect(requestsOf(team, 'alice')).toHaveLength(FAST_POLICY.maxAttempts)
@@ -102,7 +102,7 @@ describe('endpoint faults', () => {
     it(`a ${fault.fault} mid-stream: the retried turn is recorded once, the partial one reset`, async () => {
       const script = aliceSays([fault, text(finalText)])
       const team = await startHost(script, { turnPolicy: QUICK_RETRIES })
-      team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
+      await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
       await waitFor(() => team.records('alice', 'assistant').length === 1)
       await team.host.whenIdle()
       expect(script.unexpected).toEqual([])
@@ -126,7 +126,7 @@ describe('endpoint faults', () => {
     const slow = { ...QUICK_RETRIES, baseDelayMs: 400, maxDelayMs: 400 }
     const script = aliceSays([overloaded, overloaded, overloaded, overloaded, text(finalText)])
     const team = await startHost(script, { turnPolicy: slow })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Answer.' })
     await waitForStatus(team, 'alice', 'waiting')
     team.host.resume('alice')
     await waitForStatus(team, 'alice', 'error')

@@ -30,7 +30,7 @@ describe('a silent model stream', () => {
         : undefined,
     )
     const team = await startHost(script, { turnPolicy: FAST_POLICY })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
     await waitFor(
       () => stalledMidStream(team, 'alice'),
       () => 'alice marked stalled mid-stream',
@@ -61,7 +61,7 @@ describe('a silent model stream', () => {
       return call === 2 ? text(finalText) : undefined
     })
     const team = await startHost(script, { turnPolicy: FAST_POLICY })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
     await waitFor(
       () => stalledMidStream(team, 'alice'),
       () => 'alice marked stalled mid-stream',
@@ -89,7 +89,7 @@ describe('a silent model stream', () => {
       return call === 2 ? text(finalText) : undefined
     })
     const team = await startHost(script, { turnPolicy: FAST_POLICY })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Think hard.' })
     await waitFor(
       () => stalledMidStream(team, 'alice'),
       () => 'alice marked stalled mid-stream',

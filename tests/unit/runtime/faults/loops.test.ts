@@ -17,10 +17,10 @@ async function looping(replies: Reply[], withBob = false): Promise<HostUnderTest
   const team = await startHost(script)
   writeFileSync(join(team.workspace, 'notes.txt'), 'notes\n')
   if (withBob) {
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
     await team.host.whenIdle()
   }
-  team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
+  await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Read your notes.' })
   return team
 }
 

@@ -35,7 +35,7 @@ describe('restart recovery', () => {
       agent === 'alice' && call <= 2 ? text(call === 1 ? 'Ready.' : 'I will check.') : undefined,
     )
     const first = await startHost(script)
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Count.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Count.' })
     await first.host.whenIdle()
     await crashAfter(
       first,
@@ -85,7 +85,7 @@ describe('restart recovery', () => {
       agent === 'alice' && call <= 2 ? text(call === 1 ? 'Ready.' : 'On it.') : undefined,
     )
     const first = await startHost(script)
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await first.host.whenIdle()
     await crashAfter(first, { kind: 'user', from: 'lead', text: 'The task before the crash.' })
 

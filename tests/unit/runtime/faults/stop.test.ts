@@ -66,7 +66,7 @@ describe('stopping an agent', () => {
         : undefined,
     )
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A long answer, please.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A long answer, please.' })
     await streaming(team, 'alice')
     team.host.stop('alice')
     await waitForStatusRecord(team, 'alice', 'idle')
@@ -100,7 +100,7 @@ describe('stopping an agent', () => {
         : undefined,
     )
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A long answer, please.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A long answer, please.' })
     await waitFor(
       () =>
         eventsOf(team, 'text-delta')
@@ -156,7 +156,7 @@ describe('stopping an agent', () => {
       return call === 2 ? text('Understood, I was stopped.') : undefined
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Sleep a while.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Sleep a while.' })
     // The first command of a process starts the OS sandbox's proxies first: slow when loaded.
     await waitFor(
       () => findProcess(marker) !== null,
@@ -200,7 +200,7 @@ describe('stopping an agent', () => {
         : undefined,
     )
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Talk slowly.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Talk slowly.' })
     await streaming(team, 'alice')
     const stopped = await cli(['stop', 'alice', '--workspace', team.workspace])
     expect(stopped.stderr).toBe('')
@@ -223,7 +223,7 @@ describe('stopping an agent', () => {
     const team = await startHost(
       agentScript((agent) => (agent === 'alice' ? text('Hi.') : undefined)),
     )
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hi.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Hi.' })
     await team.host.whenIdle()
     await team.host.close()
     const result = await cli(['stop', 'alice', '--workspace', team.workspace])

@@ -35,8 +35,8 @@ describe('project instructions in the system prompt', () => {
       workingFolder: (name) => (name === 'alice' ? { workingFolder: join(dir, 'web/app') } : {}),
     })
     team.host.chat('hello')
-    team.host.spawn({ name: 'alice', role: 'frontend', prompt: 'go' })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'go' })
+    await team.host.spawn({ name: 'alice', role: 'frontend', prompt: 'go' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'go' })
     await team.host.whenIdle()
     script.assertConsumed()
 
@@ -79,7 +79,7 @@ describe('project instructions in the system prompt', () => {
       workspace: dir,
       workingFolder: () => ({ workingFolder: join(worktree, 'pkg'), workingRoot: worktree }),
     })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'go' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'go' })
     await team.host.whenIdle()
     const alice = systemOf(requestsOf(team, 'alice')[0])
     expect(alice.split('ROOT-AGENTS: shared.')).toHaveLength(2)
@@ -273,7 +273,7 @@ describe('project instructions in the system prompt', () => {
     expect(team.host.note.read()).toEqual({ text: '', updatedAt: null, problem: null })
     team.host.note.write('TEAM-NOTE-TEXT', 1)
     team.host.chat('hi')
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'go' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'go' })
     await team.host.whenIdle()
     expect(systemOf(requestsOf(team, 'lead')[0])).toContain('TEAM-NOTE-TEXT')
     expect(systemOf(requestsOf(team, 'bob')[0])).toContain('TEAM-NOTE-TEXT')

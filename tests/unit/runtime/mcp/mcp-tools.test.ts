@@ -186,11 +186,11 @@ describe('MCP tools through the real SDKs', () => {
     writeMcpJson(dir, { notes: stdioEntry(), weather: { type: 'http', url: weather.url } })
     const script = queueScript({ alice: [text('hi')], bob: [text('hi')] })
     const { host, server } = await startHost(script, { workspace: dir, ...trustedOptions() })
-    expect(() =>
+    await expect(
       host.spawn({ name: 'carol', role: 'x', prompt: 'p', mcpServers: ['nope'] }),
-    ).toThrow(/No MCP server "nope" in this workspace; it has notes, weather/)
-    host.spawn({ name: 'alice', role: 'forecaster', prompt: 'go', mcpServers: ['weather'] })
-    host.spawn({ name: 'bob', role: 'writer', prompt: 'go' })
+    ).rejects.toThrow(/No MCP server "nope" in this workspace; it has notes, weather/)
+    await host.spawn({ name: 'alice', role: 'forecaster', prompt: 'go', mcpServers: ['weather'] })
+    await host.spawn({ name: 'bob', role: 'writer', prompt: 'go' })
     await host.whenIdle()
     const alice = offeredTools(server.requests, 'alice').filter((name) => name.startsWith('mcp__'))
     const bob = offeredTools(server.requests, 'bob').filter((name) => name.startsWith('mcp__'))

@@ -13,7 +13,7 @@ async function askingTeammate(turns: Reply[]): Promise<HostUnderTest> {
     agentScript((agent, call) => (agent === 'alice' ? turns[call - 1] : undefined)),
     { leadWakesOnMessages: false },
   )
-  team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.', approval: 'ask' })
+  await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.', approval: 'ask' })
   return team
 }
 
@@ -147,7 +147,7 @@ describe('ask mode', () => {
       ),
       { leadWakesOnMessages: false },
     )
-    team.host.spawn({ name: 'bob', role: 'ops', prompt: 'Deploy.' })
+    await team.host.spawn({ name: 'bob', role: 'ops', prompt: 'Deploy.' })
     const entry = await nextPending(team)
     expect(entry).toMatchObject({ kind: 'question', detail: 'Which port?' })
     expect(() => team.host.answerNeedsYou({ id: entry.id, decision: 'approve' })).toThrow(

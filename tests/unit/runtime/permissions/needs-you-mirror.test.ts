@@ -15,7 +15,7 @@ describe('the Needs-you queue mirrors plans, pauses and errors', () => {
       agentScript((agent, call) => (agent === 'alice' ? turns[call - 1] : undefined)),
       { leadWakesOnMessages: false },
     )
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', approval: 'plan-first' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', approval: 'plan-first' })
     await team.host.whenIdle()
     const [entry] = team.host.needsYou.pending()
     expect(entry).toMatchObject({ agent: 'alice', kind: 'plan', detail: 'Write a.txt.' })
@@ -31,7 +31,7 @@ describe('the Needs-you queue mirrors plans, pauses and errors', () => {
       agentScript((agent, call) => (agent === 'bob' ? turns[call - 1] : undefined)),
       { leadWakesOnMessages: false },
     )
-    team.host.spawn({ name: 'bob', role: 'x', prompt: 'Go.' })
+    await team.host.spawn({ name: 'bob', role: 'x', prompt: 'Go.' })
     await team.host.whenIdle()
     team.host.setBudget('bob', { tokens: null, rounds: 1, usd: null })
     team.host.send({ to: 'bob', content: 'more' })

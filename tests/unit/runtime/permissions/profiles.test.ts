@@ -38,7 +38,12 @@ describe('permission profiles', () => {
       { leadWakesOnMessages: false },
     )
     writeFileSync(join(team.workspace, 'a.txt'), 'a hello\n')
-    team.host.spawn({ name: 'rita', role: 'reviewer', prompt: 'Review.', profile: 'reviewer' })
+    await team.host.spawn({
+      name: 'rita',
+      role: 'reviewer',
+      prompt: 'Review.',
+      profile: 'reviewer',
+    })
     await team.host.whenIdle()
 
     const requests = requestsOf(team, 'rita')
@@ -69,7 +74,7 @@ describe('permission profiles', () => {
       agentScript((agent, call) => (agent === 'tess' ? turns[call - 1] : undefined)),
       { leadWakesOnMessages: false },
     )
-    team.host.spawn({ name: 'tess', role: 'tester', prompt: 'Go.', profile: 'tester' })
+    await team.host.spawn({ name: 'tess', role: 'tester', prompt: 'Go.', profile: 'tester' })
     await team.host.whenIdle()
     expect(toolNames(requestsOf(team, 'tess')[0])).toContain('bash')
     expect(toolNames(requestsOf(team, 'tess')[0])).not.toContain('edit_file')
@@ -106,7 +111,7 @@ describe('permission profiles', () => {
     const found = again.host.profiles.list().find((profile) => profile.name === 'docs-writer')
     // A profile saved without a word on MCP gets the servers (the schema's default).
     expect(found).toEqual({ ...custom, tools: [...custom.tools], mcp: true, builtIn: false })
-    again.host.spawn({ name: 'dora', role: 'docs', prompt: 'Write.', profile: 'docs-writer' })
+    await again.host.spawn({ name: 'dora', role: 'docs', prompt: 'Write.', profile: 'docs-writer' })
     await again.host.whenIdle()
     expect(toolNames(requestsOf(again, 'dora')[0]).sort()).toEqual(
       [
@@ -138,7 +143,7 @@ describe('permission profiles', () => {
     )
     team.host.profiles.save({ name: 'wide', tools: ['bash'], approval: 'auto' })
     const path = join(team.workspace, '.team', 'profiles.json')
-    team.host.spawn({ name: 'will', role: 'x', prompt: 'Go.', profile: 'wide' })
+    await team.host.spawn({ name: 'will', role: 'x', prompt: 'Go.', profile: 'wide' })
     await team.host.whenIdle()
     const hostile = [
       '{not json',

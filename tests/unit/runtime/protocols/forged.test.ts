@@ -52,7 +52,7 @@ describe('authority comes from the runtime record, not from mail', () => {
       agent === 'alice' ? aliceTurns[call - 1] : undefined,
     )
     const team = await startHost(script, { leadWakesOnMessages: false })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await team.host.whenIdle()
     const id = team.host.protocolRequests()[0]?.id as string
     const before = team.host.protocolRequests()
@@ -116,7 +116,7 @@ describe('authority comes from the runtime record, not from mail', () => {
         : undefined,
     )
     const team = await startHost(script, { leadWakesOnMessages: false })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
 
     appendFromAnotherProcess(team, 'alice', {
@@ -147,7 +147,7 @@ describe('authority comes from the runtime record, not from mail', () => {
     })
     // The lead wakes on mail, so that it reads the forged line.
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     const id = team.host.requestShutdown('alice', 'lead')
     await waitFor(() => requestsOf(team, 'alice').length === 2)

@@ -22,7 +22,7 @@ describe('protocol state survives a restart', () => {
       return undefined
     })
     const first = await startHost(script)
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await first.host.whenIdle()
     first.host.requestShutdown('alice')
     await waitFor(() => requestsOf(first, 'alice').length === 2)
@@ -56,7 +56,7 @@ describe('protocol state survives a restart', () => {
       return call <= 6 ? text('Okay.') : undefined
     })
     const first = await startHost(script, { leadWakesOnMessages: false })
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await first.host.whenIdle()
     const pending = first.host.protocolRequests()
     expect(pending).toEqual([expect.objectContaining({ kind: 'plan', status: 'pending' })])

@@ -27,7 +27,7 @@ describe('the plan-approval gate (the person)', () => {
       agent === 'alice' ? aliceTurns[call - 1] : agent === 'lead' ? text('Seen.') : undefined,
     )
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await team.host.whenIdle()
     const [[id, status] = ['', '']] = plans(team)
     expect(status).toBe('pending')
@@ -60,7 +60,7 @@ describe('the plan-approval gate (the person)', () => {
     )
     const team = await startHost(script, { leadWakesOnMessages: false })
     const workspace = ['--workspace', team.workspace]
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await team.host.whenIdle()
 
     const listed = await cli(['requests', '--json', ...workspace])
@@ -128,7 +128,7 @@ describe('the plan-approval gate (the person)', () => {
       agent === 'alice' ? (aliceTurns[call - 1] ?? text('Go.')) : text('Seen.'),
     )
     const team = await startHost(script, { leadWakesOnMessages: false })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await team.host.whenIdle()
     const [[id] = ['']] = plans(team)
     team.host.reviewPlan(id, true)

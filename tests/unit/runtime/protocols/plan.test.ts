@@ -56,7 +56,12 @@ describe('the plan-approval gate (lead tool)', () => {
     const team = await startHost(script, { leadWakesOnMessages: false })
     const seed = join(team.workspace, 'seed.txt')
     appendFileSync(seed, 'seed\n')
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Write out.txt.', planFirst: true })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Write out.txt.',
+      planFirst: true,
+    })
     await team.host.whenIdle()
 
     const first = toolResults(requestsOf(team, 'alice')[1])
@@ -128,8 +133,8 @@ describe('the plan-approval gate (lead tool)', () => {
       agent === 'alice' ? aliceTurns[call - 1] : agent === 'bob' ? text('Ready.') : undefined,
     )
     const team = await startHost(script, { leadWakesOnMessages: false })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Plan.', planFirst: true })
     await team.host.whenIdle()
     const id = pendingPlan(team) as string
     const before = team.host.protocolRequests()

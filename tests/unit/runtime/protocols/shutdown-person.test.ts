@@ -23,7 +23,7 @@ describe('the shutdown protocol from the person', () => {
       return call === 2 ? approvingTeammate(body, 'no request?') : undefined
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Pick a code word.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Pick a code word.' })
     await team.host.whenIdle()
 
     const id = team.host.requestShutdown('alice')
@@ -44,7 +44,7 @@ describe('the shutdown protocol from the person', () => {
     expect(() => team.host.requestShutdown('alice')).toThrow(TeamError)
     expect(() => team.host.requestShutdown('alice')).toThrow(/already shut down/)
 
-    team.host.spawn({ name: 'alice', role: 'reviewer', prompt: 'What was the code word?' })
+    await team.host.spawn({ name: 'alice', role: 'reviewer', prompt: 'What was the code word?' })
     await team.host.whenIdle()
     expect(script.unexpected).toEqual([])
     expect(statusOf(team, 'alice')).toBe('idle')
@@ -63,14 +63,14 @@ describe('the shutdown protocol from the person', () => {
       return text(`Step ${call}.`)
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     const id = team.host.requestShutdown('alice')
     await waitForStatus(team, 'alice', 'shutdown')
     await team.host.whenIdle()
     expect(team.host.protocolRequests()[0]).toMatchObject({ id, closed_at: null })
 
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Back to work.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Back to work.' })
     await team.host.whenIdle()
     expect(statusOf(team, 'alice')).toBe('idle')
     // The UI hears it at once (the roster's tag goes), and the record keeps it.
@@ -95,7 +95,7 @@ describe('the shutdown protocol from the person', () => {
       agent === 'alice' ? approvingTeammate(body, 'Ready.') : undefined,
     )
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
 
     const result = await cli(['shutdown', 'alice', '--workspace', team.workspace, '--json'])

@@ -51,7 +51,7 @@ describe('the shutdown protocol (lead tool → teammate tool)', () => {
       }
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait for instructions.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait for instructions.' })
     await team.host.whenIdle()
     team.host.chat('Please shut alice down.')
     await waitFor(() => statusOf(team, 'alice') === 'shutdown' && statusOf(team, 'lead') === 'idle')
@@ -127,7 +127,7 @@ describe('the shutdown protocol (lead tool → teammate tool)', () => {
       return call === 3 ? text('Still working on the tests.') : undefined
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     team.host.chat('Shut alice down.')
     await waitFor(() => team.host.protocolRequests()[0]?.status === 'rejected')
@@ -163,8 +163,8 @@ describe('the shutdown protocol (lead tool → teammate tool)', () => {
       return undefined
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
-    team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
+    await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })
     await team.host.whenIdle()
     team.host.requestShutdown('alice', 'lead')
     await waitFor(() => team.host.protocolRequests().length === 1)
@@ -246,7 +246,7 @@ describe('the shutdown protocol (lead tool → teammate tool)', () => {
       })
     })
     const team = await startHost(script)
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A task.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'A task.' })
     await waitFor(
       () => arrived,
       () => "alice's first model request",

@@ -31,14 +31,14 @@ describe('team templates', () => {
   it('saves a running team, applies it to an empty workspace, and the members start', async () => {
     const script = queueScript({ alice: [text('coded')], bob: [text('tested')] })
     const first = await startHost(script)
-    first.host.spawn({
+    await first.host.spawn({
       name: 'alice',
       role: 'coder',
       prompt: 'Write the parser.',
       model: 'claude-opus-4-1',
       thinking: 2048,
     })
-    first.host.spawn({
+    await first.host.spawn({
       name: 'bob',
       role: 'tester',
       prompt: 'Test the parser.',

@@ -29,10 +29,13 @@ interface Watching {
   readonly changed: (count: number) => Promise<void>
 }
 
-function watchRefs(workspace: string, options: Partial<GitRefWatcherOptions> = {}): Watching {
+async function watchRefs(
+  workspace: string,
+  options: Partial<GitRefWatcherOptions> = {},
+): Promise<Watching> {
   const logs: string[] = []
   let changes = 0
-  const watcher = GitRefWatcher.start({
+  const watcher = await GitRefWatcher.start({
     workspace,
     onChange: () => changes++,
     log: (message) => logs.push(message),
@@ -62,10 +65,10 @@ function repositoryWithWorktree(): { workspace: string; alice: string } {
 }
 
 describe('GitRefWatcher', () => {
-  it('watches nothing at all in a folder that is not a git repository', () => {
+  it('watches nothing at all in a folder that is not a git repository', async () => {
     const { dir } = tempWorkspace()
     let watches = 0
-    const watcher = GitRefWatcher.start({
+    const watcher = await GitRefWatcher.start({
       workspace: dir,
       onChange: () => {},
       watchFolder: () => {
@@ -79,7 +82,7 @@ describe('GitRefWatcher', () => {
 
   it("tells of a teammate's commit and of a merge into main made by other processes", async () => {
     const { workspace, alice } = repositoryWithWorktree()
-    const refs = watchRefs(workspace)
+    const refs = await watchRefs(workspace)
     writeFileSync(join(alice, 'feature.txt'), 'new\n')
     await gitElsewhere(alice, 'add', '-A')
     await gitElsewhere(
@@ -101,7 +104,7 @@ describe('GitRefWatcher', () => {
 
   it('follows a branch folder made after it started, and packed refs', async () => {
     const workspace = gitWorkspace()
-    const refs = watchRefs(workspace)
+    const refs = await watchRefs(workspace)
     const teamFolder = join(workspace, '.git', 'refs', 'heads', 'team')
     expect(refs.watcher.folders()).not.toContain(teamFolder)
     await gitElsewhere(workspace, 'branch', 'team/bob')
@@ -121,7 +124,7 @@ describe('GitRefWatcher', () => {
 
   it('a repository removed says so and is followed again once it is made anew', async () => {
     const workspace = gitWorkspace()
-    const refs = watchRefs(workspace)
+    const refs = await watchRefs(workspace)
     rmSync(join(workspace, '.git'), { recursive: true, force: true })
     await refs.changed(1)
     await waitFor(
@@ -152,7 +155,7 @@ describe('GitRefWatcher', () => {
   it('a .git replaced by another repository is watched in its place', async () => {
     const workspace = gitWorkspace()
     const other = gitWorkspace({ 'other.txt': 'other\n' })
-    const refs = watchRefs(workspace)
+    const refs = await watchRefs(workspace)
     renameSync(join(workspace, '.git'), join(workspace, '.git-old'))
     renameSync(join(other, '.git'), join(workspace, '.git'))
     await refs.changed(1)
@@ -171,7 +174,7 @@ describe('GitRefWatcher', () => {
         })
       return nodeWatch(folder, onName, onError)
     }
-    const refs = watchRefs(workspace, { watchFolder: refuse })
+    const refs = await watchRefs(workspace, { watchFolder: refuse })
     expect(refs.logs).toHaveLength(1)
     expect(refs.logs[0]).toContain(heads)
     expect(refs.logs[0]).toContain('fs.inotify.max_user_watches')
@@ -188,7 +191,7 @@ describe('GitRefWatcher', () => {
       if (folder === heads) breakHeads = onError
       return nodeWatch(folder, onName, onError)
     }
-    const refs = watchRefs(workspace, { watchFolder: breakable })
+    const refs = await watchRefs(workspace, { watchFolder: breakable })
     const fail = breakHeads as ((error: Error) => void) | null
     expect(fail).not.toBeNull()
     breakHeads = null
@@ -204,12 +207,12 @@ describe('GitRefWatcher', () => {
     await refs.changed(before + 1)
   })
 
-  it('watches at most the folders of branches it is allowed, team/ first, and says so', () => {
+  it('watches at most the folders of branches it is allowed, team/ first, and says so', async () => {
     const workspace = gitWorkspace()
     for (const branch of ['team/alice', 'feature/one', 'fix/two'])
       gitIn(workspace, 'branch', branch)
     mkdirSync(join(workspace, '.git', 'refs', 'heads', 'empty'))
-    const refs = watchRefs(workspace, { maxBranchFolders: 2 })
+    const refs = await watchRefs(workspace, { maxBranchFolders: 2 })
     const heads = join(workspace, '.git', 'refs', 'heads')
     const watched = refs.watcher.folders().filter((folder) => folder.startsWith(heads))
     expect(watched.sort()).toEqual([heads, join(heads, 'team')])

@@ -17,7 +17,7 @@ async function teamOf(
   const script = queueScript(replies)
   const team = await startHost(script, { workspace })
   for (const name of Object.keys(replies)) {
-    team.host.spawn({ name, role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name, role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
   }
   return { team, workspace, assertConsumed: () => script.assertConsumed() }
@@ -100,7 +100,7 @@ describe('review: diffs', () => {
     const team = await startHost(script, { workspace })
     team.host.tasks.create({ subject: 'Write the parser', by: 'user' })
     team.host.tasks.create({ subject: 'Test the parser', by: 'user' })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Take task 1.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Take task 1.' })
     await team.host.whenIdle()
     team.host.send({ to: 'alice', content: 'Now task 2.' })
     await delivered(team, 'alice', 1)
@@ -112,10 +112,10 @@ describe('review: diffs', () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ scope: 'task' })
     expect(paths(JSON.parse(first.stdout) as ReviewDiff)).toEqual(['parser.ts'])
     // Task 2 is still in progress: it ends at the worktree as it is now.
-    expect(paths(team.host.worktrees.diff('alice', 'task', undefined, '2'))).toEqual([
+    expect(paths(await team.host.worktrees.diff('alice', 'task', undefined, '2'))).toEqual([
       'parser.test.ts',
     ])
-    expect(paths(team.host.worktrees.diff('alice', 'branch'))).toEqual([
+    expect(paths(await team.host.worktrees.diff('alice', 'branch'))).toEqual([
       'parser.test.ts',
       'parser.ts',
     ])
@@ -123,7 +123,7 @@ describe('review: diffs', () => {
     // A task whose start was never recorded (claimed before marks existed): the whole branch,
     // and the diff says so instead of passing it off as the task's.
     gitIn(workspace, 'update-ref', '-d', 'refs/agent-teams/task/alice/2/start')
-    const unmarked = team.host.worktrees.diff('alice', 'task', undefined, '2')
+    const unmarked = await team.host.worktrees.diff('alice', 'task', undefined, '2')
     expect(paths(unmarked)).toEqual(['parser.test.ts', 'parser.ts'])
     expect(unmarked.note).toContain('Where task #2 began was not recorded')
     expect(unmarked.note).toContain('up to now')
@@ -163,7 +163,7 @@ describe('review: diffs', () => {
     })
     const diff = JSON.parse((await review(workspace, 'diff', 'alice')).stdout) as ReviewDiff
     expect(diff.overlaps).toEqual({ 'src/app.ts': ['bob'] })
-    const views = team.host.worktrees.views()
+    const views = await team.host.worktrees.views()
     expect(views.get('bob')).toMatchObject({
       changedFiles: 2,
       overlaps: { 'src/app.ts': ['alice'] },
@@ -229,7 +229,7 @@ describe('review: merge', () => {
     team.host.tasks.update(mine.id, { status: 'review' }, 'lead')
     const other = team.host.tasks.create({ subject: 'Other', by: 'lead' })
     team.host.tasks.update(other.id, { status: 'review' }, 'lead')
-    const result = team.host.worktrees.merge('alice', {})
+    const result = await team.host.worktrees.merge('alice', {})
     expect(result).toMatchObject({
       outcome: 'merged',
       into: 'main',
@@ -245,8 +245,11 @@ describe('review: merge', () => {
     expect(gitIn(workspace, 'log', '-1', '--format=%P').split(' ')).toHaveLength(2)
     expect(gitIn(workspace, 'log', '-1', '--format=%s')).toBe("Merge team/alice (alice's work)")
     // Nothing is left to merge, and the branch's diff is empty.
-    expect(team.host.worktrees.merge('alice', {})).toEqual({ outcome: 'nothing', into: 'main' })
-    expect(team.host.worktrees.diff('alice', 'branch').files).toEqual([])
+    expect(await team.host.worktrees.merge('alice', {})).toEqual({
+      outcome: 'nothing',
+      into: 'main',
+    })
+    expect((await team.host.worktrees.diff('alice', 'branch')).files).toEqual([])
   })
 
   it('squash lands one commit authored by the teammate', async () => {
@@ -310,7 +313,7 @@ describe('review: merge', () => {
       alice: [toolCall('write_file', { path: 'feature.txt', content: 'f\n' }), text('Done.')],
     })
     writeFileSync(join(workspace, 'README.md'), 'edited by the person\n')
-    expect(() => team.host.worktrees.merge('alice', {})).toThrow(/uncommitted changes/)
+    await expect(team.host.worktrees.merge('alice', {})).rejects.toThrow(/uncommitted changes/)
     expect(readFileSync(join(workspace, 'README.md'), 'utf8')).toBe('edited by the person\n')
     expect(existsSync(join(workspace, 'feature.txt'))).toBe(false)
   })
@@ -320,7 +323,7 @@ describe('review: merge', () => {
       alice: [toolCall('write_file', { path: 'feature.txt', content: 'f\n' }), text('Done.')],
     })
     gitIn(workspace, 'branch', 'release')
-    const result = team.host.worktrees.merge('alice', { into: 'release' })
+    const result = await team.host.worktrees.merge('alice', { into: 'release' })
     expect(result).toMatchObject({ outcome: 'merged', into: 'release' })
     expect(gitIn(workspace, 'show', 'release:feature.txt')).toBe('f')
     expect(existsSync(join(workspace, 'feature.txt'))).toBe(false)

@@ -1,15 +1,14 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import { TeamError } from '../../../../src/shared/errors'
 import { cli } from '../../../helpers/cli'
-import { gitIn, gitWorkspace } from '../../../helpers/git'
+import { gitIn, gitWorkspace, worktreeFolder } from '../../../helpers/git'
 import { startHost, type HostUnderTest } from '../../../helpers/host'
 import { tempWorkspace } from '../../../helpers/workspace'
 
-const worktreeOf = (workspace: string, name: string): string =>
-  join(workspace, '.team-worktrees', name)
+const worktreeOf = worktreeFolder
 
 function toolResultsOf(
   team: HostUnderTest,
@@ -39,7 +38,7 @@ describe('a worktree per teammate', () => {
     const workspace = gitWorkspace()
     const script = workingScript()
     const team = await startHost(script, { workspace })
-    const summary = team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    const summary = await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     expect(summary).toContain('own worktree on team/alice from main')
     await team.host.whenIdle()
     script.assertConsumed()
@@ -55,15 +54,16 @@ describe('a worktree per teammate', () => {
     expect(escapeRead?.content).toContain('outside the workspace')
     expect(escapeWrite).toMatchObject({ is_error: true })
     expect(existsSync(join(workspace, 'escaped.txt'))).toBe(false)
-    expect(existsSync(join(workspace, '.team-worktrees/escaped.txt'))).toBe(false)
+    expect(existsSync(join(folder, '../../escaped.txt'))).toBe(false)
 
-    // config.json keeps it; the base's git status does not show the worktrees' folder.
+    // config.json keeps it; the worktree is in the app's data folder, not in the workspace.
     const config = JSON.parse(readFileSync(join(workspace, '.team/config.json'), 'utf8'))
     expect(config.members[0].worktree).toEqual({
       base: 'main',
       base_commit: gitIn(workspace, 'rev-parse', 'main'),
     })
-    expect(gitIn(workspace, 'status', '--porcelain')).not.toContain('.team-worktrees')
+    expect(relative(realpathSync(workspace), folder).startsWith('..')).toBe(true)
+    expect(gitIn(workspace, 'status', '--porcelain')).toBe('?? .team/')
     // The system prompt names the worktree and the branch.
     const system = JSON.stringify(
       team.server.requests.find((r) => r.agent === 'alice')?.body.system,
@@ -78,7 +78,7 @@ describe('a worktree per teammate', () => {
       lead: [toolCall('list_teammates', {}), text('Listed.')],
     })
     const team = await startHost(script, { workspace })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     team.host.chat('Who is on the team?')
     await team.host.whenIdle()
@@ -98,11 +98,11 @@ describe('a worktree per teammate', () => {
       ],
     })
     const first = await startHost(script, { workspace })
-    first.host.spawn({ name: 'alice', role: 'coder', prompt: 'One.' })
+    await first.host.spawn({ name: 'alice', role: 'coder', prompt: 'One.' })
     await first.host.whenIdle()
     const record = first.host.team.roster.find('alice')?.worktree
     const team = await first.restart()
-    const summary = team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Two.' })
+    const summary = await team.host.spawn({ name: 'alice', role: 'tester', prompt: 'Two.' })
     expect(summary).toContain('worktree on team/alice (kept)')
     await team.host.whenIdle()
     script.assertConsumed()
@@ -118,7 +118,7 @@ describe('a worktree per teammate', () => {
       bob: [text('Waiting.')],
     })
     const team = await startHost(script, { workspace })
-    const summary = team.host.spawn({
+    const summary = await team.host.spawn({
       name: 'alice',
       role: 'coder',
       prompt: 'Work.',
@@ -126,24 +126,26 @@ describe('a worktree per teammate', () => {
     })
     expect(summary).toContain('the workspace is not a git repository')
     // Without asking for one, a plain folder is simply shared, as before worktrees.
-    expect(team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })).toBe(
+    expect(await team.host.spawn({ name: 'bob', role: 'tester', prompt: 'Wait.' })).toBe(
       "Spawned 'bob' (role: tester)",
     )
     await team.host.whenIdle()
     expect(readFileSync(join(workspace, 'shared.txt'), 'utf8')).toBe('x')
     expect(team.host.team.roster.find('alice')?.worktree).toBeUndefined()
-    expect(existsSync(join(workspace, '.team-worktrees'))).toBe(false)
+    expect(existsSync(worktreeOf(workspace, 'alice'))).toBe(false)
   })
 
   it('the person turns it off, for one spawn or as the team default', async () => {
     const workspace = gitWorkspace()
     const script = queueScript({ alice: [text('Done.')], bob: [text('Done.')] })
     const team = await startHost(script, { workspace })
-    expect(team.host.spawn({ name: 'alice', role: 'c', prompt: 'Go.', worktree: false })).toContain(
-      'shared workspace (worktree off)',
-    )
+    expect(
+      await team.host.spawn({ name: 'alice', role: 'c', prompt: 'Go.', worktree: false }),
+    ).toContain('shared workspace (worktree off)')
     team.host.worktrees.setDefault(false)
-    expect(team.host.spawn({ name: 'bob', role: 'c', prompt: 'Go.' })).toContain('worktree off')
+    expect(await team.host.spawn({ name: 'bob', role: 'c', prompt: 'Go.' })).toContain(
+      'worktree off',
+    )
     await team.host.whenIdle()
     expect(existsSync(worktreeOf(workspace, 'alice'))).toBe(false)
     expect(existsSync(worktreeOf(workspace, 'bob'))).toBe(false)
@@ -189,7 +191,7 @@ describe('removing a teammate with a worktree', () => {
       alice: [toolCall('write_file', { path: 'feature.txt', content: 'new' }), text('Done.')],
     })
     const team = await startHost(script, { workspace })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     return { team, workspace }
   }
@@ -230,7 +232,7 @@ describe('removing a teammate with a worktree', () => {
     const workspace = gitWorkspace()
     const script = queueScript({ alice: [text('Nothing to do.')] })
     const team = await startHost(script, { workspace })
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Look.' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Look.' })
     await team.host.whenIdle()
     expect(await team.host.removeTeammate('alice')).toContain('Removed alice')
     expect(existsSync(worktreeOf(workspace, 'alice'))).toBe(false)
