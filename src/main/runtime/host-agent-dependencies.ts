@@ -7,6 +7,8 @@ import { mayUseServer } from './mcp/agent-servers'
 import { sandboxQueueHooks } from './needs-you/sandbox-queue'
 import type { Team } from './team'
 import { readTeamSandbox } from './team-sandbox'
+import { agentSandboxPolicy } from './sandbox/agent-policy'
+import { LEAD } from '../../shared/names'
 
 /** What an agent calls back on the host (model, choices, pauses, spawns, mail). */
 export type AgentHostHooks = Pick<
@@ -29,7 +31,7 @@ export function agentDependenciesFor(
 ): AgentDependencies {
   const { worktrees, needsYou, mcp } = features
   const ownRoot = (name: string): string | null => {
-    const root = worktrees.toolRoot(name)
+    const root = worktrees.promptRoot(name)
     return root === team.paths.workspace ? null : root
   }
   return {
@@ -61,6 +63,17 @@ export function agentDependenciesFor(
         teamFolder: team.paths.root,
         allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
         unreadable: options.privateFolders,
+        // From the app's record of the worktree it made, never from the worktree's .git file.
+        writableFor: (context) =>
+          agentSandboxPolicy({
+            workspace: team.paths.workspace,
+            teamFolder: team.paths.root,
+            root: context.workspace,
+            worktree: context.agent === LEAD ? null : worktrees.sandboxRecord(context.agent),
+            agent: context.agent,
+            allowedHosts: [],
+            unreadable: [],
+          }),
         hooks: options.sandboxHooks ?? sandboxQueueHooks(needsYou, team.paths, hooks.sendFromUser),
       },
     },

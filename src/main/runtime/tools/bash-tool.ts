@@ -1,5 +1,3 @@
-import { worktreeGitFolders } from './git-dirs'
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { BlockedAction } from '../../../shared/sandbox'
@@ -17,7 +15,9 @@ import {
   probeSandbox,
   type BashSandbox,
   type SandboxedCommand,
+  type SandboxPolicy,
 } from './bash-sandbox'
+import { agentSandboxPolicy } from '../sandbox/agent-policy'
 import { resolveBashShell, type BashShell } from './shell'
 import type { Tool, ToolContext } from './types'
 import { defineTool, ToolFailure } from './types'
@@ -60,6 +60,12 @@ export interface BashSandboxOptions {
   readonly allowedHosts?: () => readonly string[]
   /** Folders no command may read, beside the app's settings folder. */
   readonly unreadable?: readonly string[]
+  /**
+   * What the calling agent's command may write, from the app's own records (the host gives a
+   * teammate in a worktree its recorded git folders: sandbox/agent-policy.ts). Default: the
+   * workspace policy for `context.workspace`.
+   */
+  readonly writableFor?: (context: ToolContext) => Pick<SandboxPolicy, 'writable' | 'readOnly'>
   readonly hooks?: BashSandboxHooks
 }
 
@@ -111,13 +117,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
         if (status.available) {
           wrapped = await sandbox.wrap(
             input.command,
-            {
-              // A teammate in its own worktree commits there: its part of the repository too.
-              writable: [context.workspace, ...worktreeGitFolders(context.workspace)],
-              readOnly: teamFolders(context, sandboxOptions),
-              unreadable: [...appSecretFolders(), ...(sandboxOptions.unreadable ?? [])],
-              allowedHosts: sandboxOptions.allowedHosts?.() ?? [],
-            },
+            policyFor(context, sandboxOptions),
             shell.file,
           )
         } else {
@@ -146,13 +146,22 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
   )
 }
 
-/** `.team/` of the workspace and of the team (a worktree's team folder is elsewhere). */
-function teamFolders(context: ToolContext, options: BashSandboxOptions): string[] {
-  const own = join(context.workspace, '.team')
-  if (options.teamFolder === undefined || options.teamFolder === own) return [own]
-  // A worktree has no `.team/` of its own: a read-only mount where there is none would leave
-  // a strange entry in it that `git add -A` refuses. The team's folder is outside it anyway.
-  return existsSync(own) ? [own, options.teamFolder] : [options.teamFolder]
+/** The command's policy: its folders from the host's records, hosts and secrets from the team. */
+function policyFor(context: ToolContext, options: BashSandboxOptions): SandboxPolicy {
+  const unreadable = [...appSecretFolders(), ...(options.unreadable ?? [])]
+  const allowedHosts = options.allowedHosts?.() ?? []
+  const folders =
+    options.writableFor?.(context) ??
+    agentSandboxPolicy({
+      workspace: context.workspace,
+      teamFolder: options.teamFolder ?? join(context.workspace, '.team'),
+      root: context.workspace,
+      worktree: null,
+      agent: context.agent,
+      allowedHosts,
+      unreadable,
+    })
+  return { writable: folders.writable, readOnly: folders.readOnly, unreadable, allowedHosts }
 }
 
 async function awaitApproval(
