@@ -1,3 +1,4 @@
+import { assertRealTeamFolder } from './fs/team-folder'
 import type { ControlCommand } from '../../shared/control'
 import { TeamError } from '../../shared/errors'
 import { agentErrorEvent, statusChangedEvent, type TeamEvent } from '../../shared/events'
@@ -69,6 +70,7 @@ export class Team {
   static async open(options: TeamOptions): Promise<Team> {
     const paths = new TeamPaths(options.workspace)
     const clock = options.clock ?? systemClock
+    assertRealTeamFolder(paths.root)
     const lock = acquireFileLock(
       join(paths.root, 'runtime.lock'),
       'run the team',

@@ -13,7 +13,10 @@ export const TEAM_FOLDER = '.team'
  *
  * Refused: NUL bytes, empty paths, anything outside the workspace (`..`, absolute paths, sibling
  * prefixes such as `/ws-evil` beside `/ws`, symlinks that lead out) and anything in `.team/`,
- * for reading as well as writing, so that no agent can read or forge another's mail.
+ * for reading as well as writing, so that no agent can read or forge another's mail. Writing a
+ * `.git` entry at any depth (a worktree's `.git` file, a repository's config or hooks) is
+ * refused too: git's own files decide what the app's git and the person's run, and a `.git` file
+ * says where a repository is (sandbox/agent-policy.ts keeps the same parts read-only to bash).
  *
  * This is the check; confined-fs.ts then opens the path it returns one folder at a time without
  * following links, so that a folder swapped for a symlink in between is refused, not followed.
@@ -42,6 +45,7 @@ export function resolveInWorkspace(
   const realInside = relative(workspaceReal, real)
   if (!isInside(realInside)) refuse(path, 'leads outside the workspace through a symbolic link')
   if (isTeamPath(realInside)) refuseTeam(path, purpose)
+  if (purpose === 'write' && (isGitPath(inside) || isGitPath(realInside))) refuseGit(path)
   return real
 }
 
@@ -65,6 +69,10 @@ function isInside(relativePath: string): boolean {
 function isTeamPath(relativePath: string): boolean {
   // Case-insensitive: on macOS and Windows `.TEAM/inbox` is the same folder as `.team/inbox`.
   return relativePath.split(sep)[0]?.toLowerCase() === TEAM_FOLDER
+}
+
+function isGitPath(relativePath: string): boolean {
+  return relativePath.split(sep).some((part) => part.toLowerCase() === '.git')
 }
 
 /** The workspace's real path (symlinks resolved), or a TeamError when it cannot be opened. */
@@ -115,6 +123,15 @@ function existsAsEntry(path: string): boolean {
 
 function refuse(path: string, problem: string): never {
   throw new TeamError('invalid-argument', `The path ${JSON.stringify(path)} ${problem}.`, { path })
+}
+
+function refuseGit(path: string): never {
+  throw new TeamError(
+    'invalid-argument',
+    `The path ${JSON.stringify(path)} is inside a .git folder (or is a .git file): git's own ` +
+      'files are not written with file tools. Use git commands in bash (commit, branch, …).',
+    { path },
+  )
 }
 
 function refuseTeam(path: string, purpose: 'read' | 'write'): never {
