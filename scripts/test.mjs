@@ -57,7 +57,7 @@ if (!built) {
 mkdirSync('test-results', { recursive: true })
 const vitestReport = 'test-results/vitest.json'
 rmSync(vitestReport, { force: true })
-const vitestOk = run('unit and stress tests (vitest)', 'npx', [
+const vitestOk = run('unit, stress and security tests (vitest)', 'npx', [
   'vitest',
   'run',
   '--reporter=default',

@@ -173,7 +173,7 @@ export const commands = {
         model: modelIdSchema.nullable().optional(),
         /** Extended thinking with this budget; null: off; absent: as it was (off when new). */
         thinking: thinkingBudgetSchema.nullable().optional(),
-        /** Plan first: bash, write_file and edit_file are refused until its plan is approved. */
+        /** Plan first: bash, file writes and MCP tools are refused until its plan is approved. */
         planFirst: z.boolean().optional(),
         /** Its own git worktree; absent: the team's default (on in a git repository). */
         worktree: z.boolean().optional(),

@@ -38,18 +38,24 @@ export const needsYouEntrySchema = z.object({
   /** The tool a `tool` entry holds, and its call's id (after a restart it is asked again). */
   tool: text(64).nullable().default(null),
   tool_use_id: text(128).nullable().default(null),
-  /** What "approve always" would allow this agent from now on ("npm test", "src/**"). */
+  /** What "approve always" would allow this agent from now on ("npm test", "src/**", an MCP tool). */
   pattern: text(2000).nullable().default(null),
   /** The protocol request a `plan` entry mirrors. */
   request_id: text(128).nullable().default(null),
 })
 export type NeedsYouEntry = z.infer<typeof needsYouEntrySchema>
 
+/**
+ * What an "approve always" rule covers: `bash` commands, `write` for write_file and edit_file
+ * alike, or `mcp` for one MCP tool (added later: files written before it still parse).
+ */
+export const APPROVAL_RULE_TOOLS = ['bash', 'write', 'mcp'] as const
+
 /** An "approve always" rule: this agent may run this tool for this pattern without asking. */
 export const approvalRuleSchema = z.object({
   agent: z.string().min(1).max(64),
-  /** `bash`, or `write` for write_file and edit_file alike. */
-  tool: z.enum(['bash', 'write']),
+  tool: z.enum(APPROVAL_RULE_TOOLS),
+  /** A command's leading words, a folder glob, or for `mcp` the exact tool name. */
   pattern: z.string().min(1).max(2000),
   created_at: z.number(),
 })

@@ -52,8 +52,18 @@ export const MUTATING_PROFILE_TOOLS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * auto: no approvals; ask: bash, and file writes outside the agent's own folder (its worktree),
- * wait for the person; plan-first: mutating tools wait until its plan is approved (s10).
+ * Whether the plan gate and ask mode hold `tool`: bash, the file writes, and every MCP tool.
+ * What an MCP tool does is unknown to the app (a server's `readOnlyHint` is the server's claim,
+ * not proof), so it counts as one that changes things.
+ */
+export function mayChangeThings(tool: string): boolean {
+  return MUTATING_PROFILE_TOOLS.has(tool) || tool.startsWith(MCP_TOOL_PREFIX)
+}
+
+/**
+ * auto: no approvals; ask: bash, MCP tools, and file writes outside the agent's own folder (its
+ * worktree), wait for the person; plan-first: those tools are refused until its plan is approved
+ * (s10).
  */
 export const APPROVAL_MODES = ['auto', 'ask', 'plan-first'] as const
 export const approvalModeSchema = z.enum(APPROVAL_MODES, {

@@ -71,3 +71,15 @@ export async function startHttpMcpServer(token?: string): Promise<HttpMcpServer>
   const { port } = http.address() as AddressInfo
   return { url: `http://127.0.0.1:${port}/mcp`, authorizations }
 }
+
+/**
+ * Host options that start the workspace's MCP servers at once, as when the person trusts them
+ * for the run, with short timeouts.
+ */
+export const MCP_TRUSTED_FOR_RUN = {
+  mcp: {
+    trustStore: null,
+    trustForRun: true,
+    policy: { callTimeoutMs: 5_000, restartDelaysMs: [50, 50], connectTimeoutMs: 15_000 },
+  },
+}

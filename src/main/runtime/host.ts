@@ -51,6 +51,8 @@ import { summarizeRoster, type RosterSummary } from './roster-summary'
 import {
   assertSpawnable,
   enrollSpawn,
+  keptNote,
+  spawnAsAllowed,
   spawnSummary,
   spawnTask,
   type SpawnRequest,
@@ -172,9 +174,17 @@ export class TeamHost {
     this.agents.load(LEAD).addUserTurn(USER, text)
   }
 
-  async spawn(request: SpawnRequest): Promise<string> {
+  /**
+   * Spawns a teammate, or spawns an idle one again. Only the person (`by: USER`) changes the
+   * rights of a member already on the roster; anyone else's re-spawn keeps them and says so.
+   */
+  async spawn(asked: SpawnRequest): Promise<string> {
     this.assertOpen()
-    assertSpawnableName(request.name)
+    assertSpawnableName(asked.name)
+    const { allowed: request, refused } = spawnAsAllowed(
+      asked,
+      this.team.roster.find(asked.name) !== undefined,
+    )
     assertModelChoice(request)
     this.mcp.assertKnown(request.mcpServers)
     assertProfileChange(this.profiles, request)
@@ -192,10 +202,17 @@ export class TeamHost {
       place.record,
     )
     this.worktrees.turnStarted(request.name)
-    const planFirst = this.team.roster.find(request.name)?.plan_first === true
-    this.agents.load(request.name).addUserTurn(request.by ?? LEAD, spawnTask(request, planFirst))
-    const summary = spawnSummary(request, this.modelChoice(request.name))
-    return place.note === '' ? summary : `${summary}; ${place.note}`
+    const member = this.team.roster.find(request.name)
+    this.agents
+      .load(request.name)
+      .addUserTurn(request.by ?? LEAD, spawnTask(request, member?.plan_first === true))
+    return [
+      spawnSummary(request, this.modelChoice(request.name)),
+      place.note,
+      keptNote(request.name, refused, this.permission(request.name), member?.mcp_servers),
+    ]
+      .filter((note) => note !== '')
+      .join('; ')
   }
 
   /**

@@ -5,8 +5,10 @@ import {
   type ModelChoiceChange,
 } from '../../shared/model-choice'
 import { TeamError } from '../../shared/errors'
+import { USER } from '../../shared/names'
 import { DEFAULT_TEAMMATE_PROFILE, type ApprovalMode } from '../../shared/profiles'
 import type { MemberWorktree } from '../../shared/worktree'
+import type { AgentPermission } from './permissions/agent-permissions'
 import type { ProfileStore } from './permissions/profile-store'
 import { applyProfileChoice } from './permissions/profile-choice'
 import type { Protocols } from './protocols/service'
@@ -44,7 +46,13 @@ export function enrollMember(
 ): void {
   const existing = draft.members.find((candidate) => candidate.name === request.name)
   const profile = request.profile ?? existing?.profile
-  const mode = request.approval ?? (request.planFirst ? 'plan-first' : profileApproval(profile))
+  // Absent means unchanged: a member's own mode (plan-first included) does not fall back to
+  // its profile's because a re-spawn did not repeat it.
+  const mode =
+    request.approval ??
+    (request.planFirst === true
+      ? 'plan-first'
+      : (ownApproval(existing) ?? profileApproval(profile)))
   const fields = {
     role: request.role,
     status: 'working' as const,
@@ -77,6 +85,50 @@ export function enrollMember(
     applyProfileChoice(member, permissions)
     draft.members.push(member)
   }
+}
+
+/** The approval mode a roster entry holds itself, or undefined when its profile decides. */
+function ownApproval(
+  member: { approval?: ApprovalMode; plan_first?: unknown } | undefined,
+): ApprovalMode | undefined {
+  return member?.approval ?? (member?.plan_first === true ? 'plan-first' : undefined)
+}
+
+/**
+ * The spawn as it may apply. Only the person changes a member's rights: for a member already on
+ * the roster, a spawn by anyone else (the lead's spawn_teammate) leaves out its profile,
+ * approval mode, plan-first and MCP servers, so the member keeps its own (absent means
+ * unchanged). `refused` names what was asked and left out, for the answer; a new member is
+ * spawned as asked.
+ */
+export function spawnAsAllowed(
+  request: SpawnRequest,
+  onRoster: boolean,
+): { allowed: SpawnRequest; refused: string[] } {
+  if (!onRoster || request.by === USER) return { allowed: request, refused: [] }
+  const { profile, approval, planFirst, mcpServers, ...allowed } = request
+  const refused = [
+    ...(profile === undefined ? [] : [`profile ${profile}`]),
+    ...(approval === undefined ? [] : [`approvals ${approval}`]),
+    ...(planFirst === undefined ? [] : [planFirst ? 'plan first' : 'not plan first']),
+    ...(mcpServers === undefined ? [] : [`MCP servers: ${serverList(mcpServers)}`]),
+  ]
+  return { allowed, refused }
+}
+
+/** What a re-spawn by anyone but the person says of the rights it kept; '' when none was asked. */
+export function keptNote(
+  name: string,
+  refused: readonly string[],
+  permission: AgentPermission,
+  servers: readonly string[] | null | undefined,
+): string {
+  if (refused.length === 0) return ''
+  return `kept ${name}'s own profile ${permission.profile.name}, approvals ${permission.approval} and MCP servers: ${serverList(servers ?? null)} (the spawn asked for ${refused.join(', ')}): only the person changes these (window: Profile… or Spawn; CLI: agent-teams profile, agent-teams spawn)`
+}
+
+function serverList(servers: readonly string[] | null): string {
+  return servers === null ? 'all' : servers.length === 0 ? 'none' : servers.join(', ')
 }
 
 /** Refuses a spawn of a working agent, or one waiting for the person: its step is not over. */
@@ -153,7 +205,7 @@ export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string
   const servers =
     request.mcpServers === undefined || request.mcpServers === null
       ? ''
-      : `, MCP servers: ${request.mcpServers.length === 0 ? 'none' : request.mcpServers.join(', ')}`
+      : `, MCP servers: ${serverList(request.mcpServers)}`
   const profile = request.profile === undefined ? '' : `, profile: ${request.profile}`
   const approval = request.approval === undefined ? '' : `, approvals: ${request.approval}`
   return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers}${profile}${approval})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`

@@ -9,7 +9,7 @@ import { own } from '../../shared/own'
 
 /**
  * A plan a plan-first teammate submitted: until it is approved, the runtime refuses the
- * teammate's bash, write_file and edit_file. The person approves it, or rejects it with
+ * teammate's bash, file writes and MCP tools. The person approves it, or rejects it with
  * feedback (the teammate then writes a new plan, with a new id).
  */
 export function PlanCard({

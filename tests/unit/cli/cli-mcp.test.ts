@@ -32,7 +32,7 @@ describe('agent-teams mcp (the real binary)', () => {
       ['mcp', 'list', '--trust-workspace', '--workspace', workspace],
       { env, ...TIMEOUT },
     )
-    expect(trusted.stdout).toMatch(/notes \(stdio, \.mcp\.json\): running · 8 tools: echo, fail/)
+    expect(trusted.stdout).toMatch(/notes \(stdio, \.mcp\.json\): running · 9 tools: echo, fail/)
     expect(trusted.stdout).toContain(`${process.execPath} ${STDIO_SERVER}`)
     expect(trusted.stdout).toMatch(
       /broken \(stdio, \.mcp\.json\): failed — it exited before it answered/,

@@ -36,9 +36,6 @@ export function budgetProblem(
   return null
 }
 
-/** The tools that change things: refused until a plan-first teammate's plan is approved. */
-export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file'])
-
 export const LOOP_REPEATS = 3
 
 /**

@@ -1,6 +1,7 @@
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
 import { TeamError } from '../../../shared/errors'
 import type { TeamEvent } from '../../../shared/events'
+import { mayChangeThings } from '../../../shared/profiles'
 import type {
   NewTranscriptRecord,
   ToolUseBlock,
@@ -10,7 +11,6 @@ import { READ_INBOX_DEFINITION } from '../tools/team-tools'
 import type { ToolPolicy } from '../permissions/tool-policy'
 import type { Tool, ToolOutcome } from '../tools/types'
 import { unansweredToolCalls } from './conversation'
-import { MUTATING_TOOLS } from './guards'
 
 /** What running an agent's tool calls needs from the agent. */
 export interface ToolCallsDependencies {
@@ -35,7 +35,7 @@ export interface ToolCallsDependencies {
     content: string
     cut?: { shown: number; total: number }
   }
-  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
+  /** Why the tools that may change things are refused now (a plan not yet approved), or null. */
   readonly planGate: () => string | null
   /** The agent's profile and approvals: what is offered, and what waits for the person. */
   readonly policy?: ToolPolicy
@@ -70,7 +70,7 @@ export class ToolCalls {
     const deps = this.deps
     let content: string
     let isError: boolean
-    const gate = refusal ?? (MUTATING_TOOLS.has(call.name) ? deps.planGate() : null)
+    const gate = refusal ?? (mayChangeThings(call.name) ? deps.planGate() : null)
     // The profile and the person (ask mode) decide next; their answers speak for themselves.
     const denied =
       gate === null && this.byName.has(call.name)

@@ -7,6 +7,7 @@ import {
   type NeedsYouEntry,
   type NeedsYouKind,
 } from '../../../shared/needs-you'
+import { MCP_TOOL_PREFIX } from '../../../shared/profiles'
 import type { Clock, IdSource } from '../clock'
 import type { NeedsYouStore } from './store'
 
@@ -23,7 +24,7 @@ export interface ApprovalRequest {
   readonly toolUseId?: string
   /** What "approve always" would allow; absent: approve once only. */
   readonly pattern?: string
-  /** The rule's tool when approved always (`bash`, or `write` for the file tools). */
+  /** The rule's tool when approved always (`bash`, `write` for the file tools, or `mcp`). */
   readonly ruleTool?: ApprovalRule['tool']
 }
 
@@ -306,5 +307,6 @@ function recordedDecision(entry: NeedsYouEntry): ApprovalDecision | null {
 function ruleToolOf(tool: string | null): ApprovalRule['tool'] | undefined {
   if (tool === 'bash') return 'bash'
   if (tool === 'write_file' || tool === 'edit_file') return 'write'
+  if (tool?.startsWith(MCP_TOOL_PREFIX) === true) return 'mcp'
   return undefined
 }

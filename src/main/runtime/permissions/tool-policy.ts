@@ -26,7 +26,7 @@ export interface ToolPolicyDependencies {
   readonly ownFolder: () => string | null
 }
 
-/** Diffs larger than this are cut in the request: the person reads it, not a machine. */
+/** Diffs and MCP inputs larger than this are cut in the request: the person reads it. */
 const MAX_DETAIL_CHARACTERS = 200_000
 
 export function createToolPolicy(deps: ToolPolicyDependencies): ToolPolicy {
@@ -79,7 +79,24 @@ function approvalRequest(deps: ToolPolicyDependencies, call: ToolUseBlock): Appr
       ...(pattern === null ? {} : { pattern }),
     }
   }
-  if (call.name !== 'write_file' && call.name !== 'edit_file') return null
+  // What an MCP tool does is unknown to the app, so every call asks; a rule names one tool.
+  if (call.name.startsWith(MCP_TOOL_PREFIX)) {
+    if (deps.queue.rules(deps.agent, 'mcp').includes(call.name)) return null
+    return {
+      ...base,
+      summary: call.name,
+      detail: cut(JSON.stringify(call.input, null, 2), 'input'),
+      ruleTool: 'mcp',
+      pattern: call.name,
+    }
+  }
+  if (call.name === 'write_file' || call.name === 'edit_file') return writeRequest(deps, call)
+  return null
+}
+
+/** A write outside the agent's own folder asks, with its diff; null when no approval is needed. */
+function writeRequest(deps: ToolPolicyDependencies, call: ToolUseBlock): ApprovalRequest | null {
+  const input = call.input as Record<string, unknown>
   const path = typeof input['path'] === 'string' ? input['path'] : ''
   let target: string
   try {
@@ -93,9 +110,12 @@ function approvalRequest(deps: ToolPolicyDependencies, call: ToolUseBlock): Appr
   if (deps.queue.rules(deps.agent, 'write').some((pattern) => writeMatches(pattern, shown)))
     return null
   return {
-    ...base,
+    agent: deps.agent,
+    kind: 'tool',
+    tool: call.name,
+    toolUseId: call.id,
     summary: `${call.name}: ${shown}`,
-    detail: cut(writeDiff(deps.workspace, target, shown, call.name, input)),
+    detail: cut(writeDiff(deps.workspace, target, shown, call.name, input), 'diff'),
     ruleTool: 'write',
     pattern: writePattern(shown),
   }
@@ -151,8 +171,8 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line
 }
 
-function cut(text: string): string {
+function cut(text: string, what: 'diff' | 'input'): string {
   return text.length > MAX_DETAIL_CHARACTERS
-    ? `${text.slice(0, MAX_DETAIL_CHARACTERS)}\n[diff cut: ${text.length - MAX_DETAIL_CHARACTERS} more characters]`
+    ? `${text.slice(0, MAX_DETAIL_CHARACTERS)}\n[${what} cut: ${text.length - MAX_DETAIL_CHARACTERS} more characters]`
     : text
 }

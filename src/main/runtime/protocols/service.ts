@@ -9,6 +9,9 @@ import type { ProtocolOperations } from '../tools/protocol-tools'
 import { judgeProtocolMessage } from './judge'
 import type { ProtocolRequest, ProtocolStore } from './store'
 
+/** What the plan gate holds (`mayChangeThings`), as the teammate reads it. */
+const GATED_TOOLS = 'bash, write_file, edit_file and MCP tools'
+
 export interface ProtocolDependencies {
   readonly team: Team
   readonly store: ProtocolStore
@@ -184,8 +187,8 @@ export class Protocols implements ProtocolOperations {
           request.kind === 'plan' && request.from === name && request.status === 'pending',
       )
     return pending
-      ? 'your plan is waiting for approval; bash, write_file and edit_file are refused until it is approved.'
-      : 'you were spawned plan-first: submit your plan with submit_plan and wait for its approval before using bash, write_file or edit_file.'
+      ? `your plan is waiting for approval; ${GATED_TOOLS} are refused until it is approved.`
+      : `you were spawned plan-first: submit your plan with submit_plan and wait for its approval before using ${GATED_TOOLS}.`
   }
 
   requests(): ProtocolRequest[] {

@@ -68,7 +68,7 @@ export function protocolTools(operations: ProtocolOperations): { lead: Tool[]; t
     {
       name: 'submit_plan',
       description:
-        'Submit your plan for approval. Until it is approved, bash, write_file and edit_file are refused.',
+        'Submit your plan for approval. Until it is approved, bash, write_file, edit_file and MCP tools are refused.',
       input: z.object({ plan: z.string().min(1) }),
     },
     async (input, context) => operations.submitPlan({ agent: context.agent, plan: input.plan }),

@@ -32,7 +32,7 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
     {
       name: 'spawn_teammate',
       description:
-        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given).',
+        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given); it keeps its own profile, approvals and MCP servers, which only the person changes.',
       // The model id is checked by the host's rules, whose errors name the rule.
       input: z.object({
         name: z.string(),
@@ -62,19 +62,19 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
           .max(100)
           .optional()
           .describe(
-            "Optional: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
+            "Optional, for a new teammate: the MCP servers (by name) whose tools it gets; default: every server of the team's.",
           ),
         profile: z
           .string()
           .optional()
           .describe(
-            'Optional: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
+            'Optional, for a new teammate: its permission profile: reviewer (read-only), tester, implementer (default) or a custom one.',
           ),
         approval: z
           .enum(APPROVAL_MODES)
           .optional()
           .describe(
-            "Optional: auto (no approvals), ask (bash and writes wait for the person) or plan-first; default: the profile's.",
+            "Optional, for a new teammate: auto (no approvals), ask (bash, writes and MCP tools wait for the person) or plan-first; default: the profile's.",
           ),
       }),
     },
