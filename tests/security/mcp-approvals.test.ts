@@ -56,7 +56,13 @@ describe('MCP tools go through the plan gate and the approvals', () => {
       toolCall('mcp__notes__mark', { path, line: 'after approval' }, 'tu_late'),
       text('Done.'),
     ])
-    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Mark.', planFirst: true, by: USER })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Mark.',
+      planFirst: true,
+      by: USER,
+    })
     await team.host.whenIdle()
 
     const early = toolResults(requestsOf(team, 'alice')[1]).get('tu_early')
@@ -86,7 +92,13 @@ describe('MCP tools go through the plan gate and the approvals', () => {
       toolCall('mcp__notes__echo', { text: 'hi' }, 'tu_echo'),
       text('Done.'),
     ])
-    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Mark.', approval: 'ask', by: USER })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Mark.',
+      approval: 'ask',
+      by: USER,
+    })
 
     const denied = await nextPending(team, 1)
     expect(denied).toMatchObject({
@@ -146,7 +158,13 @@ describe('MCP tools go through the plan gate and the approvals', () => {
       toolCall('mcp__notes__echo', { text: long }, 'tu_long'),
       text('Understood.'),
     ])
-    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Echo.', approval: 'ask', by: USER })
+    await team.host.spawn({
+      name: 'alice',
+      role: 'coder',
+      prompt: 'Echo.',
+      approval: 'ask',
+      by: USER,
+    })
     const entry = await nextPending(team, 1)
     const full = JSON.stringify({ text: long }, null, 2)
     expect(entry.detail).toBe(

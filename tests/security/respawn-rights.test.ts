@@ -89,7 +89,13 @@ describe('only the person changes a teammate’s rights', () => {
       profile: 'reviewer',
       approval: 'ask',
     })
-    await host.spawn({ name: 'pia', role: 'coder', prompt: 'Plan.', by: USER, approval: 'plan-first' })
+    await host.spawn({
+      name: 'pia',
+      role: 'coder',
+      prompt: 'Plan.',
+      by: USER,
+      approval: 'plan-first',
+    })
     await host.spawn({ name: 'nora', role: 'writer', prompt: 'Write.', by: USER, mcpServers: [] })
     await host.whenIdle()
     const chosen = Object.fromEntries(
@@ -132,7 +138,13 @@ describe('only the person changes a teammate’s rights', () => {
       { leadWakesOnMessages: false },
     )
     const { host } = team
-    await host.spawn({ name: 'pia', role: 'coder', prompt: 'Plan.', by: USER, approval: 'plan-first' })
+    await host.spawn({
+      name: 'pia',
+      role: 'coder',
+      prompt: 'Plan.',
+      by: USER,
+      approval: 'plan-first',
+    })
     await host.spawn({
       name: 'rita',
       role: 'reviewer',

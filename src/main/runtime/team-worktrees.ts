@@ -145,7 +145,14 @@ export class TeamWorktrees {
     }
     if (wanted === false || (wanted === undefined && !this.defaultOn))
       return { record: null, note: 'works in the shared workspace (worktree off)' }
-    if (!(await this.git.available()))
+    let usable: boolean
+    try {
+      usable = await this.git.available()
+    } catch (error) {
+      if (!(error instanceof TeamError) || error.code !== 'unsafe-repository') throw error
+      return { record: null, note: `works in the shared workspace: ${error.message}` }
+    }
+    if (!usable)
       return {
         record: null,
         // Said when a worktree was asked for; by default a plain folder is simply shared.

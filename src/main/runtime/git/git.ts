@@ -24,6 +24,12 @@ export interface GitCallOptions {
   /** Variables for this call (GIT_INDEX_FILE, an author), on top of the hardened environment. */
   readonly env?: Readonly<Record<string, string>>
   readonly input?: string
+  /**
+   * A worktree's git folder and work tree as the app recorded them: git is pointed at them
+   * (GIT_DIR, GIT_WORK_TREE) and never reads the worktree's `.git` file, which its teammate
+   * could point elsewhere.
+   */
+  readonly repository?: { readonly gitDir: string; readonly workTree: string }
 }
 
 interface ExecuteOptions extends GitCallOptions {
@@ -60,7 +66,7 @@ export class Git {
     args: readonly string[],
     options: GitCallOptions = {},
   ): Promise<GitResult> {
-    const verdict = await this.verdictFor(cwd)
+    const verdict = await this.verdictFor(cwd, options.repository)
     if (verdict.problem !== null)
       throw new TeamError(
         'unsafe-repository',
@@ -91,13 +97,22 @@ export class Git {
 
   /** The merge drivers the repository at `cwd` defines (a merge that needs one is refused). */
   async mergeDrivers(cwd: string): Promise<readonly string[]> {
-    return (await this.verdictFor(cwd)).mergeDrivers
+    return (await this.verdictFor(cwd, undefined)).mergeDrivers
   }
 
-  /** Whether `folder` is inside a git work tree with at least one commit to branch from. */
+  /** Whether `folder` is inside a git work tree (its configuration not judged yet). */
+  async isInsideWorkTree(folder: string): Promise<boolean> {
+    const args = [...configArguments(FIXED_OVERRIDES), 'rev-parse', '--is-inside-work-tree']
+    const inside = await execute(folder, args)
+    return inside.status === 0 && inside.stdout.trim() === 'true'
+  }
+
+  /**
+   * Whether `folder` is inside a git work tree with at least one commit to branch from; a
+   * repository whose configuration is refused throws `unsafe-repository`, saying why.
+   */
   async isRepository(folder: string): Promise<boolean> {
-    const inside = await execute(folder, ['rev-parse', '--is-inside-work-tree'])
-    if (inside.status !== 0 || inside.stdout.trim() !== 'true') return false
+    if (!(await this.isInsideWorkTree(folder))) return false
     const head = await this.run(folder, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
     return head.status === 0
   }
@@ -126,20 +141,28 @@ export class Git {
    * The repository's configuration at `cwd`, judged, read again only when a file it came from
    * (or a per-worktree config that could appear) changed.
    */
-  private async verdictFor(cwd: string): Promise<ConfigVerdict> {
-    const cached = this.verdicts.get(cwd)
+  private async verdictFor(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+  ): Promise<ConfigVerdict> {
+    const key = repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
+    const cached = this.verdicts.get(key)
     if (cached !== undefined && cached.signature === cached.files.signature()) return cached.verdict
-    const listed = await execute(cwd, [
-      ...configArguments(FIXED_OVERRIDES),
-      'config',
-      '--list',
-      '--show-scope',
-      '--show-origin',
-      '-z',
-    ])
+    const listed = await execute(
+      cwd,
+      [
+        ...configArguments(FIXED_OVERRIDES),
+        'config',
+        '--list',
+        '--show-scope',
+        '--show-origin',
+        '-z',
+      ],
+      { repository },
+    )
     // Outside a repository `git config --list` still reads; nothing is defined there to empty.
     const entries = listed.status === 0 ? parseConfigList(listed.stdout, cwd) : []
-    const gitDirs = await this.gitDirsOf(cwd)
+    const gitDirs = await this.gitDirsOf(cwd, repository)
     const protectedFiles = new Set<string>()
     if (gitDirs !== null) {
       protectedFiles.add(join(gitDirs.common, 'config'))
@@ -161,17 +184,16 @@ export class Git {
       ...entries.flatMap((entry) => (entry.file === null ? [] : [entry.file])),
       ...protectedFiles,
     ])
-    this.verdicts.set(cwd, { files: watched, signature: watched.signature(), verdict })
+    this.verdicts.set(key, { files: watched, signature: watched.signature(), verdict })
     return verdict
   }
 
-  private async gitDirsOf(cwd: string): Promise<{ own: string; common: string } | null> {
-    const result = await execute(cwd, [
-      ...configArguments(FIXED_OVERRIDES),
-      'rev-parse',
-      '--git-dir',
-      '--git-common-dir',
-    ])
+  private async gitDirsOf(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+  ): Promise<{ own: string; common: string } | null> {
+    const args = [...configArguments(FIXED_OVERRIDES), 'rev-parse', '--git-dir', '--git-common-dir']
+    const result = await execute(cwd, args, { repository })
     if (result.status !== 0) return null
     const [own = '', common = ''] = result.stdout.split('\n').map((line) => line.trim())
     return { own: resolve(cwd, own), common: resolve(cwd, common) }
@@ -245,7 +267,12 @@ function execute(
   args: readonly string[],
   options: ExecuteOptions = {},
 ): Promise<GitResult> {
-  const env = gitEnvironment(process.env, options.env)
+  const env = gitEnvironment(process.env, {
+    ...options.env,
+    ...(options.repository === undefined
+      ? {}
+      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
+  })
   if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
   return new Promise((resolvePromise, reject) => {
     const child = execFile(

@@ -123,10 +123,9 @@ export async function mergeBranch(
  */
 async function catchUp(worktrees: Worktrees, name: string, into: string): Promise<void> {
   if (!worktrees.exists(name)) return
-  const folder = worktrees.root(name)
   const args = ['merge', '--no-edit', '-q', '-m', `Take ${into} after the squash`, into]
-  const result = await worktrees.git.run(folder, args, { env: teammateIdentity(name) })
-  if (result.status !== 0) await worktrees.git.run(folder, ['merge', '--abort'])
+  const result = await worktrees.runIn(name, args, { env: teammateIdentity(name) })
+  if (result.status !== 0) await worktrees.runIn(name, ['merge', '--abort'])
 }
 
 /** The folder where `branch` is checked out (the base worktree, usually), or null. */

@@ -13,7 +13,7 @@ import { TeamError } from '../../../shared/errors'
 import { teammateBranch, type MemberWorktree } from '../../../shared/worktree'
 import { ensurePrivateFolder } from '../fs/app-folders'
 import { FILE_CAPS, openRegularForReadSync, readDescriptorSync } from '../fs/safe-open'
-import { Git, teammateIdentity } from './git'
+import { Git, teammateIdentity, type GitCallOptions, type GitResult } from './git'
 import { isInside } from './hardening'
 import { legacyWorktree } from './legacy-worktrees'
 import { RefLedger } from './ref-ledger'
@@ -56,7 +56,7 @@ export class Worktrees {
     this.records = new WorktreeRecords(places.dataFolder, this.workspace)
     this.ledger = new RefLedger(join(places.dataFolder, 'refs.json'))
     this.git = new Git({ agentWritable: [this.workspace, this.records.root] })
-    this.repositoryAtOpen = this.git.isRepository(this.workspace).catch(() => false)
+    this.repositoryAtOpen = this.git.isInsideWorkTree(this.workspace).catch(() => false)
   }
 
   /** Whether the workspace is a git repository with a commit to branch from (since the open). */
@@ -120,8 +120,7 @@ export class Worktrees {
    */
   async snapshot(name: string): Promise<string> {
     const record = this.required(name)
-    const folder = record.folder
-    const head = (await this.git.output(folder, ['rev-parse', 'HEAD'])).trim()
+    const head = (await this.outputIn(record, ['rev-parse', 'HEAD'])).trim()
     const scratch = mkdtempSync(join(tmpdir(), 'agent-teams-index-'))
     try {
       const index = join(scratch, 'index')
@@ -129,13 +128,13 @@ export class Worktrees {
       // A copy of the worktree's own index keeps git's record of unchanged files, so only
       // what changed is read again; without one, the index starts from HEAD.
       if (!copyIndex(join(record.git_dir, 'index'), index))
-        await this.git.output(folder, ['read-tree', 'HEAD'], { env })
-      await this.git.output(folder, ['add', '-A'], { env })
-      const tree = (await this.git.output(folder, ['write-tree'], { env })).trim()
-      if (tree === (await this.git.output(folder, ['rev-parse', 'HEAD^{tree}'])).trim()) return head
+        await this.outputIn(record, ['read-tree', 'HEAD'], { env })
+      await this.outputIn(record, ['add', '-A'], { env })
+      const tree = (await this.outputIn(record, ['write-tree'], { env })).trim()
+      if (tree === (await this.outputIn(record, ['rev-parse', 'HEAD^{tree}'])).trim()) return head
       const message = `${name}: uncommitted work`
       const args = ['commit-tree', tree, '-p', head, '-m', message]
-      return (await this.git.output(folder, args, { env: teammateIdentity(name) })).trim()
+      return (await this.outputIn(record, args, { env: teammateIdentity(name) })).trim()
     } finally {
       rmSync(scratch, { recursive: true, force: true })
     }
@@ -174,12 +173,29 @@ export class Worktrees {
 
   /** Commits what `name` left uncommitted in its worktree, as `name`; whether it did. */
   async checkpoint(name: string, message: string): Promise<boolean> {
-    const folder = this.required(name).folder
-    if ((await this.git.output(folder, ['status', '--porcelain'])).trim() === '') return false
-    await this.git.output(folder, ['add', '-A'])
+    const record = this.required(name)
+    if ((await this.outputIn(record, ['status', '--porcelain'])).trim() === '') return false
+    await this.outputIn(record, ['add', '-A'])
     const args = ['commit', '--no-verify', '-q', '-m', message]
-    await this.git.output(folder, args, { env: teammateIdentity(name) })
+    await this.outputIn(record, args, { env: teammateIdentity(name) })
     return true
+  }
+
+  /**
+   * `git args…` in `name`'s worktree, pointed at the git folder and work tree the app recorded,
+   * never at what the worktree's `.git` file says; whatever its exit status.
+   */
+  async runIn(
+    name: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<GitResult> {
+    const record = this.required(name)
+    return this.git.run(record.folder, args, { ...options, repository: repositoryOf(record) })
+  }
+
+  private outputIn(record: WorktreeRecord, args: readonly string[], options: GitCallOptions = {}) {
+    return this.git.output(record.folder, args, { ...options, repository: repositoryOf(record) })
   }
 
   /**
@@ -307,6 +323,10 @@ export class Worktrees {
     // rmSync never follows a link inside the folder; a link in its place is removed itself.
     rmSync(folder, { recursive: stats.isDirectory() && !stats.isSymbolicLink(), force: true })
   }
+}
+
+function repositoryOf(record: WorktreeRecord): { gitDir: string; workTree: string } {
+  return { gitDir: record.git_dir, workTree: record.folder }
 }
 
 /** Copies a worktree's index without following a link its teammate may have put there. */

@@ -92,7 +92,7 @@ describe('team templates', () => {
 
     const script2 = queueScript({ alice: [text('on it')], bob: [text('plan soon')] })
     const second = await startHost(script2)
-    const summary = applyTemplate(second.host, templates.get('parser-team').template)
+    const summary = await applyTemplate(second.host, templates.get('parser-team').template)
     expect(summary).toContain("Spawned 'alice' (role: coder, model: claude-opus-4-1")
     await second.host.whenIdle()
     script2.assertConsumed()
@@ -109,7 +109,10 @@ describe('team templates', () => {
 
     // A team with members is never replaced by a template.
     expect(
-      refusal(() => applyTemplate(second.host, templates.get('coder-tester').template)),
+      await applyTemplate(second.host, templates.get('coder-tester').template).then(
+        () => 'applied',
+        (error: unknown) => (error as Error).message,
+      ),
     ).toMatch(/already has members \(alice, bob\); apply a template to a new or empty workspace/)
   })
 
