@@ -1,5 +1,5 @@
 import { LEAD, USER, isValidName, nameProblem } from '../shared/names'
-import { TASK_ID_PATTERN } from '../shared/tasks'
+import { TASK_ID_PATTERN, taskStatuses } from '../shared/tasks'
 import { TaskBoard } from '../main/runtime/tasks/task-board'
 import { boardText, taskDetail, taskLine } from '../main/runtime/tasks/task-text'
 import { TeamPaths } from '../main/runtime/team-paths'
@@ -132,7 +132,7 @@ const done: Command = async (context) => {
       JSON.stringify({ task, unblocked: unblocked.map((each) => each.id) }),
     )
   else {
-    const all = board.list().tasks
+    const all = taskStatuses(board.list().tasks)
     const lines = [`Done: ${taskLine(task, all)}`]
     if (unblocked.length > 0)
       lines.push(`Unblocked: ${unblocked.map((each) => taskLine(each, all)).join('; ')}`)
