@@ -14,7 +14,7 @@ import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { knownAgent } from './control-commands'
 import { writeExportFile } from './export-file'
-import { UsageError, writeLine, writeStreamed, writeText } from './output'
+import { oneLine, UsageError, visibleText, writeLine, writeStreamed, writeText } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -87,12 +87,12 @@ export const search: Command = async (context) => {
   for (const group of result.groups) {
     await writeLine(
       context.output.stdout,
-      `${group.agent} (${group.total} match${group.total === 1 ? '' : 'es'})`,
+      `${oneLine(group.agent)} (${group.total} match${group.total === 1 ? '' : 'es'})`,
     )
     for (const hit of group.hits)
       await writeLine(
         context.output.stdout,
-        `  ${placeOf(hit)} · ${hit.sender} · ${formatSecondsUtc(hit.at)}\n    ${marked(hit)}`,
+        `  ${placeOf(hit)} · ${oneLine(hit.sender)} · ${formatSecondsUtc(hit.at)}\n    ${oneLine(marked(hit))}`,
       )
   }
   if (shown < result.total)
@@ -120,7 +120,10 @@ export const exportCommand: Command = async (context) => {
   const source = fileHistorySource(paths)
   const text = exportText(source, parsed.data, Roster.read(paths).team_name)
   const stdout = context.output.stdout
-  if (options.out === undefined) await writeStreamed(text, (chunk) => writeText(stdout, chunk))
+  // A file or a pipe gets the export byte for byte; a terminal sees it without obeying it.
+  const terminal = (stdout as { isTTY?: boolean }).isTTY === true
+  if (options.out === undefined)
+    await writeStreamed(text, (chunk) => writeText(stdout, terminal ? visibleText(chunk) : chunk))
   else await writeExportFile(resolve(options.out), text)
   for (const problem of source.problems)
     await writeLine(context.output.stderr, `agent-teams export: ${problem} (skipped)`)

@@ -17,7 +17,7 @@ import { activityPrinter } from './activity'
 import { knownAgent } from './control-commands'
 import { mcpOptionsForRun } from './mcp-trust'
 import type { CommandContext } from './commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -168,13 +168,16 @@ export const transcript: Command = async (context) => {
     }
     switch (record.kind) {
       case 'user':
-        await writeLine(context.output.stdout, `#${record.seq} ${record.from}: ${record.text}`)
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} ${oneLine(record.from)}: ${record.text}`,
+        )
         break
       case 'inbox':
         for (const message of record.messages)
           await writeLine(
             context.output.stdout,
-            `#${record.seq} inbox ← ${message.from} (${message.type}): ${message.content}`,
+            `#${record.seq} inbox ← ${oneLine(message.from)} (${message.type}): ${message.content}`,
           )
         break
       case 'assistant':
@@ -191,18 +194,21 @@ export const transcript: Command = async (context) => {
           else if (block.type === 'tool_use')
             await writeLine(
               context.output.stdout,
-              `#${record.seq} ${name} → ${String(block.name)} ${JSON.stringify(block.input)}`,
+              `#${record.seq} ${name} → ${oneLine(String(block.name))} ${JSON.stringify(block.input)}`,
             )
         }
         break
       case 'tool-result':
         await writeLine(
           context.output.stdout,
-          `#${record.seq} ${record.is_error ? '✗' : '←'} ${record.name}: ${record.content}`,
+          `#${record.seq} ${record.is_error ? '✗' : '←'} ${oneLine(record.name)}: ${record.content}`,
         )
         break
       case 'status':
-        await writeLine(context.output.stdout, `#${record.seq} [${record.status}] ${record.reason}`)
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} [${oneLine(record.status)}] ${record.reason}`,
+        )
         break
       case 'compaction':
         await writeLine(
