@@ -19,6 +19,7 @@ import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
 import * as runtime from './runtime.bench'
+import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
 import * as start from './start.bench'
 
@@ -32,6 +33,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   'long-session': { module: longSession, browser: false, limitMs: 6 * 60_000 },
   search: { module: search, browser: false, limitMs: 4 * 60_000 },
   cli: { module: cli, browser: false, limitMs: 5 * 60_000 },
+  sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
 }
 
 const args = process.argv.slice(2)
