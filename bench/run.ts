@@ -13,11 +13,13 @@ import { join } from 'node:path'
 import * as prettier from 'prettier'
 import { CHROMIUM, ownRenderer, type BrowserContext } from './lib/browser'
 import { BENCH, ROOT, log, within, type BenchResult, type Row } from './lib/common'
+import * as cli from './cli.bench'
 import * as inboxScreen from './inbox-screen.bench'
 import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
 import * as runtime from './runtime.bench'
+import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
 import * as start from './start.bench'
 
@@ -30,6 +32,8 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   start: { module: start, browser: true, limitMs: 4 * 60_000 },
   'long-session': { module: longSession, browser: false, limitMs: 6 * 60_000 },
   search: { module: search, browser: false, limitMs: 4 * 60_000 },
+  cli: { module: cli, browser: false, limitMs: 5 * 60_000 },
+  sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
 }
 
 const args = process.argv.slice(2)

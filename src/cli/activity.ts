@@ -1,5 +1,6 @@
 import type { TeamEvent } from '../shared/events'
 import type { Writable } from 'node:stream'
+import { visibleText } from './output'
 
 /**
  * Prints a team's activity to a terminal as readable lines: whole text blocks, tool calls with
@@ -10,10 +11,11 @@ export function activityPrinter(
   stream: Writable,
   options: { json: boolean },
 ): (event: TeamEvent) => void {
-  if (options.json) return (event) => stream.write(`${JSON.stringify(event)}\n`)
+  // What agents and models say is printed as the terminal shows it, never as it would obey it.
+  if (options.json) return (event) => stream.write(`${visibleText(JSON.stringify(event))}\n`)
   return (event) => {
     const line = describe(event)
-    if (line !== null) stream.write(`${line}\n`)
+    if (line !== null) stream.write(`${visibleText(line)}\n`)
   }
 }
 
@@ -30,15 +32,15 @@ function describe(event: TeamEvent): string | null {
           parts.push(`[${event.agent}] ${block.text.trim()}`)
         if (block.type === 'tool_use')
           parts.push(
-            `[${event.agent}] → ${String(block.name)} ${oneLine(JSON.stringify(block.input))}`,
+            `[${event.agent}] → ${flat(String(block.name))} ${flat(JSON.stringify(block.input))}`,
           )
       }
       return parts.length > 0 ? parts.join('\n') : null
     }
     case 'tool-call-finished':
-      return `[${event.agent}] ${event.is_error ? '✗' : '←'} ${event.name}: ${oneLine(event.content)}`
+      return `[${event.agent}] ${event.is_error ? '✗' : '←'} ${flat(event.name)}: ${flat(event.content)}`
     case 'message-sent':
-      return `[${event.message.from} → ${event.message.to}] (${event.message.type}) ${oneLine(event.message.content)}`
+      return `[${event.message.from} → ${event.message.to}] (${event.message.type}) ${flat(event.message.content)}`
     case 'agent-status-changed':
       return `[${event.name}] ${event.previous} → ${event.status} (${event.reason})`
     case 'agent-error':
@@ -60,7 +62,8 @@ function describe(event: TeamEvent): string | null {
   }
 }
 
-function oneLine(text: string, limit = 160): string {
+/** A one-line summary: whitespace runs (newlines too) as one space, cut at `limit`. */
+function flat(text: string, limit = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat
 }

@@ -19,7 +19,7 @@ import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { mcp } from './mcp-commands'
-import { UsageError, writeLine, type Output } from './output'
+import { oneLine, UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
   readonly output: Output
@@ -52,10 +52,12 @@ function expectPositionals(context: CommandContext, names: readonly string[]): s
 
 function describeEntry(entry: InboxEntry): string {
   const where = `p${entry.position.segment}-${entry.position.offset}`
-  if (!entry.message) return `[rejected] at ${where}: ${entry.reason ?? ''}`
+  if (!entry.message) return `[rejected] at ${where}: ${oneLine(entry.reason ?? '')}`
   const message = entry.message
-  const reason = entry.state === 'rejected' ? ` (${entry.reason ?? ''})` : ''
-  return `[${entry.state}] ${formatSecondsUtc(message.timestamp)} ${message.from} -> ${message.to} ${message.type} ${message.id}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
+  const reason = entry.state === 'rejected' ? ` (${oneLine(entry.reason ?? '')})` : ''
+  // The header is one line whatever the sender wrote; the content is a block, line by line.
+  const header = `${oneLine(message.from)} -> ${oneLine(message.to)} ${message.type} ${oneLine(message.id)}`
+  return `[${entry.state}] ${formatSecondsUtc(message.timestamp)} ${header}${reason}\n    ${message.content.replace(/\n/g, '\n    ')}`
 }
 
 /** A message says something: empty or blank content is a mistake, not a message. */
@@ -207,14 +209,14 @@ const roster: Command = async (context) => {
     await writeLine(context.output.stdout, JSON.stringify(file))
     return 0
   }
-  const lines = [`Team: ${file.team_name}`]
+  const lines = [`Team: ${oneLine(file.team_name)}`]
   if (file.members.length === 0) lines.push('  No teammates.')
   for (const member of file.members) {
     // A member on the team's model without thinking reads as before.
     const choice = modelChoiceOf(member)
     const own = choice.model !== null || choice.thinking !== null
     lines.push(
-      `  ${member.name} (${member.role}): ${member.status}${own ? ` · ${describeChoice(choice)}` : ''}`,
+      `  ${member.name} (${oneLine(member.role)}): ${member.status}${own ? ` · ${describeChoice(choice)}` : ''}`,
     )
   }
   await writeLine(context.output.stdout, lines.join('\n'))

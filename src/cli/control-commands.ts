@@ -10,7 +10,7 @@ import { isTeamRunning } from '../main/runtime/team'
 import { assertKnownAgent } from '../main/runtime/known-agent'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -183,7 +183,7 @@ export const plan: Command = async (context) => {
     )
   await writeLine(
     context.output.stdout,
-    `${approve ? 'Approved' : 'Rejected'} plan ${requestId} of ${request.from}.`,
+    `${approve ? 'Approved' : 'Rejected'} plan ${requestId} of ${oneLine(request.from)}.`,
   )
   return 0
 }
@@ -200,11 +200,11 @@ export const requests: Command = async (context) => {
   for (const request of all) {
     const what =
       request.kind === 'plan'
-        ? `plan of ${request.from}: ${(request.plan ?? '').split('\n')[0]}`
-        : `shutdown of ${request.to}, asked by ${request.from}`
+        ? `plan of ${oneLine(request.from)}: ${oneLine((request.plan ?? '').split('\n')[0] ?? '')}`
+        : `shutdown of ${oneLine(request.to)}, asked by ${oneLine(request.from)}`
     await writeLine(
       context.output.stdout,
-      `${request.id} [${request.status}] ${what}${request.reason ? ` (${request.reason})` : ''}`,
+      `${oneLine(request.id)} [${request.status}] ${what}${request.reason ? ` (${oneLine(request.reason)})` : ''}`,
     )
   }
   return 0

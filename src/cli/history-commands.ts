@@ -1,6 +1,4 @@
-import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { TeamError } from '../shared/errors'
 import {
   EXPORT_FORMATS,
   exportRequestSchema,
@@ -8,14 +6,15 @@ import {
   type SearchHit,
 } from '../shared/history'
 import { formatSecondsUtc } from '../shared/time'
-import { exportHistory } from '../main/runtime/history/history-export'
+import { exportText } from '../main/runtime/history/history-export'
 import { fileHistorySource } from '../main/runtime/history/sources'
 import { TeamHistory } from '../main/runtime/history/team-history'
 import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { knownAgent } from './control-commands'
-import { UsageError, writeLine } from './output'
+import { writeExportFile } from './export-file'
+import { oneLine, UsageError, visibleText, writeLine, writeStreamed, writeText } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -88,12 +87,12 @@ export const search: Command = async (context) => {
   for (const group of result.groups) {
     await writeLine(
       context.output.stdout,
-      `${group.agent} (${group.total} match${group.total === 1 ? '' : 'es'})`,
+      `${oneLine(group.agent)} (${group.total} match${group.total === 1 ? '' : 'es'})`,
     )
     for (const hit of group.hits)
       await writeLine(
         context.output.stdout,
-        `  ${placeOf(hit)} · ${hit.sender} · ${formatSecondsUtc(hit.at)}\n    ${marked(hit)}`,
+        `  ${placeOf(hit)} · ${oneLine(hit.sender)} · ${formatSecondsUtc(hit.at)}\n    ${oneLine(marked(hit))}`,
       )
   }
   if (shown < result.total)
@@ -119,24 +118,16 @@ export const exportCommand: Command = async (context) => {
   const paths = new TeamPaths(options.workspace)
   if (parsed.data.agent !== undefined) knownAgent(paths, parsed.data.agent)
   const source = fileHistorySource(paths)
-  const exported = await exportHistory(source, parsed.data, Roster.read(paths).team_name)
+  const text = exportText(source, parsed.data, Roster.read(paths).team_name)
+  const stdout = context.output.stdout
+  // A file or a pipe gets the export byte for byte; a terminal sees it without obeying it.
+  const terminal = (stdout as { isTTY?: boolean }).isTTY === true
+  if (options.out === undefined)
+    await writeStreamed(text, (chunk) => writeText(stdout, terminal ? visibleText(chunk) : chunk))
+  else await writeExportFile(resolve(options.out), text)
   for (const problem of source.problems)
     await writeLine(context.output.stderr, `agent-teams export: ${problem} (skipped)`)
-  if (options.out === undefined) {
-    await new Promise<void>((done, fail) =>
-      context.output.stdout.write(exported.content, (error) => (error ? fail(error) : done())),
-    )
-    return 0
-  }
-  const out = resolve(options.out)
-  try {
-    writeFileSync(out, exported.content)
-  } catch (error) {
-    throw new TeamError(
-      'invalid-argument',
-      `Could not write ${out}: ${(error as Error).message}. Choose a file in a folder you can write to.`,
-    )
-  }
-  await writeLine(context.output.stderr, `Wrote ${out}.`)
+  if (options.out !== undefined)
+    await writeLine(context.output.stderr, `Wrote ${resolve(options.out)}.`)
   return 0
 }

@@ -8,7 +8,7 @@ import { McpTrustStore } from '../main/runtime/mcp/trust'
 import { settingsPath } from '../main/runtime/model/config'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -55,7 +55,7 @@ const list: Command = async (context) => {
     await writeLine(context.output.stdout, JSON.stringify(state))
     return 0
   }
-  const lines: string[] = [...state.problems.map((problem) => `! ${problem}`)]
+  const lines: string[] = [...state.problems.map((problem) => `! ${oneLine(problem)}`)]
   if (state.servers.length === 0 && state.problems.length === 0)
     lines.push(
       `No MCP servers in ${paths.workspace} (.mcp.json, or add one with "agent-teams mcp add").`,
@@ -75,12 +75,13 @@ function describeServer(server: McpServerView): string[] {
   const from = server.source === 'workspace' ? '.mcp.json' : '.team/mcp.json'
   const state =
     server.status === 'running'
-      ? `running · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${server.tools.length > 0 ? `: ${server.tools.join(', ')}` : ''}`
-      : `${server.status}${server.detail ? ` — ${server.detail}` : ''}`
+      ? `running · ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${server.tools.length > 0 ? `: ${server.tools.map(oneLine).join(', ')}` : ''}`
+      : `${server.status}${server.detail ? ` — ${oneLine(server.detail)}` : ''}`
+  // A server's name, command and output are the repository's words: one line each, shown.
   return [
-    `${server.name} (${server.transport ?? 'invalid'}, ${from}): ${state}`,
-    ...(server.target ? [`    ${server.target}`] : []),
-    ...server.stderrTail.slice(-5).map((line) => `    stderr: ${line}`),
+    `${oneLine(server.name)} (${server.transport ?? 'invalid'}, ${from}): ${state}`,
+    ...(server.target ? [`    ${oneLine(server.target)}`] : []),
+    ...server.stderrTail.slice(-5).map((line) => `    stderr: ${oneLine(line)}`),
   ]
 }
 

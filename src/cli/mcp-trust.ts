@@ -3,7 +3,7 @@ import { readMcpConfiguration } from '../main/runtime/mcp/config'
 import { McpTrustStore } from '../main/runtime/mcp/trust'
 import type { McpOptions } from '../main/runtime/mcp/servers'
 import { TeamPaths } from '../main/runtime/team-paths'
-import { writeLine, type Output } from './output'
+import { oneLine, visibleText, writeLine, type Output } from './output'
 
 /** Asks one question on the terminal; null when there is no terminal to ask on. */
 export type Ask = (question: string) => Promise<string | null>
@@ -44,11 +44,15 @@ export async function mcpOptionsForRun(request: TrustRequest): Promise<McpOption
   const hash = configuration.contentHash
   if (hash === null || request.trustForRun || trustStore.isTrusted(paths.workspace, hash))
     return options
+  // The repository wrote these names and commands: an escape sequence in them could show the
+  // person another command than the one a yes would start.
   const listing = configuration.servers
-    .map((server) => `  ${server.name}: ${server.target || server.problem || ''}`)
+    .map((server) => `  ${oneLine(server.name)}: ${oneLine(server.target || server.problem || '')}`)
     .join('\n')
   const answer = await (request.ask ?? askOnTerminal)(
-    `This workspace's MCP servers run programs on your computer:\n${listing}\nTrust ${paths.workspace} and start them? [y/N] `,
+    visibleText(
+      `This workspace's MCP servers run programs on your computer:\n${listing}\nTrust ${paths.workspace} and start them? [y/N] `,
+    ),
   )
   if (answer === null) {
     await writeLine(

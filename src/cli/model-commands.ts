@@ -15,7 +15,7 @@ import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -59,7 +59,7 @@ function choiceOnDisk(file: RosterFile, name: string): ModelChoice {
 
 /** "claude-opus-4-1, thinking 2,048 tokens", "the team's model, thinking off" */
 export function describeChoice(choice: ModelChoice): string {
-  const model = choice.model ?? "the team's model"
+  const model = choice.model === null ? "the team's model" : oneLine(choice.model)
   const thinking =
     choice.thinking === null ? 'off' : `${choice.thinking.toLocaleString('en-US')} tokens`
   return `${model}, thinking ${thinking}`

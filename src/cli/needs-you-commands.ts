@@ -10,12 +10,15 @@ import { needsYouPath, readNeedsYou } from '../main/runtime/needs-you/store'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { sendControl } from './control-commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
 /** What fits one control line (64 KiB) with room for its JSON escapes. */
 const MAX_ANSWER_CHARACTERS = 20_000
+
+/** The lines of a tool call's or question's detail that the text listing shows. */
+const DETAIL_LINES = 20
 
 /** How long an answer waits for the running team to record it. */
 const RECORD_WAIT_MS = 10_000
@@ -41,16 +44,23 @@ export const queue: Command = async (context) => {
   for (const entry of shown) {
     if (entry.agent !== agent) {
       agent = entry.agent
-      await writeLine(out, `${agent}:`)
+      await writeLine(out, `${oneLine(agent)}:`)
     }
     const state = entry.status === 'pending' ? '' : ` [${entry.status}]`
     await writeLine(
       out,
-      `  ${entry.id} ${entry.kind}${state} ${formatSecondsUtc(entry.created_at)}: ${entry.summary}`,
+      `  ${oneLine(entry.id)} ${entry.kind}${state} ${formatSecondsUtc(entry.created_at)}: ${oneLine(entry.summary)}`,
     )
-    if (entry.kind === 'tool' || entry.kind === 'question')
-      for (const line of entry.detail.split('\n').slice(0, 20))
-        await writeLine(out, `      ${line}`)
+    if (entry.kind === 'tool' || entry.kind === 'question') {
+      const lines = entry.detail.split('\n')
+      for (const line of lines.slice(0, DETAIL_LINES)) await writeLine(out, `      ${line}`)
+      const more = lines.length - DETAIL_LINES
+      if (more > 0)
+        await writeLine(
+          out,
+          `      … ${more} more line${more === 1 ? '' : 's'}: "agent-teams queue --json" or the window's Needs you view shows them all`,
+        )
+    }
     if (entry.status === 'pending')
       await writeLine(out, `      answer: ${decisionsFor(entry.kind).join(' | ')}`)
   }
@@ -96,7 +106,7 @@ async function answer(context: CommandContext, decision: NeedsYouAnswer['decisio
         context.output.stdout,
         context.options.json
           ? JSON.stringify(now ?? { id })
-          : `${id} (${entry.agent}: ${entry.summary}): ${now?.status ?? 'settled'}.`,
+          : `${id} (${oneLine(entry.agent)}: ${oneLine(entry.summary)}): ${now?.status ?? 'settled'}.`,
       )
       return 0
     }

@@ -6,7 +6,7 @@ import { Roster } from '../main/runtime/roster/roster'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -28,7 +28,7 @@ export const profiles: Command = async (context) => {
       out,
       context.options.json
         ? JSON.stringify(profile)
-        : `${profile.name}${profile.builtIn ? '' : ' (custom)'}: ${profile.tools.join(', ')}; approvals ${profile.approval}${profile.description ? ` — ${profile.description}` : ''}`,
+        : `${oneLine(profile.name)}${profile.builtIn ? '' : ' (custom)'}: ${profile.tools.map(oneLine).join(', ')}; approvals ${profile.approval}${profile.description ? ` — ${oneLine(profile.description)}` : ''}`,
     )
   const problem = store.problem()
   if (problem !== null) await writeLine(context.output.stderr, problem)
@@ -61,7 +61,7 @@ export const profile: Command = async (context) => {
       context.output.stdout,
       context.options.json
         ? JSON.stringify({ name, profile: permission.profile.name, approval: permission.approval })
-        : `${name}: profile ${permission.profile.name} (${permission.profile.tools.join(', ')}), approvals ${permission.approval}.`,
+        : `${name}: profile ${oneLine(permission.profile.name)} (${permission.profile.tools.map(oneLine).join(', ')}), approvals ${permission.approval}.`,
     )
     return 0
   }

@@ -16,7 +16,7 @@ import { appDataFolder, workspaceDataFolder } from '../main/runtime/fs/app-folde
 import { TeamWorktrees } from '../main/runtime/team-worktrees'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -67,7 +67,7 @@ function describeDiff(diff: ReviewDiff): string {
   const files = diff.files.map((file) => {
     const overlap = Object.hasOwn(diff.overlaps, file.path) ? diff.overlaps[file.path] : undefined
     const warning = overlap ? `  (also changed by ${overlap.join(', ')})` : ''
-    return `  ${file.status} ${file.path} +${file.additions} -${file.deletions}${warning}`
+    return `  ${file.status} ${oneLine(file.path)} +${file.additions} -${file.deletions}${warning}`
   })
   return [
     header,
@@ -83,17 +83,17 @@ function describeDiff(diff: ReviewDiff): string {
 function describeMerge(name: string, result: MergeResult): string {
   switch (result.outcome) {
     case 'merged':
-      return `Merged team/${name} into ${result.into}${result.squash ? ' (squashed)' : ''} at ${result.commit.slice(0, 12)}: ${result.files.join(', ')}`
+      return `Merged team/${name} into ${result.into}${result.squash ? ' (squashed)' : ''} at ${result.commit.slice(0, 12)}: ${result.files.map(oneLine).join(', ')}`
     case 'nothing':
       return `team/${name} has nothing that ${result.into} does not have.`
     case 'conflict':
-      return `team/${name} conflicts with ${result.into} in: ${result.files.join(', ')}. Nothing was merged; ${result.into} is as it was.`
+      return `team/${name} conflicts with ${result.into} in: ${result.files.map(oneLine).join(', ')}. Nothing was merged; ${result.into} is as it was.`
     case 'refused':
-      return `Not merged: ${result.reason}`
+      return `Not merged: ${oneLine(result.reason)}`
     case 'needs-confirmation':
       return (
         `Not merged yet: team/${name} changes files that change how git or the app behaves: ` +
-        `${result.files.join(', ')}. Read them (agent-teams review diff ${name}), then merge with --yes.`
+        `${result.files.map(oneLine).join(', ')}. Read them (agent-teams review diff ${name}), then merge with --yes.`
       )
   }
 }

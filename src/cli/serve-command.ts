@@ -5,6 +5,7 @@ import { TeamError } from '../shared/errors'
 import { AppService } from '../app/app-service'
 import { settingsPath } from '../main/runtime/model/config'
 import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
+import { onStopSignals, type StopSignals } from '../main/runtime/stop-signals'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from './commands'
 import { mcpOptionsForRun, type Ask } from './mcp-trust'
@@ -22,7 +23,7 @@ export interface ServeDependencies {
   readonly staticDirectory?: string
   /**
    * Resolves when the server should stop; default: the first SIGINT or SIGTERM (a second one
-   * then ends the process the usual way).
+   * then ends the process at once; see stop-signals.ts).
    */
   readonly untilStopped?: () => Promise<void>
   /** How the MCP trust question is asked (default: on the terminal, if there is one). */
@@ -40,18 +41,6 @@ export function parsePort(value: string | undefined): number {
       `--port takes a whole number from 1 to 65535, or 0 for any free port, not "${value}"`,
     )
   return port
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
 }
 
 function packageVersion(): string {
@@ -75,6 +64,42 @@ function startFailure(error: unknown, port: number): unknown {
   return error
 }
 
+/** Checks the command line and the build, asks about MCP trust, and makes the service. */
+async function prepare(
+  context: CommandContext,
+  dependencies: ServeDependencies,
+): Promise<{ service: AppService; port: number; staticDirectory: string }> {
+  if (context.positionals.length > 0)
+    throw new UsageError(`takes no arguments (got "${context.positionals.join(' ')}")`)
+  const port = parsePort(context.options.port)
+  const staticDirectory = dependencies.staticDirectory ?? DEFAULT_STATIC_DIRECTORY
+  if (!existsSync(join(staticDirectory, 'index.html')))
+    throw new TeamError(
+      'invalid-argument',
+      `Build the UI first: npm run build (there is no index.html in ${staticDirectory}).`,
+    )
+  const env = dependencies.env ?? process.env
+  const configDirectory = dirname(settingsPath(env))
+  const mcp = await mcpOptionsForRun({
+    workspace: context.options.workspace,
+    configDirectory,
+    trustForRun: context.options.trustWorkspace,
+    output: context.output,
+    env,
+    ask: dependencies.ask,
+    elsewhere: 'answer in the window',
+  })
+  const service = await AppService.create({
+    trustMcpServers: mcp.trustForRun === true,
+    mode: 'browser',
+    version: packageVersion(),
+    configDirectory,
+    secrets: plainFileSecretStore(join(configDirectory, 'settings.json')),
+    env,
+  })
+  return { service, port, staticDirectory }
+}
+
 /**
  * `agent-teams serve [--workspace DIR] [--port N]`: the runtime headless, the renderer over
  * http://127.0.0.1:PORT and the contract over its WebSocket, until Ctrl+C.
@@ -83,35 +108,13 @@ export function createServeCommand(
   dependencies: ServeDependencies = {},
 ): (context: CommandContext) => Promise<number> {
   return async (context) => {
-    if (context.positionals.length > 0)
-      throw new UsageError(`takes no arguments (got "${context.positionals.join(' ')}")`)
-    const port = parsePort(context.options.port)
-    const staticDirectory = dependencies.staticDirectory ?? DEFAULT_STATIC_DIRECTORY
-    if (!existsSync(join(staticDirectory, 'index.html')))
-      throw new TeamError(
-        'invalid-argument',
-        `Build the UI first: npm run build (there is no index.html in ${staticDirectory}).`,
-      )
-    const env = dependencies.env ?? process.env
-    const configDirectory = dirname(settingsPath(env))
-    const mcp = await mcpOptionsForRun({
-      workspace: context.options.workspace,
-      configDirectory,
-      trustForRun: context.options.trustWorkspace,
-      output: context.output,
-      env,
-      ask: dependencies.ask,
-      elsewhere: 'answer in the window',
-    })
-    const service = await AppService.create({
-      trustMcpServers: mcp.trustForRun === true,
-      mode: 'browser',
-      version: packageVersion(),
-      configDirectory,
-      secrets: plainFileSecretStore(join(configDirectory, 'settings.json')),
-      env,
-    })
+    const { service, port, staticDirectory } = await prepare(context, dependencies)
     let server: BrowserServer | null = null
+    // Listening until the service is closed: a second signal while it closes ends the process.
+    let signals: StopSignals | undefined
+    const untilStopped =
+      dependencies.untilStopped ??
+      (() => new Promise<void>((resolve) => (signals = onStopSignals(() => resolve()))))
     // One bug must not take the whole team down: logged, shown in the UI, and serving goes on.
     const guard = installProcessGuard((fault) => reportFault(context, service, fault))
     try {
@@ -132,7 +135,7 @@ export function createServeCommand(
       }).catch((error: unknown) => {
         throw startFailure(error, port)
       })
-      const stopped = (dependencies.untilStopped ?? untilSignal)()
+      const stopped = untilStopped()
       // The address names the port actually taken (the one chosen when --port was 0 or absent).
       await writeLine(
         context.output.stdout,
@@ -146,6 +149,7 @@ export function createServeCommand(
       await server?.close()
       await service.close()
       guard.dispose()
+      signals?.dispose()
     }
   }
 }

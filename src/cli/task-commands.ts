@@ -1,10 +1,10 @@
 import { LEAD, USER, isValidName, nameProblem } from '../shared/names'
-import { TASK_ID_PATTERN } from '../shared/tasks'
+import { TASK_ID_PATTERN, taskStatuses, type Task } from '../shared/tasks'
 import { TaskBoard } from '../main/runtime/tasks/task-board'
 import { boardText, taskDetail, taskLine } from '../main/runtime/tasks/task-text'
 import { TeamPaths } from '../main/runtime/team-paths'
 import type { CommandContext } from './commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -21,6 +21,23 @@ export const tasks: Command = async (context) => {
       `${sub === undefined ? 'needs a subcommand' : `has no subcommand "${sub}"`}: add, list, claim, done or show`,
     )
   return run({ ...context, positionals: rest })
+}
+
+/**
+ * A task with the fields its lines print on one line made visible: an agent chose the subject
+ * and the names, and a newline in them would start a line of their own on the board.
+ */
+function shown(task: Task): Task {
+  return {
+    ...task,
+    subject: oneLine(task.subject),
+    owner: task.owner === null ? null : oneLine(task.owner),
+    created_by: oneLine(task.created_by),
+    links: task.links.map((link) =>
+      link.kind === 'turn' ? { ...link, agent: oneLine(link.agent) } : link,
+    ),
+    notes: task.notes.map((note) => ({ ...note, by: oneLine(note.by) })),
+  }
 }
 
 function boardOf(context: CommandContext): TaskBoard {
@@ -77,7 +94,8 @@ const list: Command = async (context) => {
   exactly(context, 0, 'no arguments')
   const board = boardOf(context).list()
   if (context.options.json) await writeLine(context.output.stdout, JSON.stringify(board))
-  else await writeLine(context.output.stdout, boardText(board))
+  else
+    await writeLine(context.output.stdout, boardText({ ...board, tasks: board.tasks.map(shown) }))
   return 0
 }
 
@@ -88,7 +106,7 @@ const show: Command = async (context) => {
   const all = board.list().tasks
   await writeLine(
     context.output.stdout,
-    context.options.json ? JSON.stringify(task) : taskDetail(task, all),
+    context.options.json ? JSON.stringify(task) : taskDetail(shown(task), all),
   )
   return 0
 }
@@ -113,8 +131,9 @@ const claim: Command = async (context) => {
             },
       ),
     )
-  } else if (outcome.ok) await writeLine(context.output.stdout, `${outcome.message}.`)
-  else await writeLine(context.output.stderr, `agent-teams tasks claim: ${outcome.message}`)
+  } else if (outcome.ok) await writeLine(context.output.stdout, `${oneLine(outcome.message)}.`)
+  else
+    await writeLine(context.output.stderr, `agent-teams tasks claim: ${oneLine(outcome.message)}`)
   return outcome.ok ? 0 : 1
 }
 
@@ -132,10 +151,10 @@ const done: Command = async (context) => {
       JSON.stringify({ task, unblocked: unblocked.map((each) => each.id) }),
     )
   else {
-    const all = board.list().tasks
-    const lines = [`Done: ${taskLine(task, all)}`]
+    const all = taskStatuses(board.list().tasks)
+    const lines = [`Done: ${taskLine(shown(task), all)}`]
     if (unblocked.length > 0)
-      lines.push(`Unblocked: ${unblocked.map((each) => taskLine(each, all)).join('; ')}`)
+      lines.push(`Unblocked: ${unblocked.map((each) => taskLine(shown(each), all)).join('; ')}`)
     await writeLine(context.output.stdout, lines.join('\n'))
   }
   return 0

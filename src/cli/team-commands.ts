@@ -12,12 +12,13 @@ import { demoScript, DEMO_REQUEST } from '../offline-model/scenarios/demo'
 import { makeDemoWorkspace } from '../app/demo-workspace'
 import { Git } from '../main/runtime/git/git'
 import { installProcessGuard } from '../main/runtime/process-guard'
+import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../main/runtime/stop-signals'
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
 import { knownAgent } from './control-commands'
 import { mcpOptionsForRun } from './mcp-trust'
 import type { CommandContext } from './commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -42,14 +43,14 @@ export async function runTeam(
     activityPrinter(context.output.stdout, { json: context.options.json }),
   )
   let errors: { agent: string; message: string }[]
-  let interrupted = false
-  // Ctrl+C stops every agent (their bash process groups too) and lets the team settle, so that
-  // every transcript stays valid; a second Ctrl+C is Node's default: exit at once.
-  const onInterrupt = (): void => {
-    interrupted = true
+  // Ctrl+C or SIGTERM stops every agent (their bash process groups too) and lets the team
+  // settle, so that every transcript stays valid and the locks are released; a second signal
+  // ends the process at once.
+  let stoppedBy: StopSignal | null = null
+  const signals = onStopSignals((signal) => {
+    stoppedBy = signal
     host.stopAll()
-  }
-  process.once('SIGINT', onInterrupt)
+  })
   // A bug that throws outside an agent's loop is reported and the run goes on to its end.
   const guard = installProcessGuard((fault) => {
     void writeLine(
@@ -63,17 +64,17 @@ export async function runTeam(
     await host.whenIdle()
     errors = host.errors()
   } finally {
-    process.removeListener('SIGINT', onInterrupt)
     guard.dispose()
     subscription.dispose()
     await host.close()
+    signals.dispose()
   }
-  if (interrupted) {
+  if (stoppedBy !== null) {
     await writeLine(
       context.output.stderr,
-      'agent-teams: stopped by Ctrl+C; the transcripts are saved.',
+      `agent-teams: stopped by ${stoppedBy === 'SIGINT' ? 'Ctrl+C' : stoppedBy}; the transcripts are saved.`,
     )
-    return 130
+    return SIGNAL_EXIT_CODES[stoppedBy]
   }
   for (const error of errors)
     await writeLine(
@@ -168,13 +169,16 @@ export const transcript: Command = async (context) => {
     }
     switch (record.kind) {
       case 'user':
-        await writeLine(context.output.stdout, `#${record.seq} ${record.from}: ${record.text}`)
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} ${oneLine(record.from)}: ${record.text}`,
+        )
         break
       case 'inbox':
         for (const message of record.messages)
           await writeLine(
             context.output.stdout,
-            `#${record.seq} inbox ← ${message.from} (${message.type}): ${message.content}`,
+            `#${record.seq} inbox ← ${oneLine(message.from)} (${message.type}): ${message.content}`,
           )
         break
       case 'assistant':
@@ -191,18 +195,21 @@ export const transcript: Command = async (context) => {
           else if (block.type === 'tool_use')
             await writeLine(
               context.output.stdout,
-              `#${record.seq} ${name} → ${String(block.name)} ${JSON.stringify(block.input)}`,
+              `#${record.seq} ${name} → ${oneLine(String(block.name))} ${JSON.stringify(block.input)}`,
             )
         }
         break
       case 'tool-result':
         await writeLine(
           context.output.stdout,
-          `#${record.seq} ${record.is_error ? '✗' : '←'} ${record.name}: ${record.content}`,
+          `#${record.seq} ${record.is_error ? '✗' : '←'} ${oneLine(record.name)}: ${record.content}`,
         )
         break
       case 'status':
-        await writeLine(context.output.stdout, `#${record.seq} [${record.status}] ${record.reason}`)
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} [${oneLine(record.status)}] ${record.reason}`,
+        )
         break
       case 'compaction':
         await writeLine(

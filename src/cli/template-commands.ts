@@ -16,7 +16,7 @@ import { TEMPLATE_MAX_BYTES, TemplateStore } from '../main/runtime/templates/tem
 import type { CommandContext } from './commands'
 import { sendControl } from './control-commands'
 import { awaitRoster } from './model-commands'
-import { UsageError, writeLine } from './output'
+import { oneLine, UsageError, writeLine } from './output'
 import { configuredEndpoint, runTeam } from './team-commands'
 
 type Command = (context: CommandContext) => Promise<number>
@@ -36,7 +36,7 @@ function oneName(context: CommandContext): string {
 }
 
 function describeMembers(template: TeamTemplate): string {
-  return template.members.map((member) => `${member.name} (${member.role})`).join(', ')
+  return template.members.map((member) => `${member.name} (${oneLine(member.role)})`).join(', ')
 }
 
 /** `agent-teams team save|list|apply|delete|export|import`: the user's team templates. */
@@ -97,8 +97,8 @@ const list: Command = async (context) => {
 function describeEntry(entry: TemplateEntry, json: boolean): string {
   if (json) return JSON.stringify(entry)
   const { template } = entry
-  const description = template.description === '' ? '' : ` — ${template.description}`
-  return `${template.name}${entry.builtin ? ' (built-in)' : ''}: ${describeMembers(template)}${description}`
+  const description = template.description === '' ? '' : ` — ${oneLine(template.description)}`
+  return `${oneLine(template.name)}${entry.builtin ? ' (built-in)' : ''}: ${describeMembers(template)}${description}`
 }
 
 /**

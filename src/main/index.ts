@@ -13,6 +13,7 @@ import { createIpcAdapter } from './ipc'
 import { AppService } from '../app/app-service'
 import { adoptLoginShellPath } from './runtime/login-shell-path'
 import { faultAlert, installProcessGuard } from './runtime/process-guard'
+import { onStopSignals } from './runtime/stop-signals'
 import { settingsPath } from './runtime/model/config'
 import { createSecretStore } from './secret-store'
 import { denyAllPermissions, hardenWebContents, installContentSecurityPolicy } from './security'
@@ -147,6 +148,14 @@ function start(): void {
   const sessions = new Set<Session>()
   let desktopShell: DesktopShell | undefined
   let quitting = false
+  // SIGINT or SIGTERM (a logout, `kill`) quits as the menu does, without asking: Electron's own
+  // handling of them stops once anything in Node listens, and the sandbox runtime does from the
+  // first sandboxed command on (stop-signals.ts). A second signal exits at once.
+  let signalled = false
+  onStopSignals(() => {
+    signalled = true
+    app.quit()
+  })
   // One bug in one handler must not close the windows on every team: reported, not fatal.
   installProcessGuard((fault) => {
     console.error(`[main] internal error (${fault.origin}):`, fault.detail)
@@ -248,7 +257,7 @@ function start(): void {
   })
   app.on('before-quit', (event) => {
     // Agents at work: the person is asked first (Quit / Cancel); a Quit comes back here.
-    if (!quitting && desktopShell?.holdQuit(event) === true) return
+    if (!quitting && !signalled && desktopShell?.holdQuit(event) === true) return
     // Agents may be mid-write: hold the quit until every team has stopped and released its files.
     event.preventDefault()
     if (quitting) return

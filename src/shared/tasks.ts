@@ -74,10 +74,25 @@ export const taskBoardSchema = z.object({
 })
 export type TaskBoardView = z.infer<typeof taskBoardSchema>
 
-/** The ids among `task.blocked_by` whose tasks are not done yet (missing ones count as open). */
-export function openBlockers(task: Task, tasks: readonly Task[]): string[] {
-  const status = new Map(tasks.map((candidate) => [candidate.id, candidate.status]))
+/** Each task's status by id. */
+export type TaskStatuses = ReadonlyMap<string, TaskStatus>
+
+export function taskStatuses(tasks: readonly Task[]): TaskStatuses {
+  return new Map(tasks.map((task) => [task.id, task.status]))
+}
+
+/**
+ * The ids among `task.blocked_by` whose tasks are not done yet (missing ones count as open).
+ * Asked for every task of a board, pass the board's `taskStatuses` once: given the tasks, each
+ * call looks through all of them, and a board of n tasks then costs n² steps.
+ */
+export function openBlockers(task: Task, board: readonly Task[] | TaskStatuses): string[] {
+  const status = isTaskList(board) ? taskStatuses(board) : board
   return task.blocked_by.filter((id) => status.get(id) !== 'done')
+}
+
+function isTaskList(board: readonly Task[] | TaskStatuses): board is readonly Task[] {
+  return Array.isArray(board)
 }
 
 /** Orders ids as numbers: "2" before "10". */

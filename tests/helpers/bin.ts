@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { BIN, REPO_ROOT, type Finished } from './processes'
 
 /** Variables the CLI reads for its model settings: never inherited from the test's own shell. */
@@ -21,35 +21,41 @@ export interface BinFinished extends Finished {
   readonly lines: string[]
 }
 
+/** A running `agent-teams` command: its process, its output so far, and its end. */
+export interface BinRun {
+  readonly child: ChildProcess
+  stdout(): string
+  stderr(): string
+  /** Resolves when it has exited (or was killed at the timeout: `timedOut`). */
+  readonly finished: Promise<BinFinished>
+}
+
 /**
- * Runs the real `agent-teams` command (bin/agent-teams.mjs) in a child process with a chosen
+ * Starts the real `agent-teams` command (bin/agent-teams.mjs) in a child process with a chosen
  * environment, so that no key or settings file of the machine leaks into a test.
  */
-export function runAgentTeams(
-  args: readonly string[],
-  options: BinOptions = {},
-): Promise<BinFinished> {
+export function startAgentTeams(args: readonly string[], options: BinOptions = {}): BinRun {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
   for (const name of MODEL_VARIABLES) delete env[name]
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name]
     else env[name] = value
   }
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env,
-    })
-    let stdout = ''
-    let stderr = ''
-    let timedOut = false
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  })
+  let stdout = ''
+  let stderr = ''
+  let timedOut = false
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const finished = new Promise<BinFinished>((resolveRun, reject) => {
     const timer = setTimeout(() => {
       timedOut = true
       child.kill('SIGKILL')
     }, options.timeoutMs ?? 60_000)
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.once('error', (error) => {
       clearTimeout(timer)
       reject(error)
@@ -66,4 +72,13 @@ export function runAgentTeams(
       })
     })
   })
+  return { child, stdout: () => stdout, stderr: () => stderr, finished }
+}
+
+/** Runs the real `agent-teams` command to its end (see `startAgentTeams`). */
+export function runAgentTeams(
+  args: readonly string[],
+  options: BinOptions = {},
+): Promise<BinFinished> {
+  return startAgentTeams(args, options).finished
 }

@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { TaskBoard } from '../../../src/main/runtime/tasks/task-board'
+import { boardText, taskLine } from '../../../src/main/runtime/tasks/task-text'
+import { TASK_STATUSES, type Task, type TaskStatus } from '../../../src/shared/tasks'
 import { cli } from '../../helpers/cli'
 
 let workspace: string
@@ -12,6 +15,32 @@ beforeEach(() => {
   at = ['--workspace', workspace]
 })
 afterEach(() => rmSync(workspace, { recursive: true, force: true }))
+
+/** Writes task files as the board keeps them: a board made in one step, with every status. */
+function writeTasks(
+  tasks: readonly { id: number; status: TaskStatus; owner?: string; after?: number[] }[],
+): void {
+  const directory = join(workspace, '.team', 'tasks')
+  mkdirSync(directory, { recursive: true })
+  for (const each of tasks) {
+    const task: Task = {
+      v: 1,
+      id: String(each.id),
+      subject: `Task ${each.id}`,
+      description: '',
+      status: each.status,
+      owner: each.owner ?? null,
+      blocked_by: (each.after ?? []).map(String),
+      created_by: 'lead',
+      created_at: 1_800_000_000,
+      updated_at: 1_800_000_000,
+      links: [],
+      result: null,
+      notes: [],
+    }
+    writeFileSync(join(directory, `${task.id}.json`), JSON.stringify(task))
+  }
+}
 
 describe('agent-teams tasks', () => {
   it('add prints the id; list and show describe the board', async () => {
@@ -104,5 +133,50 @@ describe('agent-teams tasks', () => {
     expect((await cli(['tasks', 'claim', '2', '--as', 'bob', ...at])).stderr).toMatch(
       /2\.json is skipped/,
     )
+  })
+
+  it('list prints a board with dependencies line for line as it always has', async () => {
+    // The text of the version before the board's statuses were looked up once per listing.
+    writeTasks([
+      { id: 1, status: 'done', owner: 'alice' },
+      { id: 2, status: 'pending', after: [1] },
+      { id: 3, status: 'in_progress', owner: 'bob', after: [1] },
+      { id: 4, status: 'pending', after: [1, 3] },
+      { id: 5, status: 'pending', after: [9] },
+      { id: 6, status: 'review', owner: 'carol', after: [4] },
+      { id: 7, status: 'cancelled' },
+      { id: 8, status: 'pending', owner: 'dave', after: [2, 4, 6, 1] },
+      { id: 10, status: 'pending' },
+    ])
+    expect((await cli(['tasks', 'list', ...at])).stdout).toBe(
+      [
+        '#1 [done] Task 1 (owner: alice)',
+        '#2 [pending] Task 2 (after 1)',
+        '#3 [in_progress] Task 3 (owner: bob; after 1)',
+        '#4 [pending] Task 4 (blocked by 3)',
+        '#5 [pending] Task 5 (blocked by 9)',
+        '#6 [review] Task 6 (owner: carol; after 4)',
+        '#7 [cancelled] Task 7',
+        '#8 [pending] Task 8 (owner: dave; blocked by 2, 4, 6)',
+        '#10 [pending] Task 10',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('list of a large board says of each task what its line alone says', () => {
+    writeTasks(
+      Array.from({ length: 400 }, (_, index) => {
+        const id = index + 1
+        const after = id === 1 ? [] : id % 3 === 0 ? [id - 1, Math.ceil(id / 2)] : [id - 1]
+        return { id, status: TASK_STATUSES[(id * 7) % TASK_STATUSES.length] ?? 'pending', after }
+      }),
+    )
+    const board = new TaskBoard(join(workspace, '.team')).list()
+    expect(board.tasks).toHaveLength(400)
+    const text = boardText(board)
+    expect(text).toBe(board.tasks.map((task) => taskLine(task, board.tasks)).join('\n'))
+    expect(text).toMatch(/\(blocked by \d+/)
+    expect(text).toMatch(/\[pending\] Task \d+ \(after \d+/)
   })
 })

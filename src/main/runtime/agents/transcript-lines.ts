@@ -1,5 +1,6 @@
 import { ftruncateSync, readSync } from 'node:fs'
 import { transcriptRecordSchema, type TranscriptRecord } from '../../../shared/transcript'
+import { FILE_CAPS, readRegularChunksSync } from '../fs/safe-open'
 
 /** How much of a transcript one read takes when reading it backwards. */
 const CHUNK_BYTES = 64 * 1024
@@ -90,4 +91,38 @@ export function parseLine(text: string): ParsedLine {
   const parsed = transcriptRecordSchema.safeParse(value)
   if (parsed.success) return { record: parsed.data }
   return { problem: parsed.error.issues[0]?.message ?? 'not a transcript record' }
+}
+
+/**
+ * A transcript's records from its start, read a chunk at a time: what `readTranscript` returns,
+ * record by record, without holding the file or its records whole. A line that is not a record
+ * comes as its problem (`line 7: not valid JSON`), numbered as `readTranscript` numbers it; a
+ * torn last line (no newline yet) is left out, as there.
+ */
+export function* readTranscriptRecords(path: string): Generator<ParsedLine> {
+  const chunks = readRegularChunksSync(path, { what: 'The transcript', maxBytes: FILE_CAPS.log })
+  if (chunks === null) return
+  // The start of the line being read, when it spans chunks (a long tool result).
+  const head: Buffer[] = []
+  let number = 0
+  for (const chunk of chunks) {
+    let start = 0
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start)
+      if (newline === -1) break
+      const line =
+        head.length === 0
+          ? chunk.subarray(start, newline)
+          : Buffer.concat([...head.splice(0), chunk.subarray(start, newline)])
+      number += 1
+      start = newline + 1
+      // A newline byte is never part of a longer UTF-8 sequence: each line decodes as it would
+      // in the whole text.
+      const text = line.toString('utf8')
+      if (text.trim().length === 0) continue
+      const parsed = parseLine(text)
+      yield parsed.problem === undefined ? parsed : { problem: `line ${number}: ${parsed.problem}` }
+    }
+    if (start < chunk.length) head.push(chunk.subarray(start))
+  }
 }

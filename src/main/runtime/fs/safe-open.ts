@@ -172,6 +172,61 @@ export function readDescriptorSync(fd: number, path: string, options: SafeReadOp
   return data.subarray(0, offset)
 }
 
+/**
+ * `readRegularFileSync` a chunk at a time, for a file whose whole would cost too much to hold
+ * with what is made of it (a transcript of hundreds of MB exported): the same refusals and the
+ * same cap, checked as it is read. Null when the file does not exist. Its descriptor is closed
+ * when the iteration ends or is left; iterate it at once.
+ */
+export function readRegularChunksSync(
+  path: string,
+  options: SafeReadOptions,
+  chunkBytes = 1024 * 1024,
+): Generator<Buffer> | null {
+  const fd = openRegularForReadSync(path, options)
+  if (fd === null) return null
+  try {
+    const size = fstatSync(fd).size
+    if (size > options.maxBytes)
+      throw refusal(
+        path,
+        options,
+        `is ${size} bytes, over the ${options.maxBytes}-byte limit for it`,
+      )
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  return chunksOf(fd, path, options, chunkBytes)
+}
+
+function* chunksOf(
+  fd: number,
+  path: string,
+  options: SafeReadOptions,
+  chunkBytes: number,
+): Generator<Buffer> {
+  try {
+    let total = 0
+    for (;;) {
+      // A buffer of its own each time: the reader may keep a chunk's tail past the next read.
+      const chunk = Buffer.allocUnsafe(chunkBytes)
+      const read = readSync(fd, chunk, 0, chunk.length, null)
+      if (read === 0) return
+      total += read
+      if (total > options.maxBytes)
+        throw refusal(
+          path,
+          options,
+          `grew over the ${options.maxBytes}-byte limit while being read`,
+        )
+      yield chunk.subarray(0, read)
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** `readRegularFileSync` as UTF-8 text. */
 export function readRegularTextSync(path: string, options: SafeReadOptions): string | null {
   return readRegularFileSync(path, options)?.toString('utf8') ?? null

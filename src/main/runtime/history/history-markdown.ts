@@ -55,29 +55,44 @@ export function recordMarkdown(agent: string, record: TranscriptRecord): string 
   }
 }
 
-export function transcriptMarkdown(
+/**
+ * An agent's transcript as Markdown, a record at a time (joined, the section of an export), so
+ * that a long transcript is never held whole as text.
+ */
+export function* transcriptMarkdown(
   agent: string,
-  records: readonly TranscriptRecord[],
+  records: Iterable<TranscriptRecord>,
   level: number,
-): string {
-  const title = `${'#'.repeat(level)} Transcript of ${agent}`
-  if (records.length === 0) return `${title}\n\n*No records.*`
-  return [title, ...records.map((record) => recordMarkdown(agent, record))].join('\n\n')
+): Generator<string> {
+  yield `${'#'.repeat(level)} Transcript of ${agent}`
+  let empty = true
+  for (const record of records) {
+    empty = false
+    yield `\n\n${recordMarkdown(agent, record)}`
+  }
+  if (empty) yield '\n\n*No records.*'
 }
 
-export function inboxMarkdown(
+/** An agent's inbox as Markdown, page by page as it is read, as `transcriptMarkdown`. */
+export async function* inboxMarkdown(
   agent: string,
-  entries: readonly InboxEntry[],
+  pages: AsyncIterable<readonly InboxEntry[]>,
   level: number,
-): string {
-  const title = `${'#'.repeat(level)} Inbox of ${agent}`
-  if (entries.length === 0) return `${title}\n\n*Empty.*`
-  const lines = entries.map((entry) => {
-    const where = `p${entry.position.segment}-${entry.position.offset}`
-    const reason = entry.reason ? ` (${entry.reason})` : ''
-    if (!entry.message) return `**${where} · ${entry.state}${reason}**`
-    const message = entry.message
-    return `**${where} · ${entry.state}${reason} · ${mail(message)} · ${formatSecondsUtc(message.timestamp)}**\n\n${quoted(message.content)}`
-  })
-  return [title, ...lines].join('\n\n')
+): AsyncGenerator<string> {
+  yield `${'#'.repeat(level)} Inbox of ${agent}`
+  let empty = true
+  for await (const entries of pages)
+    for (const entry of entries) {
+      empty = false
+      yield `\n\n${entryMarkdown(entry)}`
+    }
+  if (empty) yield '\n\n*Empty.*'
+}
+
+function entryMarkdown(entry: InboxEntry): string {
+  const where = `p${entry.position.segment}-${entry.position.offset}`
+  const reason = entry.reason ? ` (${entry.reason})` : ''
+  if (!entry.message) return `**${where} · ${entry.state}${reason}**`
+  const message = entry.message
+  return `**${where} · ${entry.state}${reason} · ${mail(message)} · ${formatSecondsUtc(message.timestamp)}**\n\n${quoted(message.content)}`
 }

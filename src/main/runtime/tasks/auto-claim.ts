@@ -1,4 +1,4 @@
-import { openBlockers, type Task } from '../../../shared/tasks'
+import { openBlockers, taskStatuses, type Task } from '../../../shared/tasks'
 
 /**
  * The tasks an idle teammate with auto-claim may take, best first: pending, unblocked, assigned to
@@ -7,11 +7,12 @@ import { openBlockers, type Task } from '../../../shared/tasks'
  * a word of the subject or description.
  */
 export function autoClaimCandidates(name: string, role: string, tasks: readonly Task[]): Task[] {
+  const statuses = taskStatuses(tasks)
   const open = tasks.filter(
     (task) =>
       task.status === 'pending' &&
       (task.owner === null || task.owner === name) &&
-      openBlockers(task, tasks).length === 0,
+      openBlockers(task, statuses).length === 0,
   )
   const stems = words(role)
     .filter((word) => word.length >= 3)

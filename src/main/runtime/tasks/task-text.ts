@@ -1,8 +1,17 @@
 import { formatSecondsUtc } from '../../../shared/time'
-import { openBlockers, type Task, type TaskBoardView } from '../../../shared/tasks'
+import {
+  openBlockers,
+  taskStatuses,
+  type Task,
+  type TaskBoardView,
+  type TaskStatuses,
+} from '../../../shared/tasks'
 
-/** One line: `#3 [pending] Write the parser (owner: alice; blocked by 1, 2)`. */
-export function taskLine(task: Task, tasks: readonly Task[]): string {
+/**
+ * One line: `#3 [pending] Write the parser (owner: alice; blocked by 1, 2)`. For many lines of
+ * one board, pass its `taskStatuses` rather than its tasks (see `openBlockers`).
+ */
+export function taskLine(task: Task, tasks: readonly Task[] | TaskStatuses): string {
   const details: string[] = []
   if (task.owner !== null) details.push(`owner: ${task.owner}`)
   const open = task.status === 'pending' ? openBlockers(task, tasks) : []
@@ -22,10 +31,9 @@ export function currentTaskNote(name: string, tasks: readonly Task[]): string {
 
 /** The board as text for a person or a model: a line a task, then the files that were skipped. */
 export function boardText(board: TaskBoardView): string {
+  const statuses = taskStatuses(board.tasks)
   const lines =
-    board.tasks.length === 0
-      ? ['No tasks.']
-      : board.tasks.map((task) => taskLine(task, board.tasks))
+    board.tasks.length === 0 ? ['No tasks.'] : board.tasks.map((task) => taskLine(task, statuses))
   for (const problem of board.problems) lines.push(`(skipped) ${problem.message}`)
   return lines.join('\n')
 }

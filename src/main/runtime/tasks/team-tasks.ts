@@ -1,5 +1,5 @@
 import { LEAD, USER } from '../../../shared/names'
-import type { Task, TaskBoardView, TaskLink } from '../../../shared/tasks'
+import { taskStatuses, type Task, type TaskBoardView, type TaskLink } from '../../../shared/tasks'
 import { assertKnownAgent } from '../known-agent'
 import type { TaskOperations, TaskToolChange } from '../tools/task-tools'
 import type { ClaimOutcome, NewTask, TaskBoard, TaskChange } from './task-board'
@@ -97,7 +97,7 @@ export class TeamTasks {
       complete: (by, id, result, turn) => {
         const { task, unblocked } = this.complete(id, by, result)
         if (turn !== undefined) this.link(id, by, { kind: 'turn', agent: by, seq: turn })
-        const all = this.view().tasks
+        const all = taskStatuses(this.view().tasks)
         return [
           `Done: ${taskLine(task, all)}`,
           ...(unblocked.length > 0
