@@ -48,7 +48,7 @@ describe('the CLI shows what agents write without letting the terminal obey it',
       agentScript((agent, call) => (agent === 'alice' ? turns[call - 1] : undefined)),
       { leadWakesOnMessages: false },
     )
-    team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.', approval: 'ask' })
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Go.', approval: 'ask' })
     await waitFor(
       () => team.host.needsYou.pending().length === 1,
       () => 'alice asks',

@@ -101,7 +101,9 @@ describe.skipIf(skipReason !== null)('what a merge may bring in', () => {
 
     const result = await team.host.worktrees.merge('alice', {})
     expect(result).toMatchObject({ outcome: 'refused', files: ['.team/control.jsonl'] })
-    expect(result.outcome === 'refused' ? result.reason : '').toContain('never come in through a merge')
+    expect(result.outcome === 'refused' ? result.reason : '').toContain(
+      'never come in through a merge',
+    )
     // Even the person's confirmation does not let it in.
     const confirmed = await team.host.worktrees.merge('alice', { confirm: true })
     expect(confirmed.outcome).toBe('refused')
