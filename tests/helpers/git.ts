@@ -31,15 +31,18 @@ export function commitAll(folder: string, message: string): string {
 
 /**
  * A fresh workspace that is a git repository on `main` with one commit of `files` (removed
- * when the test finishes).
+ * when the test finishes); `parent`: made as its `project` folder, so that its siblings are the
+ * test's own.
  */
 export function gitWorkspace(
   files: Record<string, string> = {
     'README.md': '# Project\n',
     'src/app.ts': 'export const a = 1\n',
   },
+  parent?: string,
 ): string {
-  const { dir } = tempWorkspace('agent-teams-git-')
+  const dir = parent === undefined ? tempWorkspace('agent-teams-git-').dir : join(parent, 'project')
+  mkdirSync(dir, { recursive: true })
   gitIn(dir, 'init', '-q', '-b', 'main')
   gitIn(dir, 'config', 'user.name', 'Test Person')
   gitIn(dir, 'config', 'user.email', 'person@example.com')

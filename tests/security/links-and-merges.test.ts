@@ -6,10 +6,15 @@ import { TeamError } from '../../src/shared/errors'
 import { defaultBashSandbox } from '../../src/main/runtime/tools/bash-sandbox'
 import { commitAll, gitIn, gitWorkspace, worktreeFolder } from '../helpers/git'
 import { startHost } from '../helpers/host'
-import { sandboxSkipReason, snapshotTree } from '../helpers/sandbox'
+import { sandboxSkipReason, snapshotTree, tempFolder } from '../helpers/sandbox'
 import { waitFor } from '../helpers/wait'
 
 afterAll(() => defaultBashSandbox.close())
+
+/** A workspace in a folder of the test's own, so that its siblings are the test's too. */
+function workspaceWithSiblings(): string {
+  return gitWorkspace(undefined, tempFolder('agent-teams-projects-'))
+}
 
 /** A sibling project beside the workspace, with work worth keeping. */
 function siblingProject(workspace: string, name: string): string {
@@ -25,7 +30,7 @@ function siblingProject(workspace: string, name: string): string {
  */
 describe('links a repository commits lead the app nowhere', () => {
   it('a committed `.team-worktrees -> ..` does not make a spawn delete the sibling project', async () => {
-    const workspace = gitWorkspace()
+    const workspace = workspaceWithSiblings()
     const sibling = siblingProject(workspace, 'alice')
     const before = snapshotTree(sibling)
     symlinkSync('..', join(workspace, '.team-worktrees'))
@@ -43,7 +48,7 @@ describe('links a repository commits lead the app nowhere', () => {
   })
 
   it('a committed `.team` link to another folder is refused before anything is written there', async () => {
-    const workspace = gitWorkspace()
+    const workspace = workspaceWithSiblings()
     const elsewhere = siblingProject(workspace, 'elsewhere')
     const before = snapshotTree(elsewhere)
     symlinkSync(elsewhere, join(workspace, '.team'))
@@ -55,7 +60,7 @@ describe('links a repository commits lead the app nowhere', () => {
   })
 
   it('a `.team/transcripts` link to another folder is refused too', async () => {
-    const workspace = gitWorkspace()
+    const workspace = workspaceWithSiblings()
     const elsewhere = siblingProject(workspace, 'transcripts-elsewhere')
     const before = snapshotTree(elsewhere)
     mkdirSync(join(workspace, '.team'))
