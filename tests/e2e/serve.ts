@@ -22,7 +22,10 @@ const ADDRESS = /Agent Teams is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token
 
 export interface ServeOptions {
   readonly workspace: string
-  /** XDG_CONFIG_HOME for the server: settings (and a saved key) live in `<it>/agent-teams/`. */
+  /**
+   * XDG_CONFIG_HOME for the server: settings (and a saved key) live in `<it>/agent-teams/`; its
+   * `data/` folder is the server's XDG_DATA_HOME (teammates' worktrees: `dataHome(configHome)`).
+   */
   readonly configHome: string
   /** Left out (or 0): the server picks a free port itself and prints it. */
   readonly port?: number
@@ -48,9 +51,18 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL')
 })
 
+/** The server's data folder (XDG_DATA_HOME) for a test's config folder. */
+export function dataHome(configHome: string): string {
+  return join(configHome, 'data')
+}
+
 /** The environment of a newcomer: no key, no endpoint, settings in a folder of their own. */
 function newcomerEnv(configHome: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: configHome }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: configHome,
+    XDG_DATA_HOME: dataHome(configHome),
+  }
   for (const name of [
     'ANTHROPIC_API_KEY',
     'ANTHROPIC_AUTH_TOKEN',
