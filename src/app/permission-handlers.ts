@@ -10,14 +10,16 @@ type PermissionCommand =
   | 'answerNeedsYou'
   | 'getSandbox'
   | 'setAllowedHosts'
-  | 'trustMcpServers'
+  | 'getTrust'
+  | 'trustWorkspace'
   | 'addMcpServer'
   | 'removeMcpServer'
 
 /**
  * What keeps a team safe to leave running: permission profiles, the person's answers in the
- * Needs-you queue, bash's sandbox (the hosts it may reach) and trust in the workspace's MCP
- * servers.
+ * Needs-you queue, bash's sandbox (the hosts it may reach), the workspace's MCP servers and the
+ * person's trust in what the workspace grants. The person's own changes here keep a trusted
+ * workspace trusted.
  */
 export function permissionHandlers(
   context: Pick<TeamHandlerContext, 'host' | 'knownAgent'> & {
@@ -35,26 +37,24 @@ export function permissionHandlers(
     }),
     getProfiles: async () => profilesView(host()),
     saveProfile: async ({ profile }) => {
-      host().profiles.save(profile)
-      return profilesView(host())
+      const team = host()
+      team.trust.keep(() => team.profiles.save(profile))
+      return profilesView(team)
     },
     deleteProfile: async ({ name }) => {
-      host().profiles.remove(name)
-      return profilesView(host())
+      const team = host()
+      team.trust.keep(() => team.profiles.remove(name))
+      return profilesView(team)
     },
     answerNeedsYou: async (answer) => ({ entry: host().answerNeedsYou(answer) }),
-    getSandbox: async () => sandboxView(context.openHost()?.team.paths ?? null),
+    getSandbox: async () => sandboxView(context.openHost() ?? null),
     setAllowedHosts: async ({ hosts }) => {
-      const paths = host().team.paths
-      writeTeamSandbox(paths, hosts)
-      return sandboxView(paths)
+      const team = host()
+      team.trust.keep(() => writeTeamSandbox(team.team.paths, hosts))
+      return sandboxView(team)
     },
-    trustMcpServers: async ({ trust }) => {
-      const mcp = host().mcp
-      if (trust) mcp.trustServers(true)
-      else mcp.declineServers()
-      return mcp.state()
-    },
+    getTrust: async () => host().trust.view(),
+    trustWorkspace: async ({ trust }) => host().answerTrust(trust),
     addMcpServer: async ({ name, server }) => {
       const mcp = host().mcp
       await mcp.add(name, server)

@@ -7,7 +7,7 @@ import { settingsPath } from '../main/runtime/model/config'
 import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runtime/process-guard'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from './commands'
-import { mcpOptionsForRun, type Ask } from './mcp-trust'
+import { trustOptionsForRun, type Ask } from './workspace-trust'
 import { UsageError, writeLine } from './output'
 import { startBrowserServer, type BrowserServer } from '../server/browser-server'
 
@@ -25,7 +25,7 @@ export interface ServeDependencies {
    * then ends the process the usual way).
    */
   readonly untilStopped?: () => Promise<void>
-  /** How the MCP trust question is asked (default: on the terminal, if there is one). */
+  /** How the trust question is asked (default: on the terminal, if there is one). */
   readonly ask?: Ask
   /** Told the running server, for tests. */
   readonly onListening?: (server: BrowserServer) => void
@@ -94,7 +94,7 @@ export function createServeCommand(
       )
     const env = dependencies.env ?? process.env
     const configDirectory = dirname(settingsPath(env))
-    const mcp = await mcpOptionsForRun({
+    const trust = await trustOptionsForRun({
       workspace: context.options.workspace,
       configDirectory,
       trustForRun: context.options.trustWorkspace,
@@ -104,7 +104,7 @@ export function createServeCommand(
       elsewhere: 'answer in the window',
     })
     const service = await AppService.create({
-      trustMcpServers: mcp.trustForRun === true,
+      trustWorkspace: trust.forRun === true,
       mode: 'browser',
       version: packageVersion(),
       configDirectory,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { InstructionFileView } from '../../shared/instructions'
@@ -11,6 +12,7 @@ import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
 import type { PriceOverrides } from '../../shared/prices'
 import type { TranscriptRecord } from '../../shared/transcript'
+import type { TrustView } from '../../shared/trust'
 import type { BranchAction } from '../../shared/worktree'
 import {
   createAgent,
@@ -60,6 +62,8 @@ import type { TeamBudgets } from './team-budgets'
 import type { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from './tools/bash-sandbox'
+import { WorkspaceTrust } from './trust/workspace-trust'
+import { TeamPaths } from './team-paths'
 import type { TeamTasks } from './tasks/team-tasks'
 import type { TaskAutomation } from './tasks/task-automation'
 
@@ -91,6 +95,13 @@ export class TeamHost {
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
   readonly needsYou: NeedsYou
   readonly profiles: ProfileStore
+  /**
+   * Whether the person trusts what the workspace grants. Until then its MCP servers, allowed
+   * hosts, "approve always" rules and custom profiles do not apply, and only the person wakes
+   * agents.
+   */
+  readonly trust: WorkspaceTrust
+  private trustedBefore = false
   private closed = false
 
   private constructor(
@@ -100,14 +111,27 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    const features = createFeatures(team, options, {
-      agents: () => this.agents.values(),
-      loadedAgent: (name) => this.agents.get(name),
-      agent: (name) => this.agents.load(name),
-      sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
-      reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
-      resume: (name) => this.resume(name),
+    this.trust = new WorkspaceTrust(team.paths, options.trust, {
+      env: options.mcp?.env ?? process.env,
+      publish: (view) => team.publish({ type: 'trust-changed', trust: view }),
+      changed: () => this.trustChanged(),
+      // `.mcp.json` and the servers' scripts are outside `.team/`: looked at every 2 s.
+      checkEveryMs: options.watch === false ? null : 2000,
     })
+    const features = createFeatures(
+      team,
+      options,
+      {
+        agents: () => this.agents.values(),
+        loadedAgent: (name) => this.agents.get(name),
+        agent: (name) => this.agents.load(name),
+        sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
+        sendFromUser: (to, content) => this.send({ to, content }),
+        reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
+        resume: (name) => this.resume(name),
+      },
+      this.trust,
+    )
     this.worktrees = features.worktrees
     this.protocols = features.protocols
     this.mcp = features.mcp
@@ -124,12 +148,13 @@ export class TeamHost {
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
       permission: (name) => this.permission(name),
-      sendFromUser: (to, content) => this.send({ to, content }),
     })
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
   static async open(options: HostOptions): Promise<TeamHost> {
+    // A `.team/` the app makes now holds nothing it did not make: trusted at once.
+    const madeHere = !existsSync(new TeamPaths(options.workspace).root)
     const team = await Team.open({
       workspace: options.workspace,
       clock: options.clock,
@@ -141,13 +166,16 @@ export class TeamHost {
     let host: TeamHost | null = null
     try {
       host = new TeamHost(team, options)
+      host.trust.open(madeHere)
+      host.trustedBefore = host.trust.isTrusted()
       host.mcp.open()
       team.onControl((command) => host?.control(command))
       host.taskAutomation.releaseAtOpen(
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
-      host.agents.wakeAfterStart()
+      // A team that came with the workspace waits for the person: its mail wakes no one yet.
+      if (host.trustedBefore) host.agents.wakeAfterStart()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -280,11 +308,28 @@ export class TeamHost {
     return setProfileChoice(this.team, this.profiles, name, change)
   }
 
-  /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
+  /**
+   * The person's answer to a Needs-you entry (approve, approve always, deny, answer); an
+   * "approve always" rule of theirs keeps a trusted workspace trusted.
+   */
   answerNeedsYou(answer: NeedsYouAnswer): NeedsYouEntry {
     this.assertOpen()
     const { id, decision, text } = answer
-    return this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) })
+    return this.trust.keep(() =>
+      this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) }),
+    )
+  }
+
+  /**
+   * The person's answer to the trust question: yes agrees to what the workspace grants now
+   * (remembered), and the team goes on as if it had opened trusted; no keeps everything off.
+   */
+  answerTrust(trust: boolean): TrustView {
+    this.assertOpen()
+    if (!trust) return this.trust.decline()
+    const view = this.trust.trust()
+    this.trustChanged()
+    return view
   }
 
   /** An agent's profile and approval mode as they apply now. */
@@ -365,6 +410,7 @@ export class TeamHost {
     this.subscription.dispose()
     this.taskAutomation.close()
     this.gitRefs?.close()
+    this.trust.close()
     await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()
@@ -379,6 +425,19 @@ export class TeamHost {
     runControlCommand(this, command, (event) => this.team.publish(event))
   }
 
+  /**
+   * The trust began or stopped holding: servers follow it, and a team trusted now goes on with
+   * what waited (pending mail, unanswered turns), as it would have at open.
+   */
+  private trustChanged(): void {
+    if (this.closed) return
+    const trusted = this.trust.isTrusted()
+    const wasTrusted = this.trustedBefore
+    this.trustedBefore = trusted
+    void this.mcp.trustChanged()
+    if (trusted && !wasTrusted) this.agents.wakeAfterStart()
+  }
+
   private route(event: TeamEvent): void {
     if (this.closed) return
     routeEvent(event, {
@@ -387,6 +446,8 @@ export class TeamHost {
       taskAutomation: this.taskAutomation,
       needsYou: this.needsYou,
       leadWakesOnMessages: this.options.leadWakesOnMessages !== false,
+      // Mail appended from outside wakes no one in a workspace the person has not trusted.
+      outsideMailWakes: () => this.trust.isTrusted(),
       loadedAgent: (name) => this.agents.get(name),
       agent: (name) => this.agents.load(name),
     })

@@ -49,13 +49,20 @@ export function profilesPath(paths: TeamPaths): string {
 export class ProfileStore {
   private cached: { key: string; profiles: Profile[]; problem: string | null } | null = null
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    /**
+     * Why the custom profiles may not be used now (the workspace is not trusted: the file may
+     * have come with it), or null; asked at every look. Default: they may.
+     */
+    private readonly customRefused: () => string | null = () => null,
+  ) {}
 
-  static of(paths: TeamPaths): ProfileStore {
-    return new ProfileStore(profilesPath(paths))
+  static of(paths: TeamPaths, customRefused?: () => string | null): ProfileStore {
+    return new ProfileStore(profilesPath(paths), customRefused)
   }
 
-  /** Built-in profiles first, then the custom ones, in the file's order. */
+  /** Built-in profiles first, then the custom ones, in the file's order (usable or not). */
   list(): ProfileView[] {
     return [
       ...BUILT_IN_PROFILES.map((profile) => ({ ...profile, builtIn: true })),
@@ -63,14 +70,17 @@ export class ProfileStore {
     ]
   }
 
+  /** A profile an agent may have now: a custom one only while custom profiles may be used. */
   find(name: string): Profile | undefined {
-    return this.list().find((profile) => profile.name === name)
+    const builtIn = BUILT_IN_PROFILES.find((profile) => profile.name === name)
+    if (builtIn !== undefined || this.customRefused() !== null) return builtIn
+    return this.custom().find((profile) => profile.name === name)
   }
 
-  /** Why the file cannot be used, or null. */
+  /** Why the custom profiles cannot be used (the file is damaged, or not trusted), or null. */
   problem(): string | null {
     this.load()
-    return this.cached?.problem ?? null
+    return this.cached?.problem ?? this.customRefused()
   }
 
   /** Adds or replaces a custom profile; a built-in name is refused. */
@@ -113,7 +123,8 @@ export class ProfileStore {
 
   /** The current custom profiles, for a change; a damaged file is never overwritten. */
   private writable(): Profile[] {
-    const problem = this.problem()
+    this.load()
+    const problem = this.cached?.problem ?? null
     if (problem !== null) throw new TeamError('io', problem)
     return [...this.custom()]
   }
