@@ -1,4 +1,4 @@
-import { sandboxView, writeTeamSandbox } from '../main/runtime/team-sandbox'
+import { sandboxView } from '../main/runtime/team-sandbox'
 import { profilesView } from '../main/runtime/views'
 import type { HandlersFor, TeamHandlerContext } from './handler-context'
 
@@ -37,21 +37,18 @@ export function permissionHandlers(
     }),
     getProfiles: async () => profilesView(host()),
     saveProfile: async ({ profile }) => {
-      const team = host()
-      team.trust.keep(() => team.profiles.save(profile))
-      return profilesView(team)
+      host().profiles.save(profile)
+      return profilesView(host())
     },
     deleteProfile: async ({ name }) => {
-      const team = host()
-      team.trust.keep(() => team.profiles.remove(name))
-      return profilesView(team)
+      host().profiles.remove(name)
+      return profilesView(host())
     },
     answerNeedsYou: async (answer) => ({ entry: host().answerNeedsYou(answer) }),
     getSandbox: async () => sandboxView(context.openHost() ?? null),
     setAllowedHosts: async ({ hosts }) => {
-      const team = host()
-      team.trust.keep(() => writeTeamSandbox(team.team.paths, hosts))
-      return sandboxView(team)
+      host().setAllowedHosts(hosts)
+      return sandboxView(host())
     },
     getTrust: async () => host().trust.view(),
     trustWorkspace: async ({ trust }) => host().answerTrust(trust),

@@ -119,7 +119,10 @@ export function createFeatures(
     publish: (event) => team.publish(event),
     giveTask: (name, text) => hooks.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
   })
-  const profiles = ProfileStore.of(team.paths, () => (trust.isTrusted() ? null : UNTRUSTED_NOTE))
+  const profiles = ProfileStore.of(team.paths, {
+    refusal: () => (trust.isTrusted() ? null : UNTRUSTED_NOTE),
+    keep: (change) => trust.keep(change),
+  })
   // A merge or commit made by another process moves the branch lines as well as one made here.
   const gitRefs =
     options.watch === false

@@ -63,6 +63,7 @@ import type { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from './tools/bash-sandbox'
 import { WorkspaceTrust } from './trust/workspace-trust'
+import { writeTeamSandbox } from './team-sandbox'
 import { TeamPaths } from './team-paths'
 import type { TeamTasks } from './tasks/team-tasks'
 import type { TaskAutomation } from './tasks/task-automation'
@@ -176,6 +177,7 @@ export class TeamHost {
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
       // A team that came with the workspace waits for the person: its mail wakes no one yet.
       if (host.trustedBefore) host.agents.wakeAfterStart()
+      else host.agents.loadAll()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -318,6 +320,12 @@ export class TeamHost {
     return this.trust.keep(() =>
       this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) }),
     )
+  }
+
+  /** The person's allowed hosts for bash and the servers (Settings): trusted stays trusted. */
+  setAllowedHosts(hosts: readonly string[]): void {
+    this.assertOpen()
+    this.trust.keep(() => writeTeamSandbox(this.team.paths, hosts))
   }
 
   /**
