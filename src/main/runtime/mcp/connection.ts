@@ -134,13 +134,17 @@ export class McpConnection {
         `the MCP server "${this.name}" is ${this.status}${this.detail ? `: ${this.detail}` : ''}`,
       )
     this.callStderr = ''
+    // The team's list as it is now: a host the person allowed since the start applies.
+    this.process?.followHosts()
+    let said = ''
     try {
-      const result = await client.callTool(
+      const result = (await client.callTool(
         { name: tool, arguments: (input ?? {}) as Record<string, unknown> },
         undefined,
         { signal, timeout: this.options.policy.callTimeoutMs },
-      )
-      return result as CallToolResult
+      )) as CallToolResult
+      said = textOf(result)
+      return result
     } catch (error) {
       // An HTTP server that went away is noticed only by a failed request: connect again.
       if (!(error instanceof McpError) && !signal.aborted && this.server.transport === 'http')
@@ -152,13 +156,11 @@ export class McpConnection {
         },
       )
     } finally {
-      this.reportBlocked(agent)
+      // A refused write shows in what the server said, on stderr or in its answer, as bash's
+      // does in its output; a refused connection is in the proxy's own record.
+      const blocked = this.process?.newlyBlocked(`${this.callStderr}\n${said}`) ?? []
+      if (blocked.length > 0) this.options.onBlocked?.(agent, blocked)
     }
-  }
-
-  private reportBlocked(agent: string): void {
-    const blocked = this.process?.newlyBlocked(this.callStderr) ?? []
-    if (blocked.length > 0) this.options.onBlocked?.(agent, blocked)
   }
 
   view(): McpServerView {
@@ -305,6 +307,13 @@ export class McpConnection {
     ].slice(-STDERR_LINES)
     this.options.onChange()
   }
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? [])
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('\n')
+    .slice(0, CALL_STDERR_CHARS)
 }
 
 function httpTransport(launch: Extract<ServerLaunch, { type: 'http' }>): Transport {

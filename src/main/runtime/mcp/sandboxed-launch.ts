@@ -53,8 +53,10 @@ export interface StdioServerProcess {
   readonly transport: StdioClientTransport
   /** Whether it runs in the OS sandbox (false where this machine has none). */
   readonly sandboxed: boolean
-  /** What the sandbox stopped it from doing since the last look, each thing told once. */
-  newlyBlocked(stderr: string): BlockedAction[]
+  /** What the sandbox stopped it from doing since the last look (`said`: its stderr and answer). */
+  newlyBlocked(said: string): BlockedAction[]
+  /** Reads the team's allowed hosts again (before each call, as bash reads them per command). */
+  followHosts(): void
   /** Ends its hold on the sandbox and removes its temporary folder; once it has exited. */
   release(): void
 }
@@ -78,6 +80,7 @@ export async function startStdioServer(
       transport: transport(launch.command, launch.args, launch.env, context.workspace),
       sandboxed: false,
       newlyBlocked: () => [],
+      followHosts: () => undefined,
       release: () => undefined,
     }
   }
@@ -102,14 +105,18 @@ export async function startStdioServer(
   return {
     transport: transport(wrapped.launch.file, wrapped.launch.args, launch.env, context.workspace),
     sandboxed: true,
-    newlyBlocked: (stderr) =>
-      wrapped.blocked(stderr).filter((action) => {
-        const key =
-          action.kind === 'blocked-write' ? `w:${action.path}` : `n:${action.host}:${action.port}`
-        if (told.has(key)) return false
-        told.add(key)
-        return true
-      }),
+    newlyBlocked: (said) =>
+      // Node names the error in lower case ("EROFS: read-only file system, open '/x'").
+      wrapped
+        .blocked(said.replace(/read-only file system/gi, 'Read-only file system'))
+        .filter((action) => {
+          const key =
+            action.kind === 'blocked-write' ? `w:${action.path}` : `n:${action.host}:${action.port}`
+          if (told.has(key)) return false
+          told.add(key)
+          return true
+        }),
+    followHosts: () => wrapped.allowHosts(context.allowedHosts()),
     release: () => {
       if (released) return
       released = true
