@@ -40,7 +40,7 @@ export function describeTrust(view: TrustView): string[] {
     lines.push('', '"Approve always" rules (.team/needs-you.json: these run without asking):')
     for (const rule of grants.approveAlways)
       lines.push(
-        `  ${rule.agent}: ${rule.tool === 'bash' ? 'bash' : 'writes to'} ${rule.pattern}${mark(rule.key)}`,
+        `  ${rule.agent}: ${rule.tool === 'bash' ? 'bash' : 'writes under'} ${rule.pattern}${mark(rule.key)}`,
       )
   }
   if (grants.profiles.length > 0) {
@@ -82,6 +82,12 @@ function standing(view: TrustView): string[] {
       return [
         'Not trusted: its .team/ was not made here and you never agreed to it. It may be a cloned',
         'repository, or a team from before this version of Agent Teams.',
+        ...UNTIL,
+      ]
+    case 'not-reviewed':
+      return [
+        'Not trusted yet: the app made its .team/, but the folder grants more that you have not',
+        'seen ([new] below): its own .mcp.json, or what was added by hand since.',
         ...UNTIL,
       ]
     case 'changed':

@@ -120,6 +120,8 @@ export type GrantChange = z.infer<typeof grantChangeSchema>
  * - for-this-run: `--trust-workspace` agreed to what was there when the team opened;
  * - no-record: its `.team/` was not made here and the person never agreed (a cloned repository,
  *   or a team from before this version of Agent Teams);
+ * - not-reviewed: the app made its `.team/`, but the folder grants more the person has not seen
+ *   (its own `.mcp.json`, or files added since);
  * - changed: the grants differ from those agreed to (`changes` says how).
  */
 export const TRUST_REASONS = [
@@ -127,6 +129,7 @@ export const TRUST_REASONS = [
   'agreed',
   'for-this-run',
   'no-record',
+  'not-reviewed',
   'changed',
 ] as const
 export type TrustReason = (typeof TRUST_REASONS)[number]

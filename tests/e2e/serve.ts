@@ -26,6 +26,8 @@ export interface ServeOptions {
   readonly configHome: string
   /** Left out (or 0): the server picks a free port itself and prints it. */
   readonly port?: number
+  /** Variables beside a newcomer's (a key a workspace's `${VAR}` names, say). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 export interface RunningServer {
@@ -68,7 +70,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (options.port !== undefined) args.push('--port', String(options.port))
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: newcomerEnv(options.configHome),
+    env: { ...newcomerEnv(options.configHome), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   running.add(child)

@@ -79,6 +79,17 @@ function Standing({ view }: { readonly view: TrustView }) {
           <p>{until}</p>
         </>
       )
+    case 'not-reviewed':
+      return (
+        <>
+          <p>
+            Agent Teams made the team’s .team/ in <code>{view.workspace}</code>, but the folder
+            grants more that you have not seen: its own .mcp.json, or what was added by hand since.
+            The items are marked new.
+          </p>
+          <p>{until}</p>
+        </>
+      )
     case 'changed':
       return (
         <>
@@ -161,7 +172,8 @@ function Grants({ view }: { readonly view: TrustView }) {
         >
           {grants.approveAlways.map((rule) => (
             <li key={rule.key} className="trust-item">
-              <strong>{rule.agent}</strong> {rule.tool === 'bash' ? 'runs' : 'writes to'}{' '}
+              <strong>{rule.agent}</strong> may{' '}
+              {rule.tool === 'bash' ? 'run commands starting' : 'write files under'}{' '}
               <code>{rule.pattern}</code>
               {mark(rule.key)}
             </li>

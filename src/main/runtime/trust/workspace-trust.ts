@@ -211,12 +211,7 @@ export class WorkspaceTrust implements TrustGate {
     return {
       workspace: this.paths.workspace,
       trusted,
-      reason:
-        trusted && agreement !== null
-          ? agreement.reason
-          : agreement === null
-            ? 'no-record'
-            : 'changed',
+      reason: reasonOf(trusted, agreement),
       declined: !trusted && this.declinedAt === now.fingerprint,
       grants: now.reading.grants,
       changes: agreement === null || trusted ? [] : grantChanges(agreement.hashes, now.hashes),
@@ -263,6 +258,12 @@ export class WorkspaceTrust implements TrustGate {
     const store = this.options.store
     return store === null ? '' : signatureOf([store.file])
   }
+}
+
+function reasonOf(trusted: boolean, agreement: Agreement | null): TrustReason {
+  if (agreement === null) return 'no-record'
+  if (trusted) return agreement.reason
+  return agreement.reason === 'made-here' ? 'not-reviewed' : 'changed'
 }
 
 /**

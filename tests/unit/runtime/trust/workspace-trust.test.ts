@@ -29,7 +29,7 @@ describe('trusting a workspace before what it grants applies', () => {
     const first = await startHost(script, { workspace: dir, trust: { store } })
     // The app made .team/ (trusted for nothing), but .mcp.json's server is new: asked.
     const asked = first.host.trust.view()
-    expect(asked).toMatchObject({ trusted: false, reason: 'changed' })
+    expect(asked).toMatchObject({ trusted: false, reason: 'not-reviewed' })
     expect(asked.changes.map((change) => [change.key, change.change])).toEqual([
       ['mcp:notes', 'new'],
     ])
@@ -121,7 +121,7 @@ describe('what a workspace grants', () => {
     ])
     expect(view.grants.files[1]?.sha256).toMatch(/^[0-9a-f]{64}$/)
     // Never asked before: the .team/ would be made now, so nothing was agreed beyond it.
-    expect(view).toMatchObject({ trusted: false, reason: 'changed' })
+    expect(view).toMatchObject({ trusted: false, reason: 'not-reviewed' })
   })
 
   it('marks secrets: references, key-like literals, secret names, queries', () => {
