@@ -62,7 +62,8 @@ import type { TeamBudgets } from './team-budgets'
 import type { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from './tools/bash-sandbox'
-import { WorkspaceTrust } from './trust/workspace-trust'
+import type { WorkspaceTrust } from './trust/workspace-trust'
+import { HostTrust } from './host-trust'
 import { writeTeamSandbox } from './team-sandbox'
 import { TeamPaths } from './team-paths'
 import type { TeamTasks } from './tasks/team-tasks'
@@ -102,7 +103,7 @@ export class TeamHost {
    * agents.
    */
   readonly trust: WorkspaceTrust
-  private trustedBefore = false
+  private readonly hostTrust: HostTrust
   private closed = false
 
   private constructor(
@@ -112,13 +113,8 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    this.trust = new WorkspaceTrust(team.paths, options.trust, {
-      env: options.mcp?.env ?? process.env,
-      publish: (view) => team.publish({ type: 'trust-changed', trust: view }),
-      changed: () => this.trustChanged(),
-      // `.mcp.json` and the servers' scripts are outside `.team/`: looked at every 2 s.
-      checkEveryMs: options.watch === false ? null : 2000,
-    })
+    this.hostTrust = new HostTrust(team, options)
+    this.trust = this.hostTrust.trust
     const features = createFeatures(
       team,
       options,
@@ -167,17 +163,13 @@ export class TeamHost {
     let host: TeamHost | null = null
     try {
       host = new TeamHost(team, options)
-      host.trust.open(madeHere)
-      host.trustedBefore = host.trust.isTrusted()
-      host.mcp.open()
+      host.hostTrust.open(madeHere, { mcp: host.mcp, agents: host.agents })
       team.onControl((command) => host?.control(command))
       host.taskAutomation.releaseAtOpen(
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
-      // A team that came with the workspace waits for the person: its mail wakes no one yet.
-      if (host.trustedBefore) host.agents.wakeAfterStart()
-      else host.agents.loadAll()
+      host.hostTrust.goOn()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -334,10 +326,7 @@ export class TeamHost {
    */
   answerTrust(trust: boolean): TrustView {
     this.assertOpen()
-    if (!trust) return this.trust.decline()
-    const view = this.trust.trust()
-    this.trustChanged()
-    return view
+    return this.hostTrust.answer(trust)
   }
 
   /** An agent's profile and approval mode as they apply now. */
@@ -418,7 +407,7 @@ export class TeamHost {
     this.subscription.dispose()
     this.taskAutomation.close()
     this.gitRefs?.close()
-    this.trust.close()
+    this.hostTrust.close()
     await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()
@@ -431,19 +420,6 @@ export class TeamHost {
   private control(command: ControlCommand): void {
     if (this.closed) return
     runControlCommand(this, command, (event) => this.team.publish(event))
-  }
-
-  /**
-   * The trust began or stopped holding: servers follow it, and a team trusted now goes on with
-   * what waited (pending mail, unanswered turns), as it would have at open.
-   */
-  private trustChanged(): void {
-    if (this.closed) return
-    const trusted = this.trust.isTrusted()
-    const wasTrusted = this.trustedBefore
-    this.trustedBefore = trusted
-    void this.mcp.trustChanged()
-    if (trusted && !wasTrusted) this.agents.wakeAfterStart()
   }
 
   private route(event: TeamEvent): void {
