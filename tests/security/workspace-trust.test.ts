@@ -120,6 +120,12 @@ describe('a cloned repository that ships its own .team/', () => {
     expect(setup.callsOf('lead')).toBe(1)
     expect(setup.callsOf('alice')).toBe(0)
     expect(setup.hostile.starts()).toBe(0)
+    // The person cannot hand out the shipped profile either, and is told why.
+    await expect(
+      setup.execute('spawn', { name: 'carol', role: 'x', prompt: 'Go.', profile: 'everything' }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/"everything" cannot be used: this workspace is not trusted/),
+    })
   }, 30_000)
 
   it('the question lists every item whole, secrets marked, in the contract and the CLI', async () => {
