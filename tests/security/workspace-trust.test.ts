@@ -285,6 +285,14 @@ describe('a cloned repository that ships its own .team/', () => {
       () => 'the stdio server started',
       WAIT,
     )
+    // The lead first takes in the mail that waited (a message sent while its call streams
+    // would be taken as answered by that call, a race of the agent loop's own).
+    await waitFor(
+      () => setup.callsOf('lead') > 0,
+      () => 'the lead woke for its mail',
+      WAIT,
+    )
+    await setup.host().whenIdle()
     // A prompt-injected lead rewrites the script with its own write_file.
     await setup.execute('chat', { text: 'Rewrite the server.' })
     await waitFor(
