@@ -106,7 +106,7 @@ describe('agent-teams mcp (the real binary)', () => {
     expect(notOurs.stderr).toContain("comes from the workspace's .mcp.json; edit that file")
   }, 90_000)
 
-  it('the person\'s own mcp add keeps a fresh workspace trusted; trust shows it', async () => {
+  it("the person's own mcp add keeps a fresh workspace trusted; trust shows it", async () => {
     const workspace = tempWorkspace().dir
     const env = { XDG_CONFIG_HOME: tempWorkspace('agent-teams-config-').dir }
     const added = await runAgentTeams(
