@@ -28,6 +28,8 @@ export interface ServeOptions {
   readonly port?: number
   /** Variables beside a newcomer's (a key a workspace's `${VAR}` names, say). */
   readonly env?: Readonly<Record<string, string>>
+  /** More arguments for `serve` (`--trust-workspace`). */
+  readonly args?: readonly string[]
 }
 
 export interface RunningServer {
@@ -68,6 +70,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw new Error(`Build the UI first: npx electron-vite build (no ${builtPage})`)
   const args = [command, 'serve', '--workspace', options.workspace]
   if (options.port !== undefined) args.push('--port', String(options.port))
+  args.push(...(options.args ?? []))
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...newcomerEnv(options.configHome), ...options.env },
