@@ -14,7 +14,7 @@ import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
 import type { Clock } from '../main/runtime/clock'
 import { TeamHost } from '../main/runtime/host'
-import { McpTrustStore } from '../main/runtime/mcp/trust'
+import { WorkspaceTrustStore } from '../main/runtime/trust/trust-store'
 import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
 import { assertKnownAgent } from '../main/runtime/known-agent'
 import type { ModelEndpoint } from '../main/runtime/model/client'
@@ -50,8 +50,8 @@ export interface AppServiceOptions {
   readonly demoParent?: string
   /** The OS folder picker, where there is one (Electron's dialog). */
   readonly pickFolder?: () => Promise<string | null>
-  /** `serve --trust-workspace`: the workspace's MCP servers start without asking, this run. */
-  readonly trustMcpServers?: boolean
+  /** `serve --trust-workspace`: this run trusts what the workspace grants as it opens. */
+  readonly trustWorkspace?: boolean
 }
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
@@ -75,6 +75,8 @@ export class AppService {
   private closed = false
   private readonly settings: AppSettings
   private readonly handlers: Handlers
+  /** What the person agreed each workspace may grant (the user's config folder). */
+  private readonly trustStore: WorkspaceTrustStore
 
   private constructor(private readonly options: AppServiceOptions) {
     this.settings = new AppSettings(
@@ -82,6 +84,7 @@ export class AppService {
       options.secrets,
       options.env ?? process.env,
     )
+    this.trustStore = new WorkspaceTrustStore(options.configDirectory)
     this.handlers = this.createHandlers()
   }
 
@@ -170,6 +173,8 @@ export class AppService {
       getRecentWorkspaces: async () => ({ paths: this.settings.recentWorkspaces() }),
       startDemo: async () => {
         const folder = await makeDemoWorkspace(this.options.demoParent ?? tmpdir())
+        // The app made it: trusted at once, as any `.team/` the app makes.
+        this.trustStore.rememberMadeHere(folder)
         const snapshot = await this.open(folder)
         await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)
@@ -237,11 +242,8 @@ export class AppService {
         prices: this.settings.view().prices,
         // The settings and key live here: no agent's command may read them.
         privateFolders: [this.options.configDirectory],
-        mcp: {
-          trustStore: new McpTrustStore(this.options.configDirectory),
-          trustForRun: this.options.trustMcpServers === true,
-          env: this.options.env ?? process.env,
-        },
+        mcp: { env: this.options.env ?? process.env },
+        trust: { store: this.trustStore, forRun: this.options.trustWorkspace === true },
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.

@@ -1,4 +1,4 @@
-import { sandboxView, writeTeamSandbox } from '../main/runtime/team-sandbox'
+import { sandboxView } from '../main/runtime/team-sandbox'
 import { profilesView } from '../main/runtime/views'
 import type { HandlersFor, TeamHandlerContext } from './handler-context'
 
@@ -10,14 +10,16 @@ type PermissionCommand =
   | 'answerNeedsYou'
   | 'getSandbox'
   | 'setAllowedHosts'
-  | 'trustMcpServers'
+  | 'getTrust'
+  | 'trustWorkspace'
   | 'addMcpServer'
   | 'removeMcpServer'
 
 /**
  * What keeps a team safe to leave running: permission profiles, the person's answers in the
- * Needs-you queue, bash's sandbox (the hosts it may reach) and trust in the workspace's MCP
- * servers.
+ * Needs-you queue, bash's sandbox (the hosts it may reach), the workspace's MCP servers and the
+ * person's trust in what the workspace grants. The person's own changes here keep a trusted
+ * workspace trusted.
  */
 export function permissionHandlers(
   context: Pick<TeamHandlerContext, 'host' | 'knownAgent'> & {
@@ -43,18 +45,13 @@ export function permissionHandlers(
       return profilesView(host())
     },
     answerNeedsYou: async (answer) => ({ entry: host().answerNeedsYou(answer) }),
-    getSandbox: async () => sandboxView(context.openHost()?.team.paths ?? null),
+    getSandbox: async () => sandboxView(context.openHost() ?? null),
     setAllowedHosts: async ({ hosts }) => {
-      const paths = host().team.paths
-      writeTeamSandbox(paths, hosts)
-      return sandboxView(paths)
+      host().setAllowedHosts(hosts)
+      return sandboxView(host())
     },
-    trustMcpServers: async ({ trust }) => {
-      const mcp = host().mcp
-      if (trust) mcp.trustServers(true)
-      else mcp.declineServers()
-      return mcp.state()
-    },
+    getTrust: async () => host().trust.view(),
+    trustWorkspace: async ({ trust }) => host().answerTrust(trust),
     addMcpServer: async ({ name, server }) => {
       const mcp = host().mcp
       await mcp.add(name, server)

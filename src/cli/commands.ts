@@ -19,6 +19,7 @@ import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { mcp } from './mcp-commands'
+import { trustCommand } from './workspace-trust'
 import { oneLine, UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -250,6 +251,7 @@ export const commands: Readonly<Record<string, Command>> = {
   remove,
   tasks,
   mcp,
+  trust: trustCommand,
   queue,
   approve,
   deny,

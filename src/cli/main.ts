@@ -50,16 +50,27 @@ Commands:
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
-  mcp list               the team's MCP servers (.mcp.json and .team/mcp.json): trusted ones
-                         are started once and shown with their tools, or why they fail
+  mcp list               the team's MCP servers (.mcp.json and .team/mcp.json): in a trusted
+                         workspace they are started once and shown with their tools, or why
+                         they fail
   mcp add <name> [--env NAME=value]... -- <command> [args...]
   mcp add <name> --url URL [--header "Name: value"]...
                          add a stdio or Streamable HTTP server to .team/mcp.json
   mcp remove <name>      remove a server added with mcp add
 
-chat, demo and serve start the workspace's MCP servers once you trust them: they ask on a
-terminal (a yes is remembered for this content of .mcp.json); --trust-workspace trusts them
-for this run without asking; with neither, the servers stay off.
+  trust [--json]         whether you trust this workspace, and everything it grants its
+                         agents: MCP servers as they would run (env values, addresses with
+                         their queries, headers; secrets marked), the files they run with
+                         their sha256, allowed hosts, "approve always" rules and custom
+                         profiles; exit 1 when it is not trusted
+  trust --yes            trust what the workspace grants now (a running team applies it)
+
+Trust: a workspace whose .team/ the app made is trusted. One that came with its .team/ (a
+cloned repository, a team from before this version) is not, nor one whose grants changed
+since you agreed (a hand edit, a git pull, an edited server script): until you trust it, no
+MCP server starts, no host is allowed, no "approve always" rule applies, custom profiles are
+not used, and no agent wakes but by your own message. chat, demo and serve ask on a terminal
+(a yes is remembered); --trust-workspace trusts it for this run without asking.
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]

@@ -1,14 +1,14 @@
-import { dirname } from 'node:path'
 import { TeamError } from '../shared/errors'
 import type { McpServerInput, McpServerView, McpState } from '../shared/mcp'
-import { readMcpConfiguration } from '../main/runtime/mcp/config'
 import { McpServers } from '../main/runtime/mcp/servers'
 import { addTeamServer, removeTeamServer } from '../main/runtime/mcp/team-file'
-import { McpTrustStore } from '../main/runtime/mcp/trust'
-import { settingsPath } from '../main/runtime/model/config'
 import { TeamPaths } from '../main/runtime/team-paths'
+import { readTeamSandbox } from '../main/runtime/team-sandbox'
+import { defaultBashSandbox } from '../main/runtime/tools/bash-sandbox'
+import { inspectTrust } from '../main/runtime/trust/workspace-trust'
 import type { CommandContext } from './commands'
 import { oneLine, UsageError, writeLine } from './output'
+import { trustStoreFor } from './workspace-trust'
 
 type Command = (context: CommandContext) => Promise<number>
 
@@ -22,8 +22,13 @@ export const mcp: Command = async (context) => {
   throw new UsageError('expected "mcp list", "mcp add" or "mcp remove"')
 }
 
-function trustStore(): McpTrustStore {
-  return new McpTrustStore(dirname(settingsPath(process.env)))
+/** The workspace's trust as a team opening now would find it (`--trust-workspace`: trusted). */
+function trustOf(context: CommandContext): ReturnType<typeof inspectTrust> {
+  return inspectTrust(
+    new TeamPaths(context.options.workspace),
+    { store: trustStoreFor(), forRun: context.options.trustWorkspace },
+    process.env,
+  )
 }
 
 /**
@@ -33,13 +38,18 @@ function trustStore(): McpTrustStore {
 const list: Command = async (context) => {
   if (context.positionals.length > 0) throw new UsageError('mcp list takes no arguments')
   const paths = new TeamPaths(context.options.workspace)
+  const trust = trustOf(context)
   const servers = new McpServers(
     paths,
+    // A probe: one attempt each, no restart.
+    { policy: { restartDelaysMs: [], connectTimeoutMs: 15_000 } },
+    trust,
     {
-      trustStore: trustStore(),
-      trustForRun: context.options.trustWorkspace,
-      // A probe: one attempt each, no restart.
-      policy: { restartDelaysMs: [], connectTimeoutMs: 15_000 },
+      stdio: {
+        workspace: paths.workspace,
+        teamFolder: paths.root,
+        allowedHosts: () => (trust.isTrusted() ? readTeamSandbox(paths).allowedHosts : []),
+      },
     },
     () => undefined,
   )
@@ -50,6 +60,8 @@ const list: Command = async (context) => {
     state = servers.state()
   } finally {
     await servers.close()
+    // The sandbox's proxies would keep this process alive until their idle stop.
+    await defaultBashSandbox.close()
   }
   if (context.options.json) {
     await writeLine(context.output.stdout, JSON.stringify(state))
@@ -60,9 +72,9 @@ const list: Command = async (context) => {
     lines.push(
       `No MCP servers in ${paths.workspace} (.mcp.json, or add one with "agent-teams mcp add").`,
     )
-  if (state.trust === 'ask')
+  if (!trust.isTrusted() && state.servers.length > 0)
     lines.push(
-      'Not started: this workspace\'s servers are not trusted yet. Trust them when the team opens (the window, or "chat" on a terminal), or run "mcp list --trust-workspace".',
+      'Not started: this workspace is not trusted yet. See what it grants with "agent-teams trust"; trust it with "agent-teams trust --yes", or run "mcp list --trust-workspace".',
     )
   for (const server of state.servers) lines.push(...describeServer(server))
   await writeLine(context.output.stdout, lines.join('\n'))
@@ -132,15 +144,9 @@ const remove: Command = async (context) => {
   return 0
 }
 
-/** A change the person makes keeps the workspace trusted if it was (or had no server at all). */
+/** A change the person makes keeps a trusted workspace trusted (a fresh one is the app's). */
 async function keepingTrust(context: CommandContext, change: () => void): Promise<void> {
-  const paths = new TeamPaths(context.options.workspace)
-  const store = trustStore()
-  const before = readMcpConfiguration(paths, process.env).contentHash
-  const trusted = before === null || store.isTrusted(paths.workspace, before)
-  change()
-  const after = readMcpConfiguration(paths, process.env).contentHash
-  if (trusted && after !== null) store.remember(paths.workspace, after)
+  trustOf({ ...context, options: { ...context.options, trustWorkspace: false } }).keep(change)
 }
 
 function pairs(

@@ -8,7 +8,7 @@ import { faultAlert, installProcessGuard, type ProcessFault } from '../main/runt
 import { onStopSignals, type StopSignals } from '../main/runtime/stop-signals'
 import { plainFileSecretStore } from '../main/runtime/secrets'
 import type { CommandContext } from './commands'
-import { mcpOptionsForRun, type Ask } from './mcp-trust'
+import { trustOptionsForRun, type Ask } from './workspace-trust'
 import { UsageError, writeLine } from './output'
 import { startBrowserServer, type BrowserServer } from '../server/browser-server'
 
@@ -26,7 +26,7 @@ export interface ServeDependencies {
    * then ends the process at once; see stop-signals.ts).
    */
   readonly untilStopped?: () => Promise<void>
-  /** How the MCP trust question is asked (default: on the terminal, if there is one). */
+  /** How the trust question is asked (default: on the terminal, if there is one). */
   readonly ask?: Ask
   /** Told the running server, for tests. */
   readonly onListening?: (server: BrowserServer) => void
@@ -80,7 +80,7 @@ async function prepare(
     )
   const env = dependencies.env ?? process.env
   const configDirectory = dirname(settingsPath(env))
-  const mcp = await mcpOptionsForRun({
+  const trust = await trustOptionsForRun({
     workspace: context.options.workspace,
     configDirectory,
     trustForRun: context.options.trustWorkspace,
@@ -90,7 +90,7 @@ async function prepare(
     elsewhere: 'answer in the window',
   })
   const service = await AppService.create({
-    trustMcpServers: mcp.trustForRun === true,
+    trustWorkspace: trust.forRun === true,
     mode: 'browser',
     version: packageVersion(),
     configDirectory,

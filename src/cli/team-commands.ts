@@ -16,7 +16,7 @@ import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../main/runti
 import { TeamPaths } from '../main/runtime/team-paths'
 import { activityPrinter } from './activity'
 import { knownAgent } from './control-commands'
-import { mcpOptionsForRun } from './mcp-trust'
+import { trustOptionsForRun, trustStoreFor } from './workspace-trust'
 import type { CommandContext } from './commands'
 import { oneLine, UsageError, writeLine } from './output'
 
@@ -32,13 +32,13 @@ export async function runTeam(
   endpoint: ModelEndpoint,
   start: string | ((host: TeamHost) => void | Promise<void>),
 ): Promise<number> {
-  const mcp = await mcpOptionsForRun({
+  const trust = await trustOptionsForRun({
     workspace,
     configDirectory: dirname(settingsPath(process.env)),
     trustForRun: context.options.trustWorkspace,
     output: context.output,
   })
-  const host = await TeamHost.open({ workspace, endpoint, mcp })
+  const host = await TeamHost.open({ workspace, endpoint, trust })
   const subscription = host.subscribe(
     activityPrinter(context.output.stdout, { json: context.options.json }),
   )
@@ -116,7 +116,7 @@ export const demo: Command = async (context) => {
   if (context.positionals.length !== 0) throw new UsageError('demo takes no arguments')
   const workspace = context.options.workspaceGiven
     ? context.options.workspace
-    : await makeDemoWorkspace(tmpdir())
+    : await madeDemoWorkspace()
   const server = await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
   try {
     if (!context.options.json)
@@ -142,6 +142,13 @@ export const demo: Command = async (context) => {
   } finally {
     await server.close()
   }
+}
+
+/** A fresh demo folder: made by the app, so trusted at once. */
+async function madeDemoWorkspace(): Promise<string> {
+  const workspace = await makeDemoWorkspace(tmpdir())
+  trustStoreFor().rememberMadeHere(workspace)
+  return workspace
 }
 
 export const transcript: Command = async (context) => {

@@ -12,7 +12,7 @@ import {
   HelpDialog,
   InstructionsDialog,
   McpDialog,
-  McpTrustDialog,
+  TrustDialog,
   ModelDialog,
   ProfileDialog,
   RemoveDialog,
@@ -132,15 +132,17 @@ export function Shell() {
 function Dialogs() {
   const firstView = useIsFirstView()
   const dialog = useAppStore((state) => state.dialog)
-  // The workspace's MCP servers wait for the person's trust: asked before anything else opens.
-  const askTrust = useAppStore((state) => state.mcp?.trust === 'ask')
+  // A workspace the person has not trusted is asked about before anything else opens.
+  const askTrust = useAppStore(
+    (state) => state.trust !== null && !state.trust.trusted && !state.trust.declined,
+  )
   // Dialogs wait for the app: the first view is the team only.
   if (firstView) return null
   // Each dialog is a chunk of its own (components/lazy.tsx), loaded when first opened.
   if (dialog === null && askTrust)
     return (
       <Suspense fallback={null}>
-        <McpTrustDialog />
+        <TrustDialog />
       </Suspense>
     )
   return dialog === null ? null : (
@@ -187,6 +189,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <RemoveDialog name={dialog.name} />
     case 'mcp':
       return <McpDialog />
+    case 'trust':
+      return <TrustDialog />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -31,6 +31,7 @@ import { taskCommands } from './task-commands'
 import { needsYouAnswerSchema, needsYouEntrySchema } from './needs-you'
 import { approvalModeSchema, profileNameSchema, profileSchema, profileViewSchema } from './profiles'
 import { positionSchema } from './position'
+import { trustViewSchema } from './trust'
 
 /**
  * The one contract between the runtime and every UI: each command's parameters and result as
@@ -138,6 +139,8 @@ export const teamSnapshotSchema = z.object({
   tasks: taskBoardSchema.optional(),
   /** The team's MCP servers; null when no team is open. */
   mcp: mcpStateSchema.nullable(),
+  /** Whether the person trusts what the workspace grants; null when no team is open. */
+  trust: trustViewSchema.nullable(),
   /** The Needs-you queue: pending entries and the recently settled ones. */
   needsYou: z.array(needsYouEntrySchema).optional(),
 })
@@ -399,9 +402,14 @@ export const commands = {
     result: sandboxViewSchema,
   },
   ...taskCommands,
-  /** Answers the trust question for the workspace's MCP servers (remembered when trusted). */
-  trustMcpServers: { params: z.object({ trust: z.boolean() }).strict(), result: mcpStateSchema },
-  /** Adds an MCP server to `.team/mcp.json`; it starts when the workspace's servers are trusted. */
+  /** Whether the person trusts the open workspace, and everything it grants its agents. */
+  getTrust: { params: empty, result: trustViewSchema },
+  /**
+   * The person's answer to the trust question: yes agrees to what the workspace grants now
+   * (remembered); no keeps it all off for this session.
+   */
+  trustWorkspace: { params: z.object({ trust: z.boolean() }).strict(), result: trustViewSchema },
+  /** Adds an MCP server to `.team/mcp.json`; it starts when the workspace is trusted. */
   addMcpServer: {
     params: z.object({ name: mcpServerNameSchema, server: mcpServerInputSchema }).strict(),
     result: mcpStateSchema,

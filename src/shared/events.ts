@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { mcpStateSchema } from './mcp'
+import { trustViewSchema } from './trust'
 import { needsYouEntrySchema } from './needs-you'
 import { mailMessageSchema } from './messages'
 import { memberStatusSchema, waitCauseSchema } from './roster'
@@ -118,8 +119,13 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   /** A problem for the whole team (the endpoint refused the key), reported once. */
   z.object({ type: z.literal('team-alert'), code: z.string(), message: z.string() }),
   z.object({ type: z.literal('team-alert-cleared'), code: z.string() }),
-  /** The team's MCP servers: trust, each server's state, its tools and stderr tail. */
+  /** The team's MCP servers: each server's state, its tools and stderr tail. */
   z.object({ type: z.literal('mcp-changed'), state: mcpStateSchema }),
+  /**
+   * Whether the person trusts what the workspace grants, and what it grants: the trust began or
+   * stopped holding, the grants changed, or the person answered.
+   */
+  z.object({ type: z.literal('trust-changed'), trust: trustViewSchema }),
   z.object({
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,

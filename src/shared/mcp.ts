@@ -24,7 +24,7 @@ export const mcpServerNameSchema = z
 export const MCP_SOURCES = ['workspace', 'team'] as const
 
 /**
- * off: not started (not trusted, or the team is closing); starting: connecting; running: its
+ * off: not started (the workspace is not trusted, or the team is closing); starting: connecting; running: its
  * tools are offered; restarting: it stopped and comes back after a pause; failed: it stopped
  * too often or could not start, see `detail`; invalid: its configuration is wrong, see `detail`.
  */
@@ -55,15 +55,8 @@ export const mcpServerViewSchema = z.object({
 })
 export type McpServerView = z.infer<typeof mcpServerViewSchema>
 
-/**
- * none: no server needs trust; trusted: remembered, or for this run; ask: the person has not
- * decided for this content of the files; declined: the person said no for this session.
- */
-export const MCP_TRUST_STATES = ['none', 'trusted', 'ask', 'declined'] as const
-export type McpTrust = (typeof MCP_TRUST_STATES)[number]
-
+/** The servers' states; whether they may start at all is the workspace's trust (`trust.ts`). */
 export const mcpStateSchema = z.object({
-  trust: z.enum(MCP_TRUST_STATES),
   servers: z.array(mcpServerViewSchema),
   /** A configuration file that cannot be read at all (not JSON, not an object), with the fix. */
   problems: z.array(z.string()),

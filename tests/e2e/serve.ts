@@ -29,6 +29,10 @@ export interface ServeOptions {
   readonly configHome: string
   /** Left out (or 0): the server picks a free port itself and prints it. */
   readonly port?: number
+  /** Variables beside a newcomer's (a key a workspace's `${VAR}` names, say). */
+  readonly env?: Readonly<Record<string, string>>
+  /** More arguments for `serve` (`--trust-workspace`). */
+  readonly args?: readonly string[]
 }
 
 export interface RunningServer {
@@ -78,9 +82,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw new Error(`Build the UI first: npx electron-vite build (no ${builtPage})`)
   const args = [command, 'serve', '--workspace', options.workspace]
   if (options.port !== undefined) args.push('--port', String(options.port))
+  args.push(...(options.args ?? []))
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: newcomerEnv(options.configHome),
+    env: { ...newcomerEnv(options.configHome), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   running.add(child)

@@ -42,6 +42,9 @@ export function appServices(
     const server = await OfflineModelServer.start({ script, apiKey: 'test-key' })
     entry.server = server
     const service = await AppService.create({
+      // What `prepare` made stands for the person's own team: trusted (tests of trust make
+      // their own service).
+      trustWorkspace: true,
       mode,
       version: '1.0.0',
       configDirectory: join(entry.root, 'config'),

@@ -10,7 +10,10 @@ import {
 import type { Script } from '../../src/offline-model/script'
 import { tempWorkspace } from './workspace'
 
-/** Host options; the endpoint's fields are added to the offline server's (its URL, key, model). */
+/**
+ * Host options; the endpoint's fields are added to the offline server's (its URL, key, model).
+ * `trust` defaults to trusting the workspace for the run (tests of trust itself pass their own).
+ */
 export type TestHostOptions = Partial<Omit<HostOptions, 'endpoint'>> & {
   endpoint?: Partial<ModelEndpoint>
 }
@@ -53,6 +56,7 @@ async function openOn(
 ): Promise<HostUnderTest> {
   const { endpoint, ...rest } = options
   const host = await TeamHost.open({
+    trust: { store: null, forRun: true },
     ...rest,
     workspace,
     endpoint: {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { activityPrinter } from '../../src/cli/activity'
-import { mcpOptionsForRun } from '../../src/cli/mcp-trust'
+import { trustOptionsForRun } from '../../src/cli/workspace-trust'
 import { needsYouPath } from '../../src/main/runtime/needs-you/store'
 import { text, toolCall, type Reply } from '../../src/offline-model/script'
 import type { NeedsYouEntry } from '../../src/shared/needs-you'
@@ -186,12 +186,12 @@ describe('the CLI shows what agents write without letting the terminal obey it',
       }),
     )
     let question = ''
-    await mcpOptionsForRun({
+    await trustOptionsForRun({
       workspace: dir,
       configDirectory: tempWorkspace().dir,
       trustForRun: false,
       output: { stdout: new PassThrough(), stderr: new PassThrough() },
-      ask: async (asked) => {
+      ask: async (asked: string) => {
         question = asked
         return 'n'
       },

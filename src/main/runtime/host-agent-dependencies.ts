@@ -4,9 +4,7 @@ import type { HostFeatures } from './host-features'
 import type { HostOptions } from './host-options'
 import { ProjectInstructions } from './instructions/project-instructions'
 import { mayUseServer } from './mcp/agent-servers'
-import { sandboxQueueHooks } from './needs-you/sandbox-queue'
 import type { Team } from './team'
-import { readTeamSandbox } from './team-sandbox'
 import { agentSandboxPolicy } from './sandbox/agent-policy'
 import { LEAD } from '../../shared/names'
 
@@ -14,10 +12,7 @@ import { LEAD } from '../../shared/names'
 export type AgentHostHooks = Pick<
   AgentDependencies,
   'model' | 'modelChoice' | 'pauseReason' | 'reportAuthFailure' | 'spawn' | 'permission'
-> & {
-  /** Mail from the person to an agent (the sandbox's notices of what it blocked). */
-  readonly sendFromUser: (to: string, content: string) => void
-}
+>
 
 /**
  * Everything an agent is made of that the host owns, in one place: the team, its features as
@@ -61,7 +56,7 @@ export function agentDependenciesFor(
     bash: {
       sandbox: {
         teamFolder: team.paths.root,
-        allowedHosts: () => readTeamSandbox(team.paths).allowedHosts,
+        allowedHosts: features.allowedHosts,
         unreadable: options.privateFolders,
         // From the app's record of the worktree it made, never from the worktree's .git file.
         writableFor: (context) =>
@@ -74,7 +69,7 @@ export function agentDependenciesFor(
             allowedHosts: [],
             unreadable: [],
           }),
-        hooks: options.sandboxHooks ?? sandboxQueueHooks(needsYou, team.paths, hooks.sendFromUser),
+        hooks: features.sandboxHooks,
       },
     },
     mcpTools: (name) => mcp.tools((server) => mayUseServer(team.roster.find(name), server)),

@@ -44,6 +44,15 @@ export class LoadedAgents extends Map<string, Agent> {
     }
   }
 
+  /**
+   * After a start in a workspace the person has not trusted: every agent is loaded (its
+   * transcript, usage and problems show) and none goes on by itself.
+   */
+  loadAll(): void {
+    this.load(LEAD)
+    for (const member of this.team.roster.members) this.load(member.name)
+  }
+
   /** Resolves once no agent is running, and none was woken meanwhile. */
   async settled(): Promise<void> {
     for (;;) {

@@ -1,10 +1,12 @@
 import { branchesChangedEvent } from '../../shared/events'
+import { UNTRUSTED_NOTE } from '../../shared/trust'
 import type { Agent } from './agents/agent'
 import { randomIds, systemClock } from './clock'
 import type { HostOptions } from './host-options'
 import { appDataFolder, workspaceDataFolder } from './fs/app-folders'
 import { McpServers } from './mcp/servers'
 import { teamQueue } from './needs-you/mirror'
+import { sandboxQueueHooks } from './needs-you/sandbox-queue'
 import type { NeedsYou, NeedsYouActions } from './needs-you/queue'
 import { ProfileStore } from './permissions/profile-store'
 import { Protocols } from './protocols/service'
@@ -15,7 +17,10 @@ import { TaskAutomation, TASK_BOARD_SENDER, autoClaimOf } from './tasks/task-aut
 import { TeamTasks } from './tasks/team-tasks'
 import type { Team } from './team'
 import { TeamBudgets } from './team-budgets'
+import { readTeamSandbox } from './team-sandbox'
 import { TeamWorktrees, type TeamWorktreesDependencies } from './team-worktrees'
+import type { BashSandboxHooks } from './tools/basic-tools'
+import type { WorkspaceTrust } from './trust/workspace-trust'
 
 /**
  * The team's features beside its agents: worktrees and review, the s10 protocols, MCP servers,
@@ -33,6 +38,12 @@ export interface HostFeatures {
   readonly taskAutomation: TaskAutomation
   /** Git's refs in the workspace's repository; null when it is not one, or nothing is watched. */
   readonly gitRefs: Promise<GitRefWatcher | null>
+  /** Whether the person trusts what the workspace grants; every grant below asks it. */
+  readonly trust: WorkspaceTrust
+  /** The hosts bash and stdio servers may reach: the team's list, none while untrusted. */
+  readonly allowedHosts: () => readonly string[]
+  /** Where the sandbox's blocks (bash's and servers') and unsandboxed commands go. */
+  readonly sandboxHooks: BashSandboxHooks
 }
 
 /** What the features call back on the host: its agents and the person's commands. */
@@ -43,12 +54,15 @@ export interface FeatureHooks extends NeedsYouActions {
   /** The agent, loaded if need be (the task board gives it a turn). */
   readonly agent: (name: string) => Agent
   readonly sendToTeammate: TeamWorktreesDependencies['sendToTeammate']
+  /** Mail from the person to an agent (the sandbox's notices of what it blocked). */
+  readonly sendFromUser: (to: string, content: string) => void
 }
 
 export function createFeatures(
   team: Team,
   options: HostOptions,
   hooks: FeatureHooks,
+  trust: WorkspaceTrust,
 ): HostFeatures {
   const clock = options.clock ?? systemClock
   const ids = options.ids ?? randomIds(clock)
@@ -66,13 +80,35 @@ export function createFeatures(
     ids,
     shutDownAfterStep: (name, reason) => hooks.loadedAgent(name)?.shutdownAfterThisStep(reason),
   })
-  const mcp = new McpServers(team.paths, options.mcp ?? { trustStore: null }, (state) =>
-    team.publish({ type: 'mcp-changed', state }),
+  const needsYou = teamQueue(
+    team,
+    clock,
+    ids,
+    {
+      reviewPlan: (id, approve, feedback) => hooks.reviewPlan(id, approve, feedback),
+      resume: (name) => hooks.resume(name),
+    },
+    () => trust.isTrusted(),
   )
-  const needsYou = teamQueue(team, clock, ids, {
-    reviewPlan: (id, approve, feedback) => hooks.reviewPlan(id, approve, feedback),
-    resume: (name) => hooks.resume(name),
-  })
+  const allowedHosts = (): readonly string[] =>
+    trust.isTrusted() ? readTeamSandbox(team.paths).allowedHosts : []
+  const sandboxHooks =
+    options.sandboxHooks ?? sandboxQueueHooks(needsYou, team.paths, hooks.sendFromUser, trust)
+  const mcp = new McpServers(
+    team.paths,
+    options.mcp ?? {},
+    trust,
+    {
+      stdio: {
+        workspace: team.paths.workspace,
+        teamFolder: team.paths.root,
+        allowedHosts,
+        unreadable: options.privateFolders,
+      },
+      onBlocked: (agent, actions) => sandboxHooks.onBlocked?.(agent, actions),
+    },
+    (state) => team.publish({ type: 'mcp-changed', state }),
+  )
   const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
   const tasks = new TeamTasks(team)
   worktrees.taskMarks.seed(tasks.view().tasks)
@@ -80,12 +116,16 @@ export function createFeatures(
   const taskAutomation = new TaskAutomation({
     tasks,
     members: () => team.roster.members,
-    autoClaims: (name) => autoClaimOf(team.roster.find(name)),
+    // Automation wakes agents: only once the person trusts the workspace.
+    autoClaims: (name) => trust.isTrusted() && autoClaimOf(team.roster.find(name)),
     send: (request) => team.send(request),
     publish: (event) => team.publish(event),
     giveTask: (name, text) => hooks.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
   })
-  const profiles = ProfileStore.of(team.paths)
+  const profiles = ProfileStore.of(team.paths, {
+    refusal: () => (trust.isTrusted() ? null : UNTRUSTED_NOTE),
+    keep: (change) => trust.keep(change),
+  })
   // A merge or commit made by another process moves the branch lines as well as one made here.
   const gitRefs =
     options.watch === false
@@ -94,7 +134,20 @@ export function createFeatures(
           workspace: team.paths.workspace,
           onChange: () => team.publish(branchesChangedEvent()),
         }).catch(() => null)
-  return { worktrees, protocols, mcp, profiles, needsYou, budgets, tasks, taskAutomation, gitRefs }
+  return {
+    worktrees,
+    protocols,
+    mcp,
+    profiles,
+    needsYou,
+    budgets,
+    tasks,
+    taskAutomation,
+    gitRefs,
+    trust,
+    allowedHosts,
+    sandboxHooks,
+  }
 }
 
 function reportToStderr(error: unknown): void {

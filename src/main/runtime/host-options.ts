@@ -7,6 +7,7 @@ import type { InstructionScope } from './instructions/project-instructions'
 import type { McpOptions } from './mcp/servers'
 import type { ModelEndpoint } from './model/client'
 import type { BashSandboxHooks } from './tools/basic-tools'
+import type { TrustOptions } from './trust/workspace-trust'
 
 /** How a `TeamHost` is opened: the workspace, the endpoint and the team's policies. */
 export interface HostOptions {
@@ -37,7 +38,7 @@ export interface HostOptions {
   readonly sandboxHooks?: BashSandboxHooks
   /** Folders bash may never read, beside the default settings folder: the app's config. */
   readonly privateFolders?: readonly string[]
-  /** MCP servers: where trust is kept, and whether this run trusts them without asking. */
+  /** MCP servers: where `${VAR}` comes from, and their timeouts. */
   readonly mcp?: McpOptions
   /**
    * The app's data folder (fs/app-folders.ts: `$XDG_DATA_HOME/agent-teams`): the teammates'
@@ -46,4 +47,10 @@ export interface HostOptions {
   readonly dataFolder?: string
   /** Told of what failed in the background (a git mark of a turn): the log. Default: stderr. */
   readonly report?: (error: unknown) => void
+  /**
+   * Whether the person trusts what the workspace grants (its MCP servers, allowed hosts,
+   * "approve always" rules and custom profiles): where agreements are kept, and
+   * `--trust-workspace`. Until it is trusted none of it applies and only the person wakes agents.
+   */
+  readonly trust: TrustOptions
 }

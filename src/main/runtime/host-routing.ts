@@ -15,6 +15,11 @@ export interface RoutingParts {
   readonly needsYou: NeedsYou
   /** Whether teammates' messages wake the lead (the person's always do). */
   readonly leadWakesOnMessages: boolean
+  /**
+   * Whether mail appended to an inbox from outside this process wakes its agent: not while the
+   * workspace is untrusted (a cloned team's mail must not spend the person's key).
+   */
+  readonly outsideMailWakes: () => boolean
   readonly loadedAgent: (name: string) => Agent | undefined
   readonly agent: (name: string) => Agent
 }
@@ -44,6 +49,7 @@ export function routeEvent(event: TeamEvent, parts: RoutingParts): void {
 function mailArrived(parts: RoutingParts, name: string, from: string | null): void {
   // Marked whether or not it wakes the agent: the mail is read at its next look either way.
   parts.loadedAgent(name)?.noteMail()
+  if (from === null && !parts.outsideMailWakes()) return
   if (name === LEAD) {
     if (parts.leadWakesOnMessages || from === USER) parts.agent(LEAD).wake()
     return

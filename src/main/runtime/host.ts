@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { InstructionFileView } from '../../shared/instructions'
@@ -11,6 +12,7 @@ import { LEAD, USER, assertSpawnableName } from '../../shared/names'
 import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
 import type { PriceOverrides } from '../../shared/prices'
 import type { TranscriptRecord } from '../../shared/transcript'
+import type { TrustView } from '../../shared/trust'
 import type { BranchAction } from '../../shared/worktree'
 import {
   createAgent,
@@ -62,6 +64,10 @@ import type { TeamBudgets } from './team-budgets'
 import type { TeamWorktrees } from './team-worktrees'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from './tools/bash-sandbox'
+import type { WorkspaceTrust } from './trust/workspace-trust'
+import { HostTrust } from './host-trust'
+import { writeTeamSandbox } from './team-sandbox'
+import { TeamPaths } from './team-paths'
 import type { TeamTasks } from './tasks/team-tasks'
 import type { TaskAutomation } from './tasks/task-automation'
 
@@ -93,6 +99,13 @@ export class TeamHost {
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
   readonly needsYou: NeedsYou
   readonly profiles: ProfileStore
+  /**
+   * Whether the person trusts what the workspace grants. Until then its MCP servers, allowed
+   * hosts, "approve always" rules and custom profiles do not apply, and only the person wakes
+   * agents.
+   */
+  readonly trust: WorkspaceTrust
+  private readonly hostTrust: HostTrust
   private closed = false
 
   private constructor(
@@ -102,14 +115,22 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    const features = createFeatures(team, options, {
-      agents: () => this.agents.values(),
-      loadedAgent: (name) => this.agents.get(name),
-      agent: (name) => this.agents.load(name),
-      sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
-      reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
-      resume: (name) => this.resume(name),
-    })
+    this.hostTrust = new HostTrust(team, options)
+    this.trust = this.hostTrust.trust
+    const features = createFeatures(
+      team,
+      options,
+      {
+        agents: () => this.agents.values(),
+        loadedAgent: (name) => this.agents.get(name),
+        agent: (name) => this.agents.load(name),
+        sendToTeammate: (to, content, extra) => this.send({ from: USER, to, content, extra }),
+        sendFromUser: (to, content) => this.send({ to, content }),
+        reviewPlan: (id, approve, feedback) => this.reviewPlan(id, approve, feedback),
+        resume: (name) => this.resume(name),
+      },
+      this.trust,
+    )
     this.worktrees = features.worktrees
     this.protocols = features.protocols
     this.mcp = features.mcp
@@ -126,12 +147,13 @@ export class TeamHost {
       reportAuthFailure: (message) => this.authAlert.report(message),
       spawn: (request) => this.spawn({ ...request, by: LEAD }),
       permission: (name) => this.permission(name),
-      sendFromUser: (to, content) => this.send({ to, content }),
     })
     this.subscription = team.subscribe((event) => this.route(event))
   }
 
   static async open(options: HostOptions): Promise<TeamHost> {
+    // A `.team/` the app makes now holds nothing it did not make: trusted at once.
+    const madeHere = !existsSync(new TeamPaths(options.workspace).root)
     const team = await Team.open({
       workspace: options.workspace,
       clock: options.clock,
@@ -143,13 +165,13 @@ export class TeamHost {
     let host: TeamHost | null = null
     try {
       host = new TeamHost(team, options)
-      host.mcp.open()
+      host.hostTrust.open(madeHere, { mcp: host.mcp, agents: host.agents })
       team.onControl((command) => host?.control(command))
       host.taskAutomation.releaseAtOpen(
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
-      host.agents.wakeAfterStart()
+      host.hostTrust.goOn()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -300,11 +322,31 @@ export class TeamHost {
     return setProfileChoice(this.team, this.profiles, name, change)
   }
 
-  /** The person's answer to a Needs-you entry (approve, approve always, deny, answer). */
+  /**
+   * The person's answer to a Needs-you entry (approve, approve always, deny, answer); an
+   * "approve always" rule of theirs keeps a trusted workspace trusted.
+   */
   answerNeedsYou(answer: NeedsYouAnswer): NeedsYouEntry {
     this.assertOpen()
     const { id, decision, text } = answer
-    return this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) })
+    return this.trust.keep(() =>
+      this.needsYou.answer({ id, decision, ...(text === undefined ? {} : { text }) }),
+    )
+  }
+
+  /** The person's allowed hosts for bash and the servers (Settings): trusted stays trusted. */
+  setAllowedHosts(hosts: readonly string[]): void {
+    this.assertOpen()
+    this.trust.keep(() => writeTeamSandbox(this.team.paths, hosts))
+  }
+
+  /**
+   * The person's answer to the trust question: yes agrees to what the workspace grants now
+   * (remembered), and the team goes on as if it had opened trusted; no keeps everything off.
+   */
+  answerTrust(trust: boolean): TrustView {
+    this.assertOpen()
+    return this.hostTrust.answer(trust)
   }
 
   /** An agent's profile and approval mode as they apply now. */
@@ -387,6 +429,7 @@ export class TeamHost {
     await this.worktrees.close()
     const refs = await this.gitRefs
     refs?.close()
+    this.hostTrust.close()
     await this.agents.closeAll()
     await this.mcp.close()
     await this.team.close()
@@ -409,6 +452,8 @@ export class TeamHost {
       taskAutomation: this.taskAutomation,
       needsYou: this.needsYou,
       leadWakesOnMessages: this.options.leadWakesOnMessages !== false,
+      // Mail appended from outside wakes no one in a workspace the person has not trusted.
+      outsideMailWakes: () => this.trust.isTrusted(),
       loadedAgent: (name) => this.agents.get(name),
       agent: (name) => this.agents.load(name),
     })

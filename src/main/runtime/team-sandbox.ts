@@ -7,10 +7,12 @@ import {
   teamSandboxFileSchema,
   type TeamSandboxFile,
 } from '../../shared/sandbox'
+import { UNTRUSTED_NOTE } from '../../shared/trust'
 import { writeFileAtomicSync } from './fs/durable'
 import { FILE_CAPS, readRegularTextSync } from './fs/safe-open'
 import type { TeamPaths } from './team-paths'
 import { defaultBashSandbox } from './tools/bash-sandbox'
+import type { TrustGate } from './trust/workspace-trust'
 
 /** What a team's `.team/sandbox.json` says, or why it could not be used. */
 export interface TeamSandboxSettings {
@@ -81,13 +83,25 @@ function describeIssues(
     .join('; ')
 }
 
-/** The sandbox as the settings view shows it; `paths` null: no team is open. */
-export async function sandboxView(paths: TeamPaths | null): Promise<SandboxView> {
+/**
+ * The sandbox as the settings view shows it; `host` null: no team is open. The team's hosts
+ * apply only while the person trusts the workspace, and the view says so.
+ */
+export async function sandboxView(
+  host: { readonly team: { readonly paths: TeamPaths }; readonly trust: TrustGate } | null,
+): Promise<SandboxView> {
   const status = await defaultBashSandbox.report()
-  const team = paths === null ? null : readTeamSandbox(paths)
+  const team = host === null ? null : readTeamSandbox(host.team.paths)
+  const problem =
+    team === null
+      ? null
+      : (team.problem ??
+        (team.allowedHosts.length > 0 && !host?.trust.isTrusted()
+          ? `No host is allowed yet: ${UNTRUSTED_NOTE}.`
+          : null))
   return {
     status,
-    team: team === null ? null : { allowedHosts: [...team.allowedHosts], problem: team.problem },
+    team: team === null ? null : { allowedHosts: [...team.allowedHosts], problem },
     preset: [...PACKAGE_REGISTRY_HOSTS],
   }
 }

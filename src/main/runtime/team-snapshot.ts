@@ -55,6 +55,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       offline: sources.offline,
       alert: null,
       mcp: null,
+      trust: null,
     }
   }
   const roster = host.roster()
@@ -88,6 +89,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     alert: sources.alert,
     tasks: host.tasks.view(),
     mcp: host.mcp.state(),
+    trust: host.trust.view(),
     needsYou: host.needsYou.entries(),
   }
 }

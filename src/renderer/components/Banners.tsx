@@ -15,6 +15,7 @@ export function Banners() {
         <ConnectionBanner />
         <RosterProblemBanner />
         <TeamAlertBanner />
+        <TrustBanner />
       </div>
       <Notices />
     </>
@@ -35,6 +36,29 @@ function connectionText(connection: ConnectionStatus): string | null {
     default:
       return assertNever(connection, 'connection')
   }
+}
+
+/** After "Not now": the workspace stays untrusted, and says so until the person decides. */
+function TrustBanner() {
+  const untrusted = useAppStore((state) => state.trust !== null && !state.trust.trusted)
+  const declined = useAppStore((state) => state.trust?.declined === true)
+  const openDialog = useAppStore((state) => state.openDialog)
+  if (!untrusted || !declined) return null
+  return (
+    <div className="banner banner-warning" role="status">
+      <div className="banner-text">
+        <strong>This workspace is not trusted.</strong> Its MCP servers, allowed hosts, “approve
+        always” rules and custom profiles are off, and agents wake only by your own message.
+      </div>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => openDialog({ kind: 'trust' })}
+      >
+        Review…
+      </button>
+    </div>
+  )
 }
 
 function ConnectionBanner() {

@@ -14,54 +14,13 @@ const LOOK: Record<McpStatus, { label: string; className: string }> = {
   invalid: { label: 'Invalid', className: 'status-error' },
 }
 
-/**
- * The first time a workspace's MCP servers would start, the person is asked: they run programs
- * on this computer, as its `.mcp.json` says. A yes is remembered for this content of the files.
- */
-export function McpTrustDialog() {
-  const servers = useAppStore((state) => state.mcp?.servers ?? [])
-  const trust = useAppStore((state) => state.trustMcpServers)
-  const command = useCommand(trust)
-  return (
-    <Dialog
-      title="Trust this folder’s MCP servers?"
-      description="Its .mcp.json starts these programs on your computer, with your rights, and gives their tools to the agents. Trust them only if you trust the folder. You are asked again when the file changes."
-      onClose={() => void command.run(false)}
-    >
-      <ul className="mcp-list">
-        {servers.map((server) => (
-          <li key={server.name}>
-            <strong>{server.name}</strong>{' '}
-            <code className="mcp-target">{server.target || server.detail}</code>
-          </li>
-        ))}
-      </ul>
-      <InlineError error={command.error} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => void command.run(false)}>
-          Not now
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          data-autofocus
-          disabled={command.pending}
-          onClick={() => void command.run(true)}
-        >
-          Trust and start
-        </button>
-      </div>
-    </Dialog>
-  )
-}
-
 /** The team's MCP servers: state, tools, the tail of stderr; add one, remove an added one. */
 export function McpDialog() {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const mcp = useAppStore((state) => state.mcp)
-  const trust = useAppStore((state) => state.trustMcpServers)
+  const trusted = useAppStore((state) => state.trust?.trusted !== false)
+  const openDialog = useAppStore((state) => state.openDialog)
   const remove = useCommand(useAppStore((state) => state.removeMcpServer))
-  const trustCommand = useCommand(trust)
   return (
     <Dialog
       title="MCP servers"
@@ -74,15 +33,15 @@ export function McpDialog() {
           {problem}
         </p>
       ))}
-      {mcp?.trust === 'declined' || mcp?.trust === 'ask' ? (
+      {!trusted && (mcp?.servers.length ?? 0) > 0 ? (
         <p className="field-note">
-          These servers are off: the folder is not trusted.{' '}
+          These servers are off: this workspace is not trusted.{' '}
           <button
             type="button"
             className="button button-small"
-            onClick={() => void trustCommand.run(true)}
+            onClick={() => openDialog({ kind: 'trust' })}
           >
-            Trust and start
+            Review what it grants…
           </button>
         </p>
       ) : null}
@@ -99,7 +58,7 @@ export function McpDialog() {
           ))}
         </ul>
       )}
-      <InlineError error={remove.error ?? trustCommand.error} />
+      <InlineError error={remove.error} />
       <AddServerForm />
     </Dialog>
   )

@@ -42,8 +42,8 @@ export const RemoveDialog = lazyComponent(() =>
 export const McpDialog = lazyComponent(() =>
   import('./McpDialog').then((module) => module.McpDialog),
 )
-export const McpTrustDialog = lazyComponent(() =>
-  import('./McpDialog').then((module) => module.McpTrustDialog),
+export const TrustDialog = lazyComponent(() =>
+  import('./TrustDialog').then((module) => module.TrustDialog),
 )
 export const NeedsYouView = lazyComponent(() =>
   import('./NeedsYouView').then((module) => module.NeedsYouView),

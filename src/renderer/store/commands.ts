@@ -51,8 +51,8 @@ export interface Commands {
   createTask(params: Params<'createTask'>): Promise<Result<'createTask'>>
   /** Edits a task; `owner` assigns it (the teammate is told in its inbox). */
   updateTask(params: Params<'updateTask'>): Promise<Result<'updateTask'>>
-  /** Answers the trust question for the workspace's MCP servers. */
-  trustMcpServers(trust: boolean): Promise<void>
+  /** The person's answer to the trust question: everything the workspace grants, or none of it. */
+  trustWorkspace(trust: boolean): Promise<void>
   addMcpServer(params: Params<'addMcpServer'>): Promise<void>
   removeMcpServer(name: string): Promise<void>
 }
@@ -65,7 +65,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
   }
 
   // The answer is the servers' state at once; later changes come as events.
-  function mcpChanged(state: Result<'trustMcpServers'>): void {
+  function mcpChanged(state: Result<'addMcpServer'>): void {
     get().applyEvents([{ type: 'mcp-changed', state }])
   }
 
@@ -148,8 +148,9 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       set({ firstRunDone: false, selected: LEAD, view: 'conversation', dialog: null })
       void get().refreshRecentWorkspaces()
     },
-    async trustMcpServers(trust) {
-      mcpChanged(await api.trustMcpServers({ trust }))
+    async trustWorkspace(trust) {
+      const view = await api.trustWorkspace({ trust })
+      get().applyEvents([{ type: 'trust-changed', trust: view }])
     },
     async addMcpServer(params) {
       mcpChanged(await api.addMcpServer(params))

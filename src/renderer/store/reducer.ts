@@ -110,6 +110,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       })
     case 'mcp-changed':
       return state.workspace === null ? state : { ...state, mcp: event.state }
+    case 'trust-changed':
+      return state.workspace === null ? state : { ...state, trust: event.trust }
     case 'needs-you-changed':
       return { ...state, needsYou: { ...state.needsYou, [event.entry.id]: event.entry } }
     case 'branches-changed':
@@ -157,6 +159,7 @@ function openWorkspace(state: TeamData, snapshot: TeamSnapshot): TeamData {
     defaultModel: snapshot.defaultModel,
     teamBudget: snapshot.teamBudget,
     mcp: snapshot.mcp,
+    trust: snapshot.trust ?? null,
     protocols: Object.fromEntries(snapshot.requests.map((request) => [request.id, request])),
     needsYou: Object.fromEntries((snapshot.needsYou ?? []).map((entry) => [entry.id, entry])),
     sentReviews: {},

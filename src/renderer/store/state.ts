@@ -1,4 +1,5 @@
 import type { McpState } from '../../shared/mcp'
+import type { TrustView } from '../../shared/trust'
 import type {
   AgentView,
   AppInfo,
@@ -139,8 +140,10 @@ export interface TeamData {
   readonly tasks: TaskBoardView
   readonly notices: readonly Notice[]
   readonly nextNoticeId: number
-  /** The team's MCP servers: trust, state, tools, stderr tail; null when no team is open. */
+  /** The team's MCP servers: state, tools, stderr tail; null when no team is open. */
   readonly mcp: McpState | null
+  /** Whether the person trusts what the workspace grants, and what; null when no team is open. */
+  readonly trust: TrustView | null
   /** The Needs-you queue's entries by id, pending and recently settled. */
   readonly needsYou: Readonly<Record<string, NeedsYouEntry>>
   /**
@@ -173,6 +176,7 @@ export const initialTeamData: TeamData = {
   notices: [],
   nextNoticeId: 1,
   mcp: null,
+  trust: null,
   needsYou: {},
   branchesVersion: 0,
 }

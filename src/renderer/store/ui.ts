@@ -40,6 +40,8 @@ export type DialogState =
   | { readonly kind: 'remove'; readonly name: string }
   /** The team's MCP servers: their state, tools and stderr; add and remove. */
   | { readonly kind: 'mcp' }
+  /** The trust question, opened again after "Not now": what the workspace grants. */
+  | { readonly kind: 'trust' }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

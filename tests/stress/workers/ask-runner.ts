@@ -32,6 +32,8 @@ const server = await OfflineModelServer.start({
 const host = await TeamHost.open({
   workspace,
   endpoint: { apiKey: 'crash-key', baseURL: server.url, model: 'offline', maxRetries: 0 },
+  // Each run stands for the person's own, after a crash: their team, trusted.
+  trust: { store: null, forRun: true },
 })
 if (host.roster().members.length === 0)
   await host.spawn({ name: 'alice', role: 'coder', prompt: 'Run the command.', approval: 'ask' })

@@ -25,7 +25,7 @@ describe('agent-teams mcp (the real binary)', () => {
       env,
       ...TIMEOUT,
     })
-    expect(untrusted.stdout).toContain("Not started: this workspace's servers are not trusted yet")
+    expect(untrusted.stdout).toContain('Not started: this workspace is not trusted yet.')
     expect(untrusted.stdout).toContain('notes (stdio, .mcp.json): off')
 
     const trusted = await runAgentTeams(
@@ -106,6 +106,26 @@ describe('agent-teams mcp (the real binary)', () => {
     expect(notOurs.stderr).toContain("comes from the workspace's .mcp.json; edit that file")
   }, 90_000)
 
+  it("the person's own mcp add keeps a fresh workspace trusted; trust shows it", async () => {
+    const workspace = tempWorkspace().dir
+    const env = { XDG_CONFIG_HOME: tempWorkspace('agent-teams-config-').dir }
+    const added = await runAgentTeams(
+      ['mcp', 'add', 'local', '--workspace', workspace, '--', 'node', 'server.mjs'],
+      { env, ...TIMEOUT },
+    )
+    expect(added.code).toBe(0)
+    const shown = await runAgentTeams(['trust', '--json', '--workspace', workspace], {
+      env,
+      ...TIMEOUT,
+    })
+    expect(shown.code).toBe(0)
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      trusted: true,
+      reason: 'agreed',
+      grants: { mcpServers: [{ name: 'local', source: 'team' }] },
+    })
+  }, 90_000)
+
   it('chat without a terminal leaves the servers off and says why; --trust-workspace uses them', async () => {
     const { workspace, env } = setUp()
     const script = queueScript({
@@ -120,8 +140,9 @@ describe('agent-teams mcp (the real binary)', () => {
     })
     expect(off.code).toBe(0)
     expect(off.stderr).toContain(
-      'are off: they are not trusted yet, and there is no terminal to ask on. Run with --trust-workspace to start them for this run.',
+      'is not trusted, and there is no terminal to ask on: its MCP servers, allowed hosts, "approve always" rules and custom profiles are off',
     )
+    expect(off.stderr).toContain('or for this run with --trust-workspace.')
     const on = await runAgentTeams(
       ['chat', 'use notes', '--trust-workspace', '--workspace', workspace],
       { env: model, ...TIMEOUT },

@@ -15,6 +15,7 @@ import type { SandboxView } from '../../../src/shared/sandbox'
 import type { NeedsYouEntry } from '../../../src/shared/needs-you'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import type { Task } from '../../../src/shared/tasks'
+import type { TrustView } from '../../../src/shared/trust'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
 export type FakeApi = {
@@ -59,6 +60,7 @@ export function snapshot(change: Partial<TeamSnapshot> = {}): TeamSnapshot {
     offline: false,
     alert: null,
     mcp: null,
+    trust: null,
     ...change,
   }
 }
@@ -131,6 +133,21 @@ export function needsYouEntry(change: Partial<NeedsYouEntry> = {}): NeedsYouEntr
     tool_use_id: 'tu_1',
     pattern: 'npm test',
     request_id: null,
+    ...change,
+  }
+}
+
+/** The trust view (default: a workspace the app made, granting nothing). */
+export function trustView(change: Partial<TrustView> = {}): TrustView {
+  return {
+    workspace: WORKSPACE,
+    trusted: true,
+    reason: 'made-here',
+    declined: false,
+    grants: { mcpServers: [], files: [], allowedHosts: [], approveAlways: [], profiles: [] },
+    changes: [],
+    sandbox: { available: true, mechanism: 'bubblewrap' },
+    problems: [],
     ...change,
   }
 }
@@ -263,12 +280,13 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     listTasks: vi.fn(async () => team.tasks ?? { tasks: [], problems: [] }),
     createTask: vi.fn(async ({ subject }: { subject: string }) => taskOf('9', { subject })),
     updateTask: vi.fn(async ({ id }: { id: string }) => taskOf(id)),
-    trustMcpServers: vi.fn(async ({ trust }: { trust: boolean }) => ({
-      ...(team.mcp ?? { servers: [], problems: [] }),
-      trust: trust ? ('trusted' as const) : ('declined' as const),
+    getTrust: vi.fn(async () => team.trust ?? trustView()),
+    trustWorkspace: vi.fn(async ({ trust }: { trust: boolean }) => ({
+      ...(team.trust ?? trustView()),
+      ...(trust ? { trusted: true, reason: 'agreed' as const, changes: [] } : { declined: true }),
     })),
-    addMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
-    removeMcpServer: vi.fn(async () => team.mcp ?? { trust: 'none', servers: [], problems: [] }),
+    addMcpServer: vi.fn(async () => team.mcp ?? { servers: [], problems: [] }),
+    removeMcpServer: vi.fn(async () => team.mcp ?? { servers: [], problems: [] }),
     setAgentProfile: vi.fn(async ({ name }: { name: string }) => ({
       summary: `${name}: profile changed.`,
     })),

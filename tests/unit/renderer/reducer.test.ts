@@ -14,7 +14,7 @@ import {
   type ProtocolRequest,
   type TeamData,
 } from '../../../src/renderer/store/state'
-import { agentView, inboxEntry, planRequest, settingsView, snapshot } from './fake-api'
+import { agentView, inboxEntry, planRequest, settingsView, snapshot, trustView } from './fake-api'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -61,7 +61,11 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
   'settings-changed': { type: 'settings-changed', settings: settingsView({ model: 'new-model' }) },
   'mcp-changed': {
     type: 'mcp-changed',
-    state: { trust: 'ask', servers: [], problems: ['.mcp.json is not valid JSON'] },
+    state: { servers: [], problems: ['.mcp.json is not valid JSON'] },
+  },
+  'trust-changed': {
+    type: 'trust-changed',
+    trust: trustView({ trusted: false, reason: 'no-record' }),
   },
   'agent-status-changed': {
     type: 'agent-status-changed',

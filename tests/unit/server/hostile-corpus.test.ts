@@ -108,7 +108,12 @@ describe('a hostile corpus of 2,000+ lines', () => {
           },
         }),
       )
-      const server = await startServer({ workspace, configHome: join(root, 'config') })
+      // The person's own team, fed by other programs: trusted, so its mail wakes its agents.
+      const server = await startServer({
+        workspace,
+        configHome: join(root, 'config'),
+        args: ['--trust-workspace'],
+      })
       onTestFinished(() => void server.stop())
       const corpus = hostileCorpus()
       let peakRss = rssMegabytes(server.child.pid as number)

@@ -119,6 +119,8 @@ describe('serve with an inbox that is a FIFO', () => {
     await makeHostileEntry('fifo', setup.team.paths.inbox('alice'))
     expect(await within(setup.run())).toBe(0)
     const service = await AppService.create({
+      // The person's own team, whose inbox went bad: trusted, so its agents go on at open.
+      trustWorkspace: true,
       mode: 'browser',
       version: '0.0.0',
       configDirectory: join(setup.configHome, 'agent-teams'),

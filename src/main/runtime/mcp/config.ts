@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { isValidServerName, MCP_SERVER_NAME_RULE } from '../../../shared/mcp'
 import { describeJsonError } from '../roster/json-errors'
@@ -27,6 +26,8 @@ export interface ConfiguredServer {
   readonly transport: 'stdio' | 'http' | null
   /** Null when the entry is wrong: `problem` says why and what to do. */
   readonly launch: ServerLaunch | null
+  /** The same fields as written, each `${VAR}` still a name (what the trust question shows). */
+  readonly written: ServerLaunch | null
   readonly problem: string | null
   /** What the UI shows: the command line or the address without its query, no secret. */
   readonly target: string
@@ -38,8 +39,6 @@ export interface McpConfiguration {
   readonly servers: readonly ConfiguredServer[]
   /** Files that could not be read at all, each with the fix. */
   readonly problems: readonly string[]
-  /** What the person trusts: both files' contents; null when no file holds a server. */
-  readonly contentHash: string | null
 }
 
 const MAX_SERVERS = 100
@@ -61,13 +60,11 @@ const httpEntry = z.looseObject({
 export function readMcpConfiguration(paths: TeamPaths, env: NodeJS.ProcessEnv): McpConfiguration {
   const problems: string[] = []
   const servers: ConfiguredServer[] = []
-  const texts: string[] = []
   for (const [source, file] of [
     ['workspace', paths.workspaceMcpServers],
     ['team', paths.mcpServers],
   ] as const) {
     const read = readEntries(file)
-    texts.push(`${source}\0${read.text ?? ''}`)
     if (read.problem !== null) problems.push(read.problem)
     for (const [name, entry] of read.entries) {
       if (servers.length >= MAX_SERVERS) {
@@ -83,9 +80,7 @@ export function readMcpConfiguration(paths: TeamPaths, env: NodeJS.ProcessEnv): 
       servers.push(judgeEntry(name, source, file, entry, env))
     }
   }
-  const contentHash =
-    servers.length === 0 ? null : createHash('sha256').update(texts.join('\0')).digest('hex')
-  return { servers, problems, contentHash }
+  return { servers, problems }
 }
 
 /** The entries of one file, as written (for `.team/mcp.json`'s add and remove). */
@@ -138,6 +133,7 @@ function judgeEntry(
     source,
     transport,
     launch: null,
+    written: null,
     problem: `${problem} (${file})`,
     target: '',
     secrets: [],
@@ -176,6 +172,7 @@ function judgeEntry(
       source,
       transport: 'http',
       launch: { type: 'http', url, headers },
+      written: { type: 'http', url: parsed.data.url, headers: { ...parsed.data.headers } },
       problem: null,
       // As written (a `${VAR}` stays a name), without the query, which often holds a key.
       target: (parsed.data.url.split('?')[0] ?? '').slice(0, 300),
@@ -212,6 +209,12 @@ function judgeEntry(
     source,
     transport: 'stdio',
     launch,
+    written: {
+      type: 'stdio',
+      command: parsed.data.command,
+      args,
+      env: { ...parsed.data.env },
+    },
     problem: null,
     // As written: an argument that came from `${VAR}` shows the name, never the value.
     target: [parsed.data.command, ...args].join(' ').slice(0, 300),

@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -8,7 +7,13 @@ import {
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerView, McpStatus } from '../../../shared/mcp'
+import type { BlockedAction } from '../../../shared/sandbox'
 import type { ConfiguredServer, ServerLaunch } from './config'
+import {
+  startStdioServer,
+  type McpSandboxContext,
+  type StdioServerProcess,
+} from './sandboxed-launch'
 
 export type { McpToolInfo }
 
@@ -32,6 +37,21 @@ export const DEFAULT_CONNECTION_POLICY: ConnectionPolicy = {
 
 const STDERR_LINES = 20
 const STDERR_LINE_CHARS = 500
+/** What a call's stderr is kept of, to find the writes the sandbox refused during it. */
+const CALL_STDERR_CHARS = 64 * 1024
+
+/** How a connection starts its server, and whom it tells what the sandbox blocked. */
+export interface ConnectionOptions {
+  readonly workspace: string
+  readonly policy: ConnectionPolicy
+  readonly onChange: () => void
+  /** Why the server may not start now (the workspace is not trusted), or null; asked each time. */
+  readonly mayStart: () => string | null
+  /** Where stdio servers run: the OS sandbox's rules for them. */
+  readonly stdio: McpSandboxContext
+  /** The sandbox stopped the server from writing or connecting during `agent`'s call. */
+  readonly onBlocked?: (agent: string, actions: readonly BlockedAction[]) => void
+}
 
 /**
  * One MCP server through the official SDK: started, restarted with back-off when it stops,
@@ -46,6 +66,10 @@ export class McpConnection {
   private restarts = 0
   private attempt = 0
   private client: Client | null = null
+  /** The running stdio server's process and sandbox, released when it has gone. */
+  private process: StdioServerProcess | null = null
+  /** Its stderr since the last call began: where refused writes are named. */
+  private callStderr = ''
   /** The client still connecting: closed with the team too, so no half-started server stays. */
   private pending: Client | null = null
   private connectedAt = 0
@@ -55,11 +79,7 @@ export class McpConnection {
 
   constructor(
     readonly server: ConfiguredServer,
-    private readonly options: {
-      readonly workspace: string
-      readonly policy: ConnectionPolicy
-      readonly onChange: () => void
-    },
+    private readonly options: ConnectionOptions,
   ) {
     if (server.launch === null) {
       this.status = 'invalid'
@@ -85,6 +105,12 @@ export class McpConnection {
     this.connect()
   }
 
+  /** Not started, and why (the workspace is not trusted): what its view shows. */
+  hold(reason: string): void {
+    if (this.closed || this.server.launch === null || this.status !== 'off') return
+    this.setStatus('off', reason)
+  }
+
   /** Resolves when the first connection attempt under way has finished, either way. */
   async whenStarted(): Promise<void> {
     await this.connecting
@@ -95,19 +121,30 @@ export class McpConnection {
     return this.server.secrets
   }
 
-  async call(tool: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  /** Calls a tool for `agent`; what the sandbox blocked meanwhile is told on its behalf. */
+  async call(
+    tool: string,
+    input: unknown,
+    signal: AbortSignal,
+    agent: string,
+  ): Promise<CallToolResult> {
     const client = this.client
     if (this.status !== 'running' || client === null)
       throw new Error(
         `the MCP server "${this.name}" is ${this.status}${this.detail ? `: ${this.detail}` : ''}`,
       )
+    this.callStderr = ''
+    // The team's list as it is now: a host the person allowed since the start applies.
+    this.process?.followHosts()
+    let said = ''
     try {
-      const result = await client.callTool(
+      const result = (await client.callTool(
         { name: tool, arguments: (input ?? {}) as Record<string, unknown> },
         undefined,
         { signal, timeout: this.options.policy.callTimeoutMs },
-      )
-      return result as CallToolResult
+      )) as CallToolResult
+      said = textOf(result)
+      return result
     } catch (error) {
       // An HTTP server that went away is noticed only by a failed request: connect again.
       if (!(error instanceof McpError) && !signal.aborted && this.server.transport === 'http')
@@ -118,6 +155,11 @@ export class McpConnection {
           cause: error,
         },
       )
+    } finally {
+      // A refused write shows in what the server said, on stderr or in its answer, as bash's
+      // does in its output; a refused connection is in the proxy's own record.
+      const blocked = this.process?.newlyBlocked(`${this.callStderr}\n${said}`) ?? []
+      if (blocked.length > 0) this.options.onBlocked?.(agent, blocked)
     }
   }
 
@@ -140,15 +182,24 @@ export class McpConnection {
     if (this.retryTimer) clearTimeout(this.retryTimer)
     this.retryTimer = null
     const clients = [this.client, this.pending]
+    const process = this.process
     this.client = null
     this.pending = null
+    this.process = null
     if (this.server.launch !== null) this.setStatus('off', null)
     await Promise.all(clients.map((client) => client?.close().catch(() => undefined)))
+    process?.release()
   }
 
   private connect(): void {
     const launch = this.server.launch
     if (launch === null) return
+    // Asked at every start and restart: a script changed since the person agreed waits.
+    const refusal = this.options.mayStart()
+    if (refusal !== null) {
+      this.setStatus('off', refusal)
+      return
+    }
     this.setStatus(this.restarts === 0 ? 'starting' : 'restarting', this.detail)
     this.connecting = this.open(launch).finally(() => {
       this.connecting = null
@@ -170,48 +221,48 @@ export class McpConnection {
         },
       },
     )
-    const transport = this.transport(launch)
     this.pending = client
+    let process: StdioServerProcess | null = null
     try {
+      let transport: Transport
+      if (launch.type === 'http') transport = httpTransport(launch)
+      else {
+        process = await startStdioServer(launch, this.options.stdio)
+        process.transport.stderr?.on('data', (chunk: Buffer) =>
+          this.noteStderr(chunk.toString('utf8')),
+        )
+        transport = process.transport
+      }
       await client.connect(transport, { timeout: this.options.policy.connectTimeoutMs })
       const tools = await listAllTools(client, this.options.policy.connectTimeoutMs)
       if (this.closed) {
         await client.close().catch(() => undefined)
+        process?.release()
         return
       }
       this.client = client
+      this.process = process
       this.toolList = tools
       this.connectedAt = Date.now()
-      client.onclose = () => this.lost(client, 'it stopped')
+      client.onclose = () => {
+        // Gone: its sandbox and temporary folder go with it.
+        process?.release()
+        this.lost(client, 'it stopped')
+      }
       this.setStatus('running', null)
     } catch (error) {
       await client.close().catch(() => undefined)
-      if (!this.closed) this.retry(describeFailure(error, this.server.secrets))
+      process?.release()
+      if (!this.closed) this.retry(describeFailure(error, this.server.secrets, this.stderr.at(-1)))
     } finally {
       if (this.pending === client) this.pending = null
     }
   }
 
-  private transport(launch: ServerLaunch): Transport {
-    if (launch.type === 'http')
-      return new StreamableHTTPClientTransport(new URL(launch.url), {
-        requestInit: { headers: { ...launch.headers } },
-      })
-    const transport = new StdioClientTransport({
-      command: launch.command,
-      args: [...launch.args],
-      // Merged over the SDK's safe defaults (PATH, HOME, USER, …): never the app's API key.
-      env: { ...launch.env },
-      cwd: this.options.workspace,
-      stderr: 'pipe',
-    })
-    transport.stderr?.on('data', (chunk: Buffer) => this.noteStderr(chunk.toString('utf8')))
-    return transport
-  }
-
   private lost(client: Client, why: string): void {
     if (this.closed || this.client !== client) return
     this.client = null
+    this.process = null
     // A server that ran for a while and then stopped starts its back-off afresh.
     if (Date.now() - this.connectedAt >= this.options.policy.stableAfterMs) this.attempt = 0
     this.retry(why)
@@ -245,6 +296,7 @@ export class McpConnection {
   }
 
   private noteStderr(text: string): void {
+    this.callStderr = (this.callStderr + text).slice(-CALL_STDERR_CHARS)
     const lines = (this.partialLine + text).split(/\r?\n/)
     this.partialLine = (lines.pop() ?? '').slice(0, STDERR_LINE_CHARS)
     const complete = lines.filter((line) => line.trim() !== '')
@@ -255,6 +307,19 @@ export class McpConnection {
     ].slice(-STDERR_LINES)
     this.options.onChange()
   }
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? [])
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('\n')
+    .slice(0, CALL_STDERR_CHARS)
+}
+
+function httpTransport(launch: Extract<ServerLaunch, { type: 'http' }>): Transport {
+  return new StreamableHTTPClientTransport(new URL(launch.url), {
+    requestInit: { headers: { ...launch.headers } },
+  })
 }
 
 async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
@@ -276,10 +341,17 @@ export function redact(text: string, secrets: readonly string[]): string {
   return result
 }
 
-function describeFailure(error: unknown, secrets: readonly string[]): string {
+/** Inside the sandbox the command is bash's to find: its words when it could not. */
+const NOT_FOUND = /^\/bin\/bash: line \d+: .*: (No such file or directory|command not found)$/
+
+function describeFailure(
+  error: unknown,
+  secrets: readonly string[],
+  lastStderr: string | undefined,
+): string {
   const message = error instanceof Error ? error.message : String(error)
   const code = (error as NodeJS.ErrnoException | undefined)?.code
-  if (code === 'ENOENT') return 'its command was not found'
+  if (code === 'ENOENT' || NOT_FOUND.test(lastStderr ?? '')) return 'its command was not found'
   if (/Connection closed/i.test(message)) return 'it exited before it answered'
   return redact(`it could not start: ${message}`, secrets).slice(0, 500)
 }

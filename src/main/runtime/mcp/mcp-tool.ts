@@ -30,7 +30,9 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool | nu
     definition,
     async run(input, context): Promise<ToolOutcome> {
       try {
-        const outcome = toOutcome(await connection.call(info.name, input, context.signal))
+        const outcome = toOutcome(
+          await connection.call(info.name, input, context.signal, context.agent),
+        )
         // A server that echoes its token must not put it in the transcript.
         return { ...outcome, content: redact(outcome.content, connection.secrets) }
       } catch (error) {

@@ -1,34 +1,41 @@
 import { TeamError } from '../../../shared/errors'
-import type { McpServerInput, McpState, McpTrust } from '../../../shared/mcp'
+import type { McpServerInput, McpState } from '../../../shared/mcp'
+import type { BlockedAction } from '../../../shared/sandbox'
+import { UNTRUSTED_NOTE } from '../../../shared/trust'
 import type { TeamPaths } from '../team-paths'
 import type { Tool } from '../tools/types'
+import type { TrustGate } from '../trust/workspace-trust'
 import { readMcpConfiguration, type McpConfiguration } from './config'
 import { DEFAULT_CONNECTION_POLICY, McpConnection, type ConnectionPolicy } from './connection'
 import { mcpTool } from './mcp-tool'
+import type { McpSandboxContext } from './sandboxed-launch'
 import { addTeamServer, removeTeamServer } from './team-file'
-import type { McpTrustStore } from './trust'
 
 export interface McpOptions {
-  /** Where trust is remembered; null remembers nothing (the servers then need `trustForRun`). */
-  readonly trustStore: McpTrustStore | null
-  /** `--trust-workspace`: start the servers this run without asking or remembering. */
-  readonly trustForRun?: boolean
   /** Where `${VAR}` comes from (default: this process's environment). */
   readonly env?: NodeJS.ProcessEnv
   readonly policy?: Partial<ConnectionPolicy>
 }
 
+/** Where the team's servers run and whom they tell what the sandbox blocked. */
+export interface McpLaunch {
+  readonly stdio: McpSandboxContext
+  readonly onBlocked?: (agent: string, actions: readonly BlockedAction[]) => void
+}
+
 /** How often at most the state is published while servers write to stderr. */
 const PUBLISH_AFTER_MS = 100
 
+const NOT_TRUSTED = `Not started: ${UNTRUSTED_NOTE}.`
+
 /**
- * A team's MCP servers: read from `.mcp.json` and `.team/mcp.json`, started once trusted, their
- * tools offered to the agents allowed to use them, stopped with the team.
+ * A team's MCP servers: read from `.mcp.json` and `.team/mcp.json`, started while the workspace
+ * is trusted (in the OS sandbox, where there is one), their tools offered to the agents allowed
+ * to use them, stopped when the trust stops holding and with the team.
  */
 export class McpServers {
-  private configuration: McpConfiguration = { servers: [], problems: [], contentHash: null }
+  private configuration: McpConfiguration = { servers: [], problems: [] }
   private connections: McpConnection[] = []
-  private trust: McpTrust = 'none'
   private publishTimer: ReturnType<typeof setTimeout> | null = null
   private published = ''
   private closed = false
@@ -37,12 +44,14 @@ export class McpServers {
   constructor(
     private readonly paths: TeamPaths,
     private readonly options: McpOptions,
+    private readonly trust: TrustGate,
+    private readonly launch: McpLaunch,
     private readonly publish: (state: McpState) => void,
   ) {
     this.policy = { ...DEFAULT_CONNECTION_POLICY, ...options.policy }
   }
 
-  /** Reads the configuration and starts the servers if the person trusts this content. */
+  /** Reads the configuration and starts the servers if the workspace is trusted. */
   open(): void {
     this.load()
     // The snapshot a window opens with carries this state: only changes are published.
@@ -51,7 +60,6 @@ export class McpServers {
 
   state(): McpState {
     return {
-      trust: this.trust,
       servers: this.connections.map((connection) => connection.view()),
       problems: [...this.configuration.problems],
     }
@@ -73,44 +81,34 @@ export class McpServers {
       )
   }
 
-  /** Adds a server to `.team/mcp.json` and starts it (when the workspace is trusted). */
+  /** The person adds a server to `.team/mcp.json`: a trusted workspace stays trusted. */
   async add(name: string, input: McpServerInput): Promise<void> {
-    addTeamServer(this.paths, name, input)
+    this.trust.keep(() => addTeamServer(this.paths, name, input))
     await this.reload()
   }
 
   async remove(name: string): Promise<void> {
-    removeTeamServer(this.paths, name)
+    this.trust.keep(() => removeTeamServer(this.paths, name))
     await this.reload()
   }
 
-  /** The person trusts the servers (remembered unless `remember` is false) and they start. */
-  trustServers(remember: boolean): void {
-    const hash = this.configuration.contentHash
-    if (hash === null || this.closed) return
-    if (remember) this.options.trustStore?.remember(this.paths.workspace, hash)
-    this.trust = 'trusted'
-    this.startAll()
-    this.changed()
+  /** The workspace's trust began or stopped holding: the servers follow it. */
+  async trustChanged(): Promise<void> {
+    if (this.closed) return
+    if (this.trust.isTrusted()) {
+      for (const connection of this.connections) connection.start()
+      return
+    }
+    // Running servers were agreed to as they were; what changed is not: they stop.
+    if (this.connections.some((connection) => connection.view().status !== 'off'))
+      await this.reload()
+    else for (const connection of this.connections) connection.hold(NOT_TRUSTED)
   }
 
-  /** The person said no: the servers stay off for this session. */
-  declineServers(): void {
-    if (this.trust !== 'ask') return
-    this.trust = 'declined'
-    this.changed()
-  }
-
-  /**
-   * The files changed through the app (a server added or removed by the person): servers read
-   * again; a trust given to the old content carries over, since the person made the change.
-   */
+  /** The servers read again and started anew (after the person's change, or a loss of trust). */
   async reload(): Promise<void> {
-    // No server before means nothing to distrust: the person's own first server is trusted.
-    const wasTrusted = this.trust === 'trusted' || this.trust === 'none'
     await this.stopAll()
-    this.load()
-    if (wasTrusted && this.trust === 'ask') this.trustServers(!this.options.trustForRun)
+    if (!this.closed) this.load()
   }
 
   /** The tools of running servers that `allowed` lets the agent use. */
@@ -150,22 +148,16 @@ export class McpServers {
           workspace: this.paths.workspace,
           policy: this.policy,
           onChange: () => this.changed(),
+          mayStart: () => (this.trust.isTrusted() ? null : NOT_TRUSTED),
+          stdio: this.launch.stdio,
+          onBlocked: this.launch.onBlocked,
         }),
     )
-    const hash = this.configuration.contentHash
-    this.trust =
-      hash === null
-        ? 'none'
-        : this.options.trustForRun === true ||
-            this.options.trustStore?.isTrusted(this.paths.workspace, hash) === true
-          ? 'trusted'
-          : 'ask'
-    if (this.trust === 'trusted') this.startAll()
+    const trusted = this.trust.isTrusted()
+    for (const connection of this.connections)
+      if (trusted) connection.start()
+      else connection.hold(NOT_TRUSTED)
     this.changed()
-  }
-
-  private startAll(): void {
-    for (const connection of this.connections) connection.start()
   }
 
   private async stopAll(): Promise<void> {

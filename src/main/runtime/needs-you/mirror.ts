@@ -15,6 +15,7 @@ export function teamQueue(
   clock: Clock,
   ids: IdSource,
   actions: NeedsYouActions,
+  rulesApply: () => boolean = () => true,
 ): NeedsYou {
   return new NeedsYou({
     store: NeedsYouStore.open(team.paths),
@@ -28,6 +29,7 @@ export function teamQueue(
         waiting ? `waiting for you: ${summary}` : 'answered',
       ),
     actions,
+    rulesApply,
   })
 }
 

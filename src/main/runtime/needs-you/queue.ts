@@ -62,6 +62,11 @@ export class NeedsYou {
       /** The agent's status while it waits, and when the wait ends. */
       readonly waiting: (agent: string, waiting: boolean, summary: string) => void
       readonly actions: NeedsYouActions
+      /**
+       * Whether "approve always" rules apply: `.team/needs-you.json` may have come with the
+       * workspace, so they apply only while the person trusts it (default: always).
+       */
+      readonly rulesApply?: () => boolean
     },
   ) {}
 
@@ -74,6 +79,7 @@ export class NeedsYou {
   }
 
   rules(agent: string, tool: ApprovalRule['tool']): string[] {
+    if (this.dependencies.rulesApply?.() === false) return []
     return this.dependencies.store
       .allRules()
       .filter((rule) => rule.agent === agent && rule.tool === tool)

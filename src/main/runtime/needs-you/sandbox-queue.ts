@@ -2,6 +2,7 @@ import type { BlockedAction } from '../../../shared/sandbox'
 import type { TeamPaths } from '../team-paths'
 import { readTeamSandbox, writeTeamSandbox } from '../team-sandbox'
 import type { BashSandboxHooks } from '../tools/bash-tool'
+import type { TrustGate } from '../trust/workspace-trust'
 import type { NeedsYou } from './queue'
 
 /**
@@ -14,6 +15,8 @@ export function sandboxQueueHooks(
   needsYou: NeedsYou,
   paths: TeamPaths,
   tell: (agent: string, content: string) => void,
+  /** The person's answer adds a host: a trusted workspace stays trusted. */
+  trust: TrustGate,
 ): BashSandboxHooks {
   return {
     approveUnsandboxed: async ({ agent, command, reason }, signal) => {
@@ -66,8 +69,13 @@ export function sandboxQueueHooks(
           return
         }
         if (!current.allowedHosts.includes(host))
-          writeTeamSandbox(paths, [...current.allowedHosts, host])
-        tell(agent, `The person allowed ${host}: run the command again.`)
+          trust.keep(() => writeTeamSandbox(paths, [...current.allowedHosts, host]))
+        tell(
+          agent,
+          trust.isTrusted()
+            ? `The person allowed ${host}: run the command again.`
+            : `The person added ${host} to the team's allowed hosts, but no host applies until the person trusts this workspace.`,
+        )
       } else {
         tell(agent, `The person saw that ${what} was blocked; go on without it.`)
       }

@@ -45,10 +45,14 @@ export function permissionOf(
       ? DEFAULT_LEAD_PROFILE
       : DEFAULT_TEAMMATE_PROFILE
   const found = store.find(profileName)
+  const refused =
+    found === undefined && store.list().some((profile) => profile.name === profileName)
   const problem =
     found !== undefined
       ? null
-      : `its profile "${profileName}" is not defined${store.problem() === null ? '' : ` (${store.problem()})`}; it has the reviewer's read-only tools until it is`
+      : refused
+        ? `its profile "${profileName}" is not used: ${store.problem() ?? ''}; it has the reviewer's read-only tools meanwhile`
+        : `its profile "${profileName}" is not defined${store.problem() === null ? '' : ` (${store.problem()})`}; it has the reviewer's read-only tools until it is`
   const profile = found ?? READ_ONLY
   const own = approvalModeSchema.safeParse(entry?.['approval'])
   const approval: ApprovalMode = own.success

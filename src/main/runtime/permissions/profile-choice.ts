@@ -19,14 +19,20 @@ export interface ProfileChoiceChange {
 /** Checks a change against the rules and the profiles that exist (any transport). */
 export function assertProfileChange(store: ProfileStore, change: ProfileChoiceChange): void {
   assertProfileChoice(change)
-  if (typeof change.profile === 'string' && store.find(change.profile) === undefined)
+  if (typeof change.profile !== 'string' || store.find(change.profile) !== undefined) return
+  // Defined, but not usable now (the workspace is not trusted): say why, not "no such profile".
+  if (store.list().some((profile) => profile.name === change.profile))
     throw new TeamError(
       'invalid-argument',
-      `There is no profile "${change.profile}"; the profiles are ${store
-        .list()
-        .map((profile) => profile.name)
-        .join(', ')}.`,
+      `The profile "${change.profile}" cannot be used: ${store.problem() ?? ''}.`,
     )
+  throw new TeamError(
+    'invalid-argument',
+    `There is no profile "${change.profile}"; the profiles are ${store
+      .list()
+      .map((profile) => profile.name)
+      .join(', ')}.`,
+  )
 }
 
 /**

@@ -36,6 +36,17 @@ const fileSchema = z
     })
   })
 
+/** What the store asks of the workspace's trust (the file may have come with the workspace). */
+export interface ProfileTrust {
+  /** Why custom profiles may not be used now (the workspace is not trusted), or null. */
+  readonly refusal: () => string | null
+  /** Runs the person's save or removal: a trusted workspace stays trusted. */
+  readonly keep: <T>(change: () => T) => T
+}
+
+/** No trust to ask: every custom profile is usable (a store read outside a team). */
+const ALWAYS: ProfileTrust = { refusal: () => null, keep: (change) => change() }
+
 export function profilesPath(paths: TeamPaths): string {
   return join(paths.root, 'profiles.json')
 }
@@ -49,13 +60,17 @@ export function profilesPath(paths: TeamPaths): string {
 export class ProfileStore {
   private cached: { key: string; profiles: Profile[]; problem: string | null } | null = null
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    /** Asked at every look: custom profiles apply only while the workspace is trusted. */
+    private readonly trust: ProfileTrust = ALWAYS,
+  ) {}
 
-  static of(paths: TeamPaths): ProfileStore {
-    return new ProfileStore(profilesPath(paths))
+  static of(paths: TeamPaths, trust?: ProfileTrust): ProfileStore {
+    return new ProfileStore(profilesPath(paths), trust)
   }
 
-  /** Built-in profiles first, then the custom ones, in the file's order. */
+  /** Built-in profiles first, then the custom ones, in the file's order (usable or not). */
   list(): ProfileView[] {
     return [
       ...BUILT_IN_PROFILES.map((profile) => ({ ...profile, builtIn: true })),
@@ -63,18 +78,30 @@ export class ProfileStore {
     ]
   }
 
+  /** A profile an agent may have now: a custom one only while custom profiles may be used. */
   find(name: string): Profile | undefined {
-    return this.list().find((profile) => profile.name === name)
+    const builtIn = BUILT_IN_PROFILES.find((profile) => profile.name === name)
+    if (builtIn !== undefined || this.trust.refusal() !== null) return builtIn
+    return this.custom().find((profile) => profile.name === name)
   }
 
-  /** Why the file cannot be used, or null. */
+  /** Why the custom profiles cannot be used (the file is damaged, or not trusted), or null. */
   problem(): string | null {
     this.load()
-    return this.cached?.problem ?? null
+    return this.cached?.problem ?? this.trust.refusal()
   }
 
-  /** Adds or replaces a custom profile; a built-in name is refused. */
+  /** The person adds or replaces a custom profile; a built-in name is refused. */
   save(input: unknown): Profile {
+    return this.trust.keep(() => this.saveNow(input))
+  }
+
+  /** The person removes a custom profile. */
+  remove(name: string): void {
+    this.trust.keep(() => this.removeNow(name))
+  }
+
+  private saveNow(input: unknown): Profile {
     const parsed = profileSchema.safeParse(input)
     if (!parsed.success)
       throw new TeamError('invalid-argument', `Invalid profile: ${describeIssues(parsed.error)}`)
@@ -98,7 +125,7 @@ export class ProfileStore {
     return profile
   }
 
-  remove(name: string): void {
+  private removeNow(name: string): void {
     const profiles = this.writable()
     const kept = profiles.filter((profile) => profile.name !== name)
     if (kept.length === profiles.length)
@@ -113,7 +140,8 @@ export class ProfileStore {
 
   /** The current custom profiles, for a change; a damaged file is never overwritten. */
   private writable(): Profile[] {
-    const problem = this.problem()
+    this.load()
+    const problem = this.cached?.problem ?? null
     if (problem !== null) throw new TeamError('io', problem)
     return [...this.custom()]
   }

@@ -32,6 +32,8 @@ export interface SandboxedCommand {
   readonly launch: BashLaunch
   /** What the sandbox stopped it from doing, read from its output and the proxy's record. */
   blocked(output: string): BlockedAction[]
+  /** Replaces its allow-list while it runs (a long-lived MCP server follows the team's list). */
+  allowHosts(hosts: readonly string[]): void
   /** Unregisters its allow-list and removes its temporary folder; idempotent. */
   dispose(): void
 }
@@ -224,6 +226,10 @@ export class BashSandbox {
           ...blockedWrites(output, command),
           ...blockedConnections(commandId, command),
         ],
+        allowHosts: (hosts) => {
+          if (!disposed)
+            SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...hosts] })
+        },
         dispose,
       }
     } catch (error) {

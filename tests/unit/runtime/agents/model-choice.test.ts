@@ -236,6 +236,7 @@ describe('config.json: model fields are read with the roster', () => {
       workspace: dir,
       endpoint: { apiKey: 'k', baseURL: 'http://127.0.0.1:9', model: 'm' },
       watch: false,
+      trust: { store: null, forRun: true },
     })
 
   it('reads an old roster without them, and the fields when present', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -48,11 +48,8 @@ describe.skipIf(skipReason !== null)("an agent's bash through the team host", ()
       { kind: 'blocked-network', host: '127.0.0.1', port, command },
     ])
 
-    // The person allows the host for this team (Settings writes this file).
-    writeFileSync(
-      join(team.workspace, '.team', 'sandbox.json'),
-      JSON.stringify({ version: 1, allowedHosts: [`127.0.0.1:${port}`] }),
-    )
+    // The person allows the host for this team (as Settings does).
+    team.host.setAllowedHosts([`127.0.0.1:${port}`])
     team.host.chat('Again.')
     await team.host.whenIdle()
     script.assertConsumed()

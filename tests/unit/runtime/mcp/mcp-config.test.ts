@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readMcpConfiguration } from '../../../../src/main/runtime/mcp/config'
 import { addTeamServer, removeTeamServer } from '../../../../src/main/runtime/mcp/team-file'
-import { McpTrustStore } from '../../../../src/main/runtime/mcp/trust'
 import { expandVariables } from '../../../../src/main/runtime/mcp/variables'
 import { TeamPaths } from '../../../../src/main/runtime/team-paths'
 import { tempWorkspace } from '../../../helpers/workspace'
@@ -54,7 +53,8 @@ describe('.mcp.json', () => {
     })
     // What the UI shows never holds a secret.
     expect(api?.target).not.toContain('abc123')
-    expect(config.contentHash).toMatch(/^[0-9a-f]{64}$/)
+    // As written too, for the trust question: `${HOME}` stays a name there.
+    expect(files?.written).toMatchObject({ type: 'stdio', args: ['-y', 'server', '${HOME}/x'] })
   })
 
   it('expands the forms Claude Code documents', () => {
@@ -114,11 +114,10 @@ describe('.mcp.json', () => {
     const linked = tempWorkspace().dir
     symlinkSync('/etc/passwd', join(linked, '.mcp.json'))
     expect(readMcpConfiguration(new TeamPaths(linked), env).problems[0]).toContain('symbolic link')
-    // No file at all: no server and nothing to trust.
+    // No file at all: no server.
     expect(readMcpConfiguration(new TeamPaths(tempWorkspace().dir), env)).toEqual({
       servers: [],
       problems: [],
-      contentHash: null,
     })
   })
 
@@ -152,38 +151,5 @@ describe('.mcp.json', () => {
     expect(() => addTeamServer(paths, 'other', { type: 'stdio', command: 'x' })).toThrow(
       /not valid JSON/,
     )
-  })
-})
-
-describe('the trust store', () => {
-  it('remembers a workspace for one content of its files; a change asks again', () => {
-    const folder = tempWorkspace('agent-teams-config-').dir
-    const store = new McpTrustStore(folder)
-    const paths = workspaceWith(JSON.stringify({ mcpServers: { files: { command: 'node' } } }))
-    const first = readMcpConfiguration(paths, env).contentHash ?? ''
-    expect(store.isTrusted(paths.workspace, first)).toBe(false)
-    store.remember(paths.workspace, first)
-    expect(new McpTrustStore(folder).isTrusted(paths.workspace, first)).toBe(true)
-    writeFileSync(
-      paths.workspaceMcpServers,
-      JSON.stringify({ mcpServers: { files: { command: 'sh' } } }),
-    )
-    const second = readMcpConfiguration(paths, env).contentHash ?? ''
-    expect(second).not.toBe(first)
-    expect(store.isTrusted(paths.workspace, second)).toBe(false)
-    // A server added to .team/mcp.json changes what is trusted too.
-    mkdirSync(paths.root, { recursive: true })
-    writeFileSync(paths.mcpServers, JSON.stringify({ mcpServers: { more: { command: 'sh' } } }))
-    expect(readMcpConfiguration(paths, env).contentHash).not.toBe(second)
-  })
-
-  it('a damaged trust file trusts nothing and is replaced by the next answer', () => {
-    const folder = tempWorkspace('agent-teams-config-').dir
-    writeFileSync(join(folder, 'mcp-trust.json'), '{"v":1,"workspaces":{"/w":{"sha256":"no"}}}')
-    const store = new McpTrustStore(folder)
-    expect(store.isTrusted('/w', 'no')).toBe(false)
-    expect(store.isTrusted('__proto__', 'x')).toBe(false)
-    store.remember('/w', 'a'.repeat(64))
-    expect(store.isTrusted('/w', 'a'.repeat(64))).toBe(true)
   })
 })
