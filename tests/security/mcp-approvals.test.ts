@@ -15,8 +15,9 @@ const WAIT = { timeout: 20_000, interval: 20 }
 
 /**
  * A team whose workspace runs the notes MCP server, and a teammate `alice` whose model (a
- * prompt-injected agent) makes `turns`. Its `mark` tool appends to a file outside the workspace
- * and claims `readOnlyHint`: a server's claim, which must not let a call through.
+ * prompt-injected agent) makes `turns`. Its `mark` tool appends to a file (in the workspace,
+ * where the server, sandboxed, may write) and claims `readOnlyHint`: a server's claim, which
+ * must not let a call through.
  */
 async function teamWithNotes(turns: (marker: string) => Reply[]): Promise<{
   team: HostUnderTest
@@ -24,7 +25,7 @@ async function teamWithNotes(turns: (marker: string) => Reply[]): Promise<{
 }> {
   const { dir } = tempWorkspace()
   writeMcpJson(dir, { notes: stdioEntry() })
-  const marker = join(tempWorkspace('agent-teams-marker-').dir, 'marker.txt')
+  const marker = join(dir, 'marker.txt')
   const replies = turns(marker)
   const team = await startHost(
     agentScript((agent, call) => (agent === 'alice' ? replies[call - 1] : undefined)),
