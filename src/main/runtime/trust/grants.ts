@@ -11,7 +11,7 @@ import { profilesPath, readProfiles } from '../permissions/profile-store'
 import { readTeamSandbox } from '../team-sandbox'
 import type { TeamPaths } from '../team-paths'
 import { candidatePaths, namedFiles, type ServerTexts } from './script-files'
-import { shown, shownNamed } from './secret-marks'
+import { maskedEnvironment, shown, shownNamed } from './secret-marks'
 
 /** The grants as read now, what could not be read, and every path they were read from. */
 export interface GrantsReading {
@@ -40,7 +40,11 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
   const problems: string[] = []
   const configuration = readMcpConfiguration(paths, env)
   problems.push(...configuration.problems)
-  const servers = configuration.servers.flatMap((server) => serverGrant(server, paths.workspace))
+  // Shown with secret values stood in for: the question says a key goes along, never the key.
+  const shownConfiguration = readMcpConfiguration(paths, maskedEnvironment(env))
+  const servers = shownConfiguration.servers.flatMap((server) =>
+    serverGrant(server, paths.workspace),
+  )
   const texts = stdioTexts(configuration.servers)
   const files = namedFiles(paths.workspace, texts).map((file) => ({
     key: `file:${file.path}`,

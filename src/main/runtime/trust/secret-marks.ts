@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { NamedValue, ShownValue } from '../../../shared/trust'
 
 /** A variable or field name that usually holds a secret. */
@@ -22,6 +23,9 @@ const KEY_LIKE: readonly RegExp[] = [
 ]
 /** A run of 24 or more letters and digits with no separator, as random tokens are. */
 const LONG_RUN = /[A-Za-z0-9+=]{24,}/g
+
+/** What `maskedEnvironment` puts in place of a secret value. */
+const STAND_IN = /‹[A-Za-z_][A-Za-z0-9_]*: \d+ characters, sha256 [0-9a-f]{8}›/
 
 /** Whether `name` (an env variable, a header) is one a secret is usually given under. */
 export function isSecretName(name: string): boolean {
@@ -66,6 +70,7 @@ export function shown(
   options: { url?: boolean } = {},
 ): ShownValue {
   const secret =
+    STAND_IN.test(expanded) ||
     referencesSecret(written) ||
     holdsKeyLike(written) ||
     holdsKeyLike(expanded) ||
@@ -77,4 +82,27 @@ export function shown(
 export function shownNamed(name: string, written: string, expanded: string): NamedValue {
   const value = shown(written, expanded)
   return { name, ...value, secret: value.secret || isSecretName(name) }
+}
+
+/**
+ * The environment as the trust question shows it: a variable with a secret-looking name, or a
+ * key-like value, stands for `‹VAR: N characters, sha256 0123abcd›`, so that the question says
+ * that the key goes to the server, and whether it changed, without printing the key itself on a
+ * screen or a terminal's scrollback. Values as they run are never sent to the window.
+ */
+export function maskedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const masked: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue
+    masked[name] =
+      value !== '' && (isSecretName(name) || holdsKeyLike(value))
+        ? secretStandIn(name, value)
+        : value
+  }
+  return masked
+}
+
+function secretStandIn(name: string, value: string): string {
+  const digest = createHash('sha256').update(value).digest('hex').slice(0, 8)
+  return `‹${name}: ${value.length} characters, sha256 ${digest}›`
 }

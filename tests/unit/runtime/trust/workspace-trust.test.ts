@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -150,7 +151,7 @@ describe('what a workspace grants', () => {
       transport: 'http',
       url: {
         written: 'https://api.example/mcp?token=${ANTHROPIC_API_KEY}&region=eu',
-        expanded: 'https://api.example/mcp?token=sk-ant-probe-123456&region=eu',
+        expanded: `https://api.example/mcp?token=‹ANTHROPIC_API_KEY: 19 characters, sha256 ${createHash('sha256').update('sk-ant-probe-123456').digest('hex').slice(0, 8)}›&region=eu`,
         secret: true,
       },
       headers: [
