@@ -1,7 +1,6 @@
 import { TeamError } from '../../shared/errors'
 import {
   teammateBranch,
-  type BranchAction,
   type DiffScope,
   type MemberWorktree,
   type MergeResult,
@@ -312,46 +311,6 @@ export class TeamWorktrees {
       `Review comment on ${comment.file}, line ${comment.line}: ${comment.text}`,
       { review: { kind: 'comment', file: comment.file, line: comment.line } },
     )
-  }
-
-  /**
-   * Removes `name`'s worktree when the teammate leaves. Work its base does not hold is never
-   * deleted silently: without an action the removal is refused, saying what there is.
-   */
-  async remove(name: string, action: BranchAction | undefined): Promise<string> {
-    const record = this.record(name)
-    const branch = teammateBranch(name)
-    await this.settled(name).catch(() => undefined)
-    if (record === null) {
-      if (!(await this.git.hasBranch(name)) || action === 'keep' || action === undefined) return ''
-    }
-    const base = record?.base ?? (await this.git.currentBranch()) ?? 'HEAD'
-    const unmerged = (await this.git.available()) && (await this.git.hasUnmergedWork(name, base))
-    if (unmerged && action === undefined)
-      throw new TeamError(
-        'unmerged-work',
-        `${name}'s branch ${branch} has work that ${base} does not have. ` +
-          'Choose what to do with it: keep the branch, merge it, or delete it.',
-      )
-    if (action === 'merge' && unmerged) {
-      const result = await this.merge(name, {})
-      if (result.outcome !== 'merged' && result.outcome !== 'nothing')
-        throw new TeamError(
-          'unmerged-work',
-          result.outcome === 'conflict'
-            ? `${branch} conflicts with ${base} in ${result.files.join(', ')}; nothing was removed. Resolve it, or keep the branch.`
-            : result.outcome === 'refused'
-              ? `${result.reason} Nothing was removed.`
-              : `Merging ${branch} changes ${result.files.join(', ')}, which change how git or the app behaves: review and Accept it in Changes first. Nothing was removed.`,
-        )
-    }
-    await this.git.remove(name, { deleteBranch: action === 'delete' || action === 'merge' })
-    this.changed.delete(name)
-    if (action === 'keep' || (action === undefined && (await this.git.hasBranch(name))))
-      return `its branch ${branch} is kept`
-    return action === 'merge'
-      ? `${branch} was merged into ${base} and deleted`
-      : `${branch} was deleted`
   }
 
   /** The paths `name` changed against its base (cached until its next tool call). */
