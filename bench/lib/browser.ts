@@ -146,10 +146,12 @@ export async function startServe(options: {
         env,
         nodeArgs: [...(options.nodeArgs ?? []), '--import', 'tsx'],
       })
-    : startNode(join(ROOT, 'bin', 'agent-teams.mjs'), ['serve', '--workspace', options.workspace], {
-        env,
-        nodeArgs: options.nodeArgs,
-      })
+    : // The benchmarks' teams are the person's own, written as an earlier run leaves them.
+      startNode(
+        join(ROOT, 'bin', 'agent-teams.mjs'),
+        ['serve', '--workspace', options.workspace, '--trust-workspace'],
+        { env, nodeArgs: options.nodeArgs },
+      )
   const line = await child.line(
     (text) => text.includes('Agent Teams is running at'),
     options.timeoutMs ?? 60_000,

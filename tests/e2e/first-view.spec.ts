@@ -81,7 +81,8 @@ test.describe('browser mode: the first view', () => {
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-first-view-workspace-'))
     configHome = offlineConfigHome('first-view')
     writeTeam()
-    server = await startServer({ workspace, configHome })
+    // The person's own team, written as an earlier run would have left it: trusted for the run.
+    server = await startServer({ workspace, configHome, args: ['--trust-workspace'] })
   })
 
   test.afterAll(async () => {

@@ -113,7 +113,8 @@ test.describe('search across the team', () => {
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-search-workspace-'))
     configHome = offlineConfigHome('search')
     writeTeam()
-    server = await startServer({ workspace, configHome })
+    // The person's own team, written as an earlier run would have left it: trusted for the run.
+    server = await startServer({ workspace, configHome, args: ['--trust-workspace'] })
     page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })
     context = page.context()
   })

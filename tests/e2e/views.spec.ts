@@ -138,7 +138,8 @@ test.describe('browser mode: views at 1280×800 with a team of twenty', () => {
     workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-views-workspace-'))
     configHome = offlineConfigHome('views', { demoSpeed: 'instant' })
     writeTeam()
-    server = await startServer({ workspace, configHome })
+    // The person's own team, written as an earlier run would have left it: trusted for the run.
+    server = await startServer({ workspace, configHome, args: ['--trust-workspace'] })
     page = await openWatchedPage(browser, pageErrors, { width: 1280, height: 800 })
     context = page.context()
   })
