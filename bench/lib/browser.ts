@@ -127,7 +127,11 @@ export async function startServe(options: {
   nodeArgs?: readonly string[]
 }): Promise<Served> {
   const configHome = tempDirectory('config')
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: configHome }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: configHome,
+    XDG_DATA_HOME: join(configHome, 'data'),
+  }
   for (const name of [
     'ANTHROPIC_API_KEY',
     'ANTHROPIC_AUTH_TOKEN',
