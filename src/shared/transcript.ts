@@ -70,6 +70,12 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
     usage: usageSchema,
     /** The output tokens are an estimate: the turn was stopped before the API counted them. */
     usage_estimated: z.boolean().optional(),
+    /**
+     * The last record its request held, when records were appended while the call was in
+     * flight (the person's chat): those come after this turn in what the model sees. Absent,
+     * the request held every record before it (and in transcripts written before this field).
+     */
+    seen_through_seq: z.number().int().min(0).optional(),
   }),
   z.object({
     ...base,

@@ -3,7 +3,7 @@ import { TeamError } from '../../../shared/errors'
 import type { ModelUsage } from '../../../shared/cost'
 import type { TranscriptRecord, NewTranscriptRecord, Usage } from '../../../shared/transcript'
 import type { InboxConsumer } from '../mailbox/consumer'
-import type { ModelTurn } from '../model/client'
+import type { ModelTurn, TurnRequest } from '../model/client'
 import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
 import type { ActivationEnd, AgentOptions } from './agent-types'
@@ -42,6 +42,8 @@ export class Agent {
   private readonly meter: UsageMeter
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
+  /** The last record the request of the model call in flight (or the last one) was built from. */
+  private sentThrough = 0
 
   constructor(private readonly options: AgentOptions) {
     this.store = TranscriptStore.open(options.paths.transcript(options.name), options.clock)
@@ -289,13 +291,25 @@ export class Agent {
     }
   }
 
-  /** One model turn; the compactor makes room for it first (and again after "too long"). */
+  /**
+   * One model turn; the compactor makes room for it first (and again after "too long"). The
+   * request sent is remembered with the last record it holds: the person may chat while the
+   * call is in flight, and the turn recorded after that must not pass for an answer to it.
+   */
   private modelTurn(signal: AbortSignal): Promise<ModelTurn> {
     const client = this.options.model()
+    const builtThrough = new WeakMap<TurnRequest, number>()
     return this.compactor.turn(
       client,
-      () => this.turnRequest(),
-      (request) => this.turns.run(client, request, signal),
+      () => {
+        const request = this.turnRequest()
+        builtThrough.set(request, this.store.length)
+        return request
+      },
+      (request) => {
+        this.sentThrough = builtThrough.get(request) ?? this.store.length
+        return this.turns.run(client, request, signal)
+      },
       signal,
     )
   }
@@ -319,7 +333,7 @@ export class Agent {
     })
   }
 
-  private turnRequest(): Parameters<ModelTurnRunner['run']>[1] {
+  private turnRequest(): TurnRequest {
     return {
       agent: this.name,
       system: this.options.system(),
@@ -356,9 +370,18 @@ export class Agent {
     return stamped
   }
 
-  /** A model turn (or what streamed of it before a stop): recorded, and its tokens counted. */
+  /**
+   * A model turn (or what streamed of it before a stop): recorded, and its tokens counted.
+   * Records appended while it streamed were not in its request: the turn says so, and the
+   * conversation puts them after it (`inModelOrder`), for the next request.
+   */
   private recordTurn(turn: ModelTurn): void {
-    this.record({ kind: 'assistant', ...turn })
+    const unseen = this.store.length > this.sentThrough
+    this.record({
+      kind: 'assistant',
+      ...turn,
+      ...(unseen ? { seen_through_seq: this.sentThrough } : {}),
+    })
     this.countUsage(turn.usage, turn.model)
   }
 

@@ -278,21 +278,44 @@ export function cutIndex(view: readonly TranscriptRecord[], keep: number): numbe
   return chosen
 }
 
-/** Indexes at which a verbatim tail may start (never 0: something must be summarized). */
+/**
+ * Indexes at which a verbatim tail may start (never 0: something must be summarized). The view
+ * is in the model's order, where a record the model met after a turn may be older than the
+ * turn; a compaction cuts by seq (`through_seq`), so a tail starts only where every record
+ * before it is older than every record from it on.
+ */
 function tailStarts(view: readonly TranscriptRecord[]): number[] {
   const starts: number[] = []
+  const cuttable = seqBoundaries(view)
   let previousWasAssistant = false
   view.forEach((record, index) => {
     if (record.kind === 'status') return
+    const start = index > 0 && cuttable[index] === true
     if (record.kind === 'assistant') {
-      if (index > 0) starts.push(index)
+      if (start) starts.push(index)
       previousWasAssistant = true
       return
     }
-    if (previousWasAssistant && index > 0 && !answersToolCalls(view, index)) starts.push(index)
+    if (previousWasAssistant && start && !answersToolCalls(view, index)) starts.push(index)
     previousWasAssistant = false
   })
   return starts
+}
+
+/** For each index, whether the records before it all have a lower seq than those from it on. */
+function seqBoundaries(view: readonly TranscriptRecord[]): boolean[] {
+  const lowestFrom: number[] = []
+  let lowest = Number.POSITIVE_INFINITY
+  for (let index = view.length - 1; index >= 0; index--) {
+    lowest = Math.min(lowest, view[index]?.seq ?? 0)
+    lowestFrom[index] = lowest
+  }
+  let highest = Number.NEGATIVE_INFINITY
+  return view.map((record, index) => {
+    const boundary = highest < (lowestFrom[index] ?? 0)
+    highest = Math.max(highest, record.seq)
+    return boundary
+  })
 }
 
 /** Whether the user-side run starting at `index` holds a tool result. */

@@ -47,13 +47,42 @@ export function lastCompaction(records: readonly TranscriptRecord[]): Compaction
 }
 
 /**
- * The records the model sees verbatim: all of them, or after a compaction those after the
- * range it summarized (compaction records themselves are never sent).
+ * The records the model sees verbatim, in the order it meets them: all of them, or after a
+ * compaction those after the range it summarized (compaction records themselves are never sent).
  */
 export function verbatimRecords(records: readonly TranscriptRecord[]): TranscriptRecord[] {
   const compaction = lastCompaction(records)
   const through = compaction?.through_seq ?? 0
-  return records.filter((record) => record.seq > through && record.kind !== 'compaction')
+  return inModelOrder(
+    records.filter((record) => record.seq > through && record.kind !== 'compaction'),
+  )
+}
+
+/**
+ * The records in the order the model meets them. The file is in the order things happened, and
+ * a record appended while a model call was in flight (the person's chat) comes before that
+ * call's turn without being in its request: the model has not seen it, so it follows the turn
+ * and goes out with the next request. The turn names the last record it saw
+ * (`seen_through_seq`); the records after that one, which are the last ones before the turn,
+ * move after it. A request always holds the turn before it, so nothing moves past an earlier
+ * turn, whatever a hand-edited transcript says: each record moves at most once.
+ */
+export function inModelOrder(records: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const ordered: TranscriptRecord[] = []
+  let lastTurn = 0
+  for (const record of records) {
+    if (record.kind !== 'assistant') {
+      ordered.push(record)
+      continue
+    }
+    const seen = Math.max(record.seen_through_seq ?? record.seq, lastTurn)
+    lastTurn = record.seq
+    let start = ordered.length
+    while (start > 0 && (ordered[start - 1]?.seq ?? 0) > seen) start--
+    const unseen = ordered.splice(start)
+    ordered.push(record, ...unseen)
+  }
+  return ordered
 }
 
 /** How a compaction's summary reads to the model. */
@@ -88,7 +117,7 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
     results = []
     texts = []
   }
-  for (const record of compaction ? verbatimRecords(records) : records) {
+  for (const record of verbatimRecords(records)) {
     switch (record.kind) {
       case 'user':
       case 'inbox':
@@ -137,10 +166,14 @@ export function unansweredToolCalls(records: readonly TranscriptRecord[]): ToolU
   return []
 }
 
-/** Whether the conversation has something new for the model: it ends on the user's side. */
+/**
+ * Whether the conversation has something new for the model: it ends on the user's side, as
+ * the model meets it (a turn is no answer to what came while it was asked for).
+ */
 export function awaitsModel(records: readonly TranscriptRecord[]): boolean {
-  for (let index = records.length - 1; index >= 0; index--) {
-    const record = records[index]
+  const ordered = inModelOrder(records)
+  for (let index = ordered.length - 1; index >= 0; index--) {
+    const record = ordered[index]
     if (!record || record.kind === 'status' || record.kind === 'compaction') continue
     // A turn the person stopped is not an answer: a resume asks for the turn again.
     return record.kind !== 'assistant' || isInterrupted(record)

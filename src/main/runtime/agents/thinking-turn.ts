@@ -1,6 +1,6 @@
 import { MIN_THINKING_BUDGET } from '../../../shared/model-choice'
 import type { TranscriptRecord } from '../../../shared/transcript'
-import { isInterrupted } from './conversation'
+import { inModelOrder, isInterrupted } from './conversation'
 
 /**
  * The thinking budget the next call may use, given the agent's setting. The API wants one
@@ -13,7 +13,7 @@ export function thinkingForTurn(
   records: readonly TranscriptRecord[],
   wanted: number | undefined,
 ): number | undefined {
-  const last = lastSentTurn(records)
+  const last = lastSentTurn(inModelOrder(records))
   if (last?.kind !== 'assistant') return wanted
   if (!last.content.some((block) => block.type === 'tool_use')) return wanted
   const first = last.content[0]?.type

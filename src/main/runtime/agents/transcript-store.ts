@@ -81,8 +81,9 @@ export class TranscriptStore {
   }
 
   /**
-   * A suffix of the transcript that holds at least its last model turn and what follows it:
-   * enough to tell whether the agent has work left, without reading further back.
+   * A suffix of the transcript that holds at least its last model turn, what follows it and
+   * what came while it was asked for (`seen_through_seq`): enough to tell whether the agent
+   * has work left, without reading further back.
    */
   get recent(): readonly TranscriptRecord[] {
     return this.records
@@ -242,7 +243,8 @@ interface Loaded {
 }
 
 /**
- * Reads a transcript from its end: back past its last model turn and at least TAIL_RECORDS
+ * Reads a transcript from its end: back past its last model turn (and the records that came
+ * while it was asked for) and at least TAIL_RECORDS
  * records, and back to where the saved totals end (all of it when there are none), counting
  * what they do not cover.
  */
@@ -253,9 +255,12 @@ function loadTail(path: string, fd: number): Loaded {
   const lines: { start: number; record: TranscriptRecord }[] = []
   const problems: string[] = []
   let loadedFrom = size
-  let sawModelTurn = false
+  // Back to the last model turn, and to the last record its request held: what came in while
+  // it was asked for is part of what the agent has left to do.
+  let reach = Number.NEGATIVE_INFINITY
+  let lowest = Number.POSITIVE_INFINITY
   for (const line of linesBackward(fd, size)) {
-    if (loadedFrom <= countedTo && lines.length >= TAIL_RECORDS && sawModelTurn) break
+    if (loadedFrom <= countedTo && lines.length >= TAIL_RECORDS && lowest <= reach) break
     loadedFrom = line.start
     const parsed = parseLine(line.text.toString('utf8'))
     if (parsed.problem !== undefined) {
@@ -263,7 +268,13 @@ function loadTail(path: string, fd: number): Loaded {
       continue
     }
     lines.push({ start: line.start, record: parsed.record })
-    if (parsed.record.kind === 'assistant') sawModelTurn = true
+    lowest = parsed.record.seq
+    // An earlier turn was in the last one's request: nothing before it need be read.
+    if (parsed.record.kind === 'assistant')
+      reach =
+        reach === Number.NEGATIVE_INFINITY
+          ? (parsed.record.seen_through_seq ?? parsed.record.seq)
+          : Math.max(reach, parsed.record.seq)
   }
   lines.reverse()
   problems.reverse()

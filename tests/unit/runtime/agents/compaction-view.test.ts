@@ -210,6 +210,36 @@ describe('where the verbatim tail starts', () => {
     ])
     expect(cutIndex(records, 0)).toBe(2)
   })
+
+  it('never between a turn and what came while it was asked for, which it did not see', () => {
+    const answer = (text: string, seen?: number): NewTranscriptRecord => ({
+      kind: 'assistant',
+      message_id: text,
+      model: 'm',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      usage,
+      ...(seen === undefined ? {} : { seen_through_seq: seen }),
+    })
+    const written: NewTranscriptRecord[] = [
+      { kind: 'user', from: 'user', text: 'Hello.' },
+      answer('Hi.'),
+      { kind: 'user', from: 'user', text: 'First.' },
+      { kind: 'user', from: 'user', text: 'Second, while you answer.' },
+      answer('On the first.', 3),
+    ]
+    const records = stamp(written)
+    const view = verbatimRecords(records)
+    expect(view.map((record) => record.seq)).toEqual([1, 2, 3, 5, 4])
+    // Not at the chat after the turn (seq 4 after 5): the turn is the last exchange.
+    const cut = cutIndex(view, 0)
+    expect(view[cut]?.seq).toBe(5)
+    const compacted = stamp([...written, compaction(view[cut - 1]?.seq ?? 0, 'summary')])
+    const conversation = toConversation(compacted)
+    expect(JSON.stringify(conversation.at(-1))).toContain('Second, while you answer.')
+    expect(awaitsModel(compacted)).toBe(true)
+    expect(() => validateConversation(conversation)).not.toThrow()
+  })
 })
 
 describe('the identity block', () => {

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { toConversation } from '../../../../src/main/runtime/agents/conversation'
+import { awaitsModel, toConversation } from '../../../../src/main/runtime/agents/conversation'
 import {
   readTranscript,
   TranscriptStore,
@@ -277,5 +277,35 @@ describe('opening a transcript tail first', () => {
     }
     store.close()
     expectSameAsFullRead(open(path), path)
+  })
+})
+
+describe('opening a transcript whose last turn did not see what came before it', () => {
+  it('reads back to the last record its request held, however far that is', () => {
+    const path = join(folder(), 'alice.jsonl')
+    const base = (seq: number) => ({ v: 1 as const, seq, at: 1_700_000_000 + seq })
+    const records: TranscriptRecord[] = [
+      { ...base(1), kind: 'user', from: 'user', text: 'First.' },
+      { ...base(2), kind: 'user', from: 'user', text: 'Second, while you answer.' },
+      {
+        ...base(3),
+        kind: 'assistant',
+        message_id: 'msg_1',
+        model: 'offline',
+        content: [{ type: 'text', text: 'On the first.' }],
+        stop_reason: 'end_turn',
+        usage: usage(1),
+        seen_through_seq: 1,
+      },
+    ]
+    // Enough records after the turn that the tail's first page would end right at it.
+    for (let seq = 4; seq <= 102; seq++)
+      records.push({ ...base(seq), kind: 'status', status: 'idle', reason: 'done' })
+    write(path, records)
+    open(path).close() // its totals written, so that the next open reads only the tail
+
+    const store = open(path)
+    expect(store.recent[0]?.seq).toBeLessThanOrEqual(2)
+    expect(awaitsModel(store.recent)).toBe(true)
   })
 })
