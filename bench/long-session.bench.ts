@@ -160,6 +160,8 @@ async function runSession(label: string, caching: boolean, window: number): Prom
   const host = await TeamHost.open({
     workspace,
     watch: false,
+    // The bench's own team: trusted for the run, nothing remembered.
+    trust: { store: null, forRun: true },
     endpoint: {
       apiKey: 'bench-key',
       baseURL: server.url,

@@ -58,6 +58,8 @@ writeFileSync(
 )
 const host = await TeamHost.open({
   workspace,
+  // The bench's own team: trusted for the run, nothing remembered.
+  trust: { store: null, forRun: true },
   endpoint: { apiKey: 'bench-key', baseURL: url, model: 'offline', maxRetries: 0 },
 })
 let assistantTurns = 0
