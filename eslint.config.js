@@ -3,10 +3,25 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
-/** Imports that only src/main (outside the runtime) and src/preload may make. */
+/** Imports that only src/main and src/preload may make. */
 const electronImport = {
   name: 'electron',
-  message: "Only src/main (outside src/main/runtime) and src/preload may import 'electron'.",
+  message: "Only src/main (the Electron main process) and src/preload may import 'electron'.",
+}
+
+/**
+ * The folders, by what may import them. Each layer below names the ones it may not import;
+ * a pattern matches any relative path through that folder (`../../runtime/host/host`).
+ */
+const layer = {
+  main: '**/main/**',
+  runtime: '**/runtime/**',
+  app: '**/app/**',
+  server: '**/server/**',
+  cli: '**/cli/**',
+  offlineModel: '**/offline-model/**',
+  preload: '**/preload/**',
+  renderer: '**/renderer/**',
 }
 
 /** @param {string} message */
@@ -38,7 +53,12 @@ const mainImports = (allowRawIpc = false) => [
   'error',
   {
     ...(allowRawIpc ? {} : { paths: [rawIpcImport] }),
-    patterns: [{ group: ['**/renderer/**'], message: 'Main may not import the renderer.' }],
+    patterns: [
+      {
+        group: [layer.renderer, layer.cli],
+        message: 'Main may not import the renderer or the CLI.',
+      },
+    ],
   },
 ]
 
@@ -62,7 +82,18 @@ const preloadImports = (allowRawIpc = false) => [
         message:
           'The preload bundles what it imports: values only from ipc-channels, ipc-reply and errors (zod-free); types from anywhere.',
       },
-      { group: ['**/main/**', '**/renderer/**'], message: 'The preload imports only src/shared.' },
+      {
+        group: [
+          layer.main,
+          layer.runtime,
+          layer.app,
+          layer.server,
+          layer.cli,
+          layer.offlineModel,
+          layer.renderer,
+        ],
+        message: 'The preload imports only src/shared.',
+      },
     ],
   },
 ]
@@ -103,7 +134,7 @@ export default tseslint.config(
           patterns: [
             nodeBuiltins('src/shared is pure: it may not import node: modules.'),
             {
-              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'],
+              group: Object.values(layer),
               message: 'src/shared imports nothing but itself.',
             },
           ],
@@ -113,7 +144,7 @@ export default tseslint.config(
   },
   // Layer: the runtime runs on plain Node and never sees Electron, nor the programs built on it.
   {
-    files: ['src/main/runtime/**/*.ts'],
+    files: ['src/runtime/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -121,11 +152,12 @@ export default tseslint.config(
           paths: [electronImport],
           patterns: [
             {
-              group: ['**/renderer/**', '**/preload/**'],
-              message: 'The runtime may not import the UI or the preload.',
+              group: [layer.renderer, layer.preload, layer.main],
+              message:
+                'The runtime may not import the UI, the preload or the Electron main process.',
             },
             {
-              group: ['**/cli/**', '**/server/**', '**/app/**'],
+              group: [layer.cli, layer.server, layer.app],
               message:
                 'The runtime may not import the app service, the CLI or browser mode, which are built on it.',
             },
@@ -149,7 +181,15 @@ export default tseslint.config(
           paths: [electronImport],
           patterns: [
             {
-              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              group: [
+                layer.main,
+                layer.runtime,
+                layer.app,
+                layer.renderer,
+                layer.preload,
+                layer.cli,
+                layer.server,
+              ],
               message: 'The offline model imports only src/shared: it plays the model API.',
             },
           ],
@@ -168,7 +208,7 @@ export default tseslint.config(
           paths: [electronImport],
           patterns: [
             {
-              group: ['**/renderer/**', '**/preload/**', '**/cli/**', '**/server/**'],
+              group: [layer.main, layer.renderer, layer.preload, layer.cli, layer.server],
               message:
                 'The app service imports the runtime, the offline model and src/shared only.',
             },
@@ -187,8 +227,8 @@ export default tseslint.config(
           paths: [electronImport],
           patterns: [
             {
-              group: ['**/renderer/**', '**/preload/**'],
-              message: 'The CLI may not import the UI or the preload.',
+              group: [layer.main, layer.renderer, layer.preload],
+              message: 'The CLI may not import the Electron main process, the UI or the preload.',
             },
           ],
         },
@@ -205,8 +245,13 @@ export default tseslint.config(
           paths: [electronImport],
           patterns: [
             {
-              group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
-              message: 'The server may not import the UI, the preload or the CLI built on it.',
+              group: [layer.main, layer.renderer, layer.preload, layer.cli],
+              message: 'The server may not import the UI, the preload or the programs built on it.',
+            },
+            {
+              group: [layer.runtime, layer.app, layer.offlineModel],
+              message:
+                "The server imports only src/shared: it is handed the app service's execute, never the runtime.",
             },
           ],
         },
@@ -215,7 +260,7 @@ export default tseslint.config(
   },
   // Layer: the Electron main process adapts the runtime; it never imports the renderer.
   {
-    files: ['src/main/*.ts', 'src/main/!(runtime)/**/*.ts'],
+    files: ['src/main/**/*.ts'],
     rules: { 'no-restricted-imports': mainImports() },
   },
   // The two files that are the typed IPC boundary: the adapter in main and the preload.
@@ -251,7 +296,15 @@ export default tseslint.config(
           patterns: [
             nodeBuiltins('The renderer runs in a browser: no node: modules.'),
             {
-              group: ['**/main/**', '**/preload/**', '**/cli/**'],
+              group: [
+                layer.main,
+                layer.runtime,
+                layer.app,
+                layer.server,
+                layer.cli,
+                layer.offlineModel,
+                layer.preload,
+              ],
               message: 'The renderer imports only src/shared and itself.',
             },
           ],

@@ -16,7 +16,7 @@ import { dirname } from 'node:path'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { main } from '../src/cli/main'
-import { TeamPaths } from '../src/main/runtime/team-paths'
+import { TeamPaths } from '../src/runtime/team/paths'
 import type { TranscriptRecord } from '../src/shared/transcript'
 import {
   bundleWorkers,

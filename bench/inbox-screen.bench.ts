@@ -44,7 +44,7 @@ import {
   type CpuProfile,
   type ProfileSummary,
 } from './lib/profile'
-import { TeamPaths } from '../src/main/runtime/team-paths'
+import { TeamPaths } from '../src/runtime/team/paths'
 
 const MESSAGES = 200
 const WARM_UP = 10

@@ -10,8 +10,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TranscriptRecord, Usage } from '../src/shared/transcript'
-import { SUMMARY_SYSTEM_PROMPT } from '../src/main/runtime/agents/compaction-text'
-import { TeamHost } from '../src/main/runtime/host'
+import { SUMMARY_SYSTEM_PROMPT } from '../src/runtime/agents/compaction-text'
+import { TeamHost } from '../src/runtime/host/host'
 import { OfflineModelServer } from '../src/offline-model/offline-server'
 import { text, toolCall, type ModelRequest, type Script } from '../src/offline-model/script'
 import {

@@ -5,9 +5,9 @@
 // in a workspace of 300 files. Environment: BENCH_SANDBOX_RUNS (default 30 of each).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createBashTool } from '../src/main/runtime/tools/bash-tool'
-import { BashSandbox, probeSandbox } from '../src/main/runtime/tools/bash-sandbox'
-import type { Tool, ToolContext } from '../src/main/runtime/tools/types'
+import { createBashTool } from '../src/runtime/tools/bash-tool'
+import { BashSandbox, probeSandbox } from '../src/runtime/tools/bash-sandbox'
+import type { Tool, ToolContext } from '../src/runtime/tools/types'
 import {
   log,
   median,

@@ -4,8 +4,8 @@
 // on each keystroke, would cost). Also: building the index once, and a record appended after it.
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { documentText, transcriptDocuments } from '../src/main/runtime/history/documents'
-import { TeamHistory, type HistorySource } from '../src/main/runtime/history/team-history'
+import { documentText, transcriptDocuments } from '../src/runtime/history/documents'
+import { TeamHistory, type HistorySource } from '../src/runtime/history/team-history'
 import type { SearchQuery } from '../src/shared/history'
 import type { TranscriptRecord } from '../src/shared/transcript'
 import { log, median, now, round, row, type BenchResult } from './lib/common'

@@ -1,8 +1,8 @@
 // Writes a task board straight into `.team/tasks/`: many tasks with dependencies and every
 // status, so that a benchmark lists a large board without creating it task by task.
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { tasksDirectory, taskFile } from '../../src/main/runtime/tasks/task-files'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
+import { tasksDirectory, taskFile } from '../../src/runtime/tasks/task-files'
+import { TeamPaths } from '../../src/runtime/team/paths'
 import { TASK_STATUSES, taskSchema, type Task } from '../../src/shared/tasks'
 
 /** Task `id` of a board of tasks numbered from 1; each waits on one or two earlier tasks. */

@@ -2,7 +2,7 @@
 // runtime itself writes: user, assistant, tool-result), so a benchmark can open a team with
 // 10,000 entries without running 10,000 turns.
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
+import { TeamPaths } from '../../src/runtime/team/paths'
 import { transcriptRecordSchema, type TranscriptRecord } from '../../src/shared/transcript'
 
 export interface MemberSpec {

@@ -3,8 +3,8 @@
 // `expected` messages are in, or when the stop file exists and nothing is pending, or at the
 // time limit; reports when deliveries began and ended.
 import { existsSync } from 'node:fs'
-import { Mailbox } from '../../src/main/runtime/mailbox/mailbox'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
+import { Mailbox } from '../../src/runtime/mailbox/mailbox'
+import { TeamPaths } from '../../src/runtime/team/paths'
 import { appendBatch } from '../../tests/stress/workers/journal'
 import { now, report } from '../lib/common'
 

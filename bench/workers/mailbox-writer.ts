@@ -4,9 +4,9 @@
 //   raw:     the same lines, built beforehand, appended with appendFileSync (the physical limit)
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { messageToLine } from '../../src/shared/messages'
-import { Mailbox } from '../../src/main/runtime/mailbox/mailbox'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
-import { randomIds } from '../../src/main/runtime/clock'
+import { Mailbox } from '../../src/runtime/mailbox/mailbox'
+import { TeamPaths } from '../../src/runtime/team/paths'
+import { randomIds } from '../../src/runtime/system/clock'
 import { contentFor } from '../../tests/stress/workers/content'
 import { firstStdinLine, now, report } from '../lib/common'
 

@@ -12,8 +12,8 @@ import { Agent, request as httpRequest } from 'node:http'
 import { Session } from 'node:inspector'
 import { join } from 'node:path'
 import type { MessageParam, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages'
-import { TeamHost } from '../../src/main/runtime/host'
-import { ModelClient } from '../../src/main/runtime/model/client'
+import { TeamHost } from '../../src/runtime/host/host'
+import { ModelClient } from '../../src/runtime/model/client'
 import { now, removeDirectory, tempDirectory } from '../lib/common'
 
 const [url, countText, turnsText, profilePath] = process.argv.slice(2) as [

@@ -1,6 +1,6 @@
 import { USER } from '../shared/names'
-import { resumeAll, stopAll } from '../main/runtime/team-wide'
-import { toInboxEntryView } from '../main/runtime/views'
+import { resumeAll, stopAll } from '../runtime/host/team-wide'
+import { toInboxEntryView } from '../runtime/host/views'
 import type { HandlersFor, TeamHandlerContext } from './handler-context'
 
 type AgentCommand =

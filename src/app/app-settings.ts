@@ -4,10 +4,10 @@ import type { SettingsView } from '../shared/contract'
 import { TeamError } from '../shared/errors'
 import { priceOverridesSchema, type PriceOverrides } from '../shared/prices'
 import { DEFAULT_DEMO_SPEED, demoSpeedSchema, type DemoSpeed } from '../shared/demo-speed'
-import { writeFileAtomicSync } from '../main/runtime/fs/durable'
-import { FILE_CAPS, readRegularTextSync } from '../main/runtime/fs/safe-open'
-import { DEFAULT_MODEL, readSettings, type Settings } from '../main/runtime/model/config'
-import type { SecretStore } from '../main/runtime/secrets'
+import { writeFileAtomicSync } from '../runtime/fs/durable'
+import { FILE_CAPS, readRegularTextSync } from '../runtime/fs/safe-open'
+import { DEFAULT_MODEL, readSettings, type Settings } from '../runtime/model/config'
+import type { SecretStore } from '../runtime/secrets/secrets'
 
 const RECENT_LIMIT = 10
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
-import { Git } from '../main/runtime/git/git'
+import { Git } from '../runtime/git/git'
 
 const DEMO_MARKER = 'offline-demo'
 

@@ -1,5 +1,5 @@
 import type { CommandName, Params, Result } from '../shared/contract'
-import type { TeamHost } from '../main/runtime/host'
+import type { TeamHost } from '../runtime/host/host'
 
 /** The handlers of some of the contract's commands, each parsing nothing: AppService does. */
 export type HandlersFor<C extends CommandName> = {

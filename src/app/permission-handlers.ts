@@ -1,5 +1,5 @@
-import { sandboxView } from '../main/runtime/team-sandbox'
-import { profilesView } from '../main/runtime/views'
+import { sandboxView } from '../runtime/sandbox/team-hosts'
+import { profilesView } from '../runtime/host/views'
 import type { HandlersFor, TeamHandlerContext } from './handler-context'
 
 type PermissionCommand =

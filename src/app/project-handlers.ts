@@ -1,8 +1,8 @@
 import type { CommandName, Params, Result } from '../shared/contract'
 import { TeamError } from '../shared/errors'
-import type { TeamHost } from '../main/runtime/host'
-import { applyTemplate, templateFromTeam } from '../main/runtime/templates/team-template'
-import type { TemplateStore } from '../main/runtime/templates/template-store'
+import type { TeamHost } from '../runtime/host/host'
+import { applyTemplate, templateFromTeam } from '../runtime/templates/team-template'
+import type { TemplateStore } from '../runtime/templates/template-store'
 
 type ProjectCommand =
   | 'getInstructions'

@@ -1,7 +1,7 @@
 import type { Params, Result } from '../shared/contract'
 import { TeamError } from '../shared/errors'
 import type { REVIEW_COMMAND_NAMES } from '../shared/ipc-channels'
-import type { TeamHost } from '../main/runtime/host'
+import type { TeamHost } from '../runtime/host/host'
 
 type ReviewCommand = (typeof REVIEW_COMMAND_NAMES)[number]
 

@@ -1,7 +1,7 @@
 import type { Params, Result } from '../shared/contract'
 import { USER } from '../shared/names'
 import type { Task } from '../shared/tasks'
-import type { TeamHost } from '../main/runtime/host'
+import type { TeamHost } from '../runtime/host/host'
 
 type TaskCommand = 'listTasks' | 'createTask' | 'updateTask'
 type TaskHandlers = { [N in TaskCommand]: (params: Params<N>) => Promise<Result<N>> }

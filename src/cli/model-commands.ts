@@ -1,5 +1,5 @@
 import { isValidServerName, MCP_SERVER_NAME_RULE } from '../shared/mcp'
-import { readMcpConfiguration } from '../main/runtime/mcp/config'
+import { readMcpConfiguration } from '../runtime/mcp/config'
 import { TeamError } from '../shared/errors'
 import { MAX_CONTROL_LINE_BYTES } from '../shared/control'
 import {
@@ -11,8 +11,8 @@ import {
 import { LEAD, assertSpawnableName } from '../shared/names'
 import { assertProfileChoice } from '../shared/profiles'
 import type { RosterFile } from '../shared/roster'
-import { Roster } from '../main/runtime/roster/roster'
-import { TeamPaths } from '../main/runtime/team-paths'
+import { Roster } from '../runtime/roster/roster'
+import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
 import { oneLine, UsageError, writeLine } from './output'

@@ -6,8 +6,8 @@ import {
   type NeedsYouEntry,
 } from '../shared/needs-you'
 import { formatSecondsUtc } from '../shared/time'
-import { needsYouPath, readNeedsYou } from '../main/runtime/needs-you/store'
-import { TeamPaths } from '../main/runtime/team-paths'
+import { needsYouPath, readNeedsYou } from '../runtime/needs-you/store'
+import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { sendControl } from './control-commands'
 import { oneLine, UsageError, writeLine } from './output'

@@ -1,8 +1,8 @@
 import { TeamError } from '../shared/errors'
 import { TEAM_NOTE_MAX_CHARS } from '../shared/instructions'
-import { readRegularTextSync } from '../main/runtime/fs/safe-open'
-import { TeamNote } from '../main/runtime/instructions/team-note'
-import { TeamPaths } from '../main/runtime/team-paths'
+import { readRegularTextSync } from '../runtime/fs/safe-open'
+import { TeamNote } from '../runtime/instructions/team-note'
+import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { UsageError, writeLine } from './output'
 

@@ -9,11 +9,11 @@ import {
   type MergeResult,
   type ReviewDiff,
 } from '../shared/worktree'
-import { Mailbox } from '../main/runtime/mailbox/mailbox'
-import { Roster } from '../main/runtime/roster/roster'
-import { TeamPaths } from '../main/runtime/team-paths'
-import { appDataFolder, workspaceDataFolder } from '../main/runtime/fs/app-folders'
-import { TeamWorktrees } from '../main/runtime/team-worktrees'
+import { Mailbox } from '../runtime/mailbox/mailbox'
+import { Roster } from '../runtime/roster/roster'
+import { TeamPaths } from '../runtime/team/paths'
+import { appDataFolder, workspaceDataFolder } from '../runtime/fs/app-folders'
+import { TeamWorktrees } from '../runtime/git/team-worktrees'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
 import { oneLine, UsageError, writeLine } from './output'

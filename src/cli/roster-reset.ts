@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
 import { TeamError } from '../shared/errors'
-import { Roster } from '../main/runtime/roster/roster'
-import type { TeamPaths } from '../main/runtime/team-paths'
+import { Roster } from '../runtime/roster/roster'
+import type { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { writeLine } from './output'
 

@@ -1,8 +1,8 @@
 import { LEAD, USER, isValidName, nameProblem } from '../shared/names'
 import { TASK_ID_PATTERN, taskStatuses, type Task } from '../shared/tasks'
-import { TaskBoard } from '../main/runtime/tasks/task-board'
-import { boardText, taskDetail, taskLine } from '../main/runtime/tasks/task-text'
-import { TeamPaths } from '../main/runtime/team-paths'
+import { TaskBoard } from '../runtime/tasks/task-board'
+import { boardText, taskDetail, taskLine } from '../runtime/tasks/task-text'
+import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { oneLine, UsageError, writeLine } from './output'
 

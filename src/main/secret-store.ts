@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { safeStorage } from 'electron'
-import { openEncryptedSecretStore, type Encryptor } from './runtime/encrypted-secrets'
-import { plainFileSecretStore, type SecretStore } from './runtime/secrets'
+import { openEncryptedSecretStore, type Encryptor } from '../runtime/secrets/encrypted-secrets'
+import { plainFileSecretStore, type SecretStore } from '../runtime/secrets/secrets'
 
 /**
  * The API key store for the desktop app, in the config folder it shares with the CLI: encrypted

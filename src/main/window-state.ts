@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomicSync } from './runtime/fs/durable'
+import { writeFileAtomicSync } from '../runtime/fs/durable'
 
 /** More windows than this at a quit are not worth reopening all at once. */
 export const MAX_WINDOWS_SAVED = 20

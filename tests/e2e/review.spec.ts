@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import { appDataFolder, workspaceDataFolder } from '../../src/main/runtime/fs/app-folders'
+import { appDataFolder, workspaceDataFolder } from '../../src/runtime/fs/app-folders'
 import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
 import {
   offlineConfigHome,

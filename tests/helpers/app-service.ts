@@ -5,7 +5,7 @@ import { afterEach } from 'vitest'
 import { AppService } from '../../src/app/app-service'
 import { OfflineModelServer } from '../../src/offline-model/offline-server'
 import type { Script } from '../../src/offline-model/script'
-import { plainFileSecretStore } from '../../src/main/runtime/secrets'
+import { plainFileSecretStore } from '../../src/runtime/secrets/secrets'
 
 export interface OpenedService {
   readonly workspace: string

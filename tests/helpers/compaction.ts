@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/main/runtime/agents/compaction-text'
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/runtime/agents/compaction-text'
 import { text, type ModelRequest, type Turn } from '../../src/offline-model/script'
 import type { RecordedRequest } from '../../src/offline-model/offline-server'
 

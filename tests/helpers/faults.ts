@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { TurnPolicy } from '../../src/main/runtime/agents/model-turn'
+import type { TurnPolicy } from '../../src/runtime/agents/model-turn'
 import { text, toolCall } from '../../src/offline-model/script'
 import type { ModelRequest, Reply, Script } from '../../src/offline-model/script'
 import type { TeamEvent, TeamEventType } from '../../src/shared/events'

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { appDataFolder, workspaceDataFolder } from '../../src/main/runtime/fs/app-folders'
+import { appDataFolder, workspaceDataFolder } from '../../src/runtime/fs/app-folders'
 import { tempWorkspace } from './workspace'
 
 /** `git args…` in `cwd`, its output trimmed (throws on a non-zero exit). */

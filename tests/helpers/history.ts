@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { TeamPaths } from '../../src/main/runtime/team-paths'
+import type { TeamPaths } from '../../src/runtime/team/paths'
 import type { TranscriptRecord } from '../../src/shared/transcript'
 
 /** A fixed start for generated transcripts (seconds): 2026-01-01T00:00Z. */

@@ -1,8 +1,8 @@
 import { onTestFinished } from 'vitest'
 import type { TeamEvent } from '../../src/shared/events'
 import type { TranscriptRecord } from '../../src/shared/transcript'
-import { TeamHost, type HostOptions } from '../../src/main/runtime/host'
-import type { ModelEndpoint } from '../../src/main/runtime/model/client'
+import { TeamHost, type HostOptions } from '../../src/runtime/host/host'
+import type { ModelEndpoint } from '../../src/runtime/model/client'
 import {
   OfflineModelServer,
   type OfflineServerOptions,

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { probeSandbox } from '../../src/main/runtime/tools/bash-sandbox'
+import { probeSandbox } from '../../src/runtime/tools/bash-sandbox'
 
 /** Why the sandbox tests cannot run here, or null; printed when they skip. */
 export function sandboxSkipReason(): string | null {

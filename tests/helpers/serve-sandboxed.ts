@@ -3,7 +3,7 @@
 // listens, as an agent's first command would, then prints "ready".
 //   node --import tsx tests/helpers/serve-sandboxed.ts <workspace> <static folder>
 import { createServeCommand } from '../../src/cli/serve-command'
-import { createBashTool } from '../../src/main/runtime/tools/bash-tool'
+import { createBashTool } from '../../src/runtime/tools/bash-tool'
 
 const [workspace = '', staticDirectory = ''] = process.argv.slice(2)
 const serve = createServeCommand({

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { onTestFinished } from 'vitest'
-import type { TeamPaths } from '../../src/main/runtime/team-paths'
-import { TeamWatcher, type TeamChange } from '../../src/main/runtime/team-watcher'
+import type { TeamPaths } from '../../src/runtime/team/paths'
+import { TeamWatcher, type TeamChange } from '../../src/runtime/team/watcher'
 import { s09Line, tempWorkspace } from './workspace'
 
 export interface Watched {

@@ -2,12 +2,12 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync }
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { onTestFinished } from 'vitest'
-import type { Clock } from '../../src/main/runtime/clock'
-import { sequentialIds } from '../../src/main/runtime/clock'
-import type { InboxConsumer } from '../../src/main/runtime/mailbox/consumer'
-import { Mailbox } from '../../src/main/runtime/mailbox/mailbox'
-import { Roster } from '../../src/main/runtime/roster/roster'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
+import type { Clock } from '../../src/runtime/system/clock'
+import { sequentialIds } from '../../src/runtime/system/clock'
+import type { InboxConsumer } from '../../src/runtime/mailbox/consumer'
+import { Mailbox } from '../../src/runtime/mailbox/mailbox'
+import { Roster } from '../../src/runtime/roster/roster'
+import { TeamPaths } from '../../src/runtime/team/paths'
 import type { Member } from '../../src/shared/roster'
 
 /** A fixed instant far in the future: every archived segment's grace window is long over. */

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { AppService } from '../../src/app/app-service'
-import { plainFileSecretStore } from '../../src/main/runtime/secrets'
+import { plainFileSecretStore } from '../../src/runtime/secrets/secrets'
 import { OfflineModelServer } from '../../src/offline-model/offline-server'
 import { text, toolCall, type Script } from '../../src/offline-model/script'
 import type { HostEvent, TeamSnapshot } from '../../src/shared/contract'

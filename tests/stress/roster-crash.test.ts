@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rosterSchema } from '../../src/shared/roster'
-import { Roster } from '../../src/main/runtime/roster/roster'
-import { TeamPaths } from '../../src/main/runtime/team-paths'
+import { Roster } from '../../src/runtime/roster/roster'
+import { TeamPaths } from '../../src/runtime/team/paths'
 import { bundleWorkers, kill, seededRandom, sleep, startWorker } from './processes'
 
 const KILLS = 220

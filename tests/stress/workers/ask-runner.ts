@@ -1,7 +1,7 @@
 // A team whose teammate `alice` works in ask mode, for the Needs-you crash test: her model asks
 // for one bash command (with a fixed id), then, once it has a result, finishes. The test
 // SIGKILLs this process while the command waits for the person and starts it again.
-import { TeamHost } from '../../../src/main/runtime/host'
+import { TeamHost } from '../../../src/runtime/host/host'
 import { OfflineModelServer } from '../../../src/offline-model/offline-server'
 import type { ModelRequest, Reply } from '../../../src/offline-model/script'
 import { latestResults } from '../../../src/offline-model/scenarios/reading'

@@ -1,8 +1,8 @@
 // A stress consumer: drains one inbox exactly as an agent does (poll, record durably, commit)
 // until the stop file exists and nothing is pending. Killed and restarted at random by the test.
 import { existsSync } from 'node:fs'
-import { Mailbox } from '../../../src/main/runtime/mailbox/mailbox'
-import { TeamPaths } from '../../../src/main/runtime/team-paths'
+import { Mailbox } from '../../../src/runtime/mailbox/mailbox'
+import { TeamPaths } from '../../../src/runtime/team/paths'
 import { appendBatch, loadJournal } from './journal'
 
 const [workspace, name, journal, stopFile] = process.argv.slice(2) as [

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs'
-import type { Position } from '../../../src/main/runtime/mailbox/position'
+import type { Position } from '../../../src/runtime/mailbox/position'
 
 /**
  * The stress consumer's durable record: message lines, then a marker with the inbox position

@@ -2,8 +2,8 @@
 // With "in-place", it writes the way the tutorial does (truncate, then write), as a control.
 import { writeFileSync } from 'node:fs'
 import type { RosterFile } from '../../../src/shared/roster'
-import { Roster } from '../../../src/main/runtime/roster/roster'
-import { TeamPaths } from '../../../src/main/runtime/team-paths'
+import { Roster } from '../../../src/runtime/roster/roster'
+import { TeamPaths } from '../../../src/runtime/team/paths'
 
 const [workspace, mode] = process.argv.slice(2) as [string, string | undefined]
 const paths = new TeamPaths(workspace)

@@ -2,8 +2,8 @@
 // checked (every blocker done), printed, then completed. Its name carries its pid, so that the
 // claimers can tell a task held by a killed claimer (it will never be completed) from one held
 // by a live one (it will).
-import { isProcessAlive } from '../../../src/main/runtime/fs/processes'
-import { TaskBoard } from '../../../src/main/runtime/tasks/task-board'
+import { isProcessAlive } from '../../../src/runtime/fs/processes'
+import { TaskBoard } from '../../../src/runtime/tasks/task-board'
 import { openBlockers } from '../../../src/shared/tasks'
 
 const [workspace, label] = process.argv.slice(2) as [string, string]

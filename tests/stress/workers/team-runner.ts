@@ -3,7 +3,7 @@
 // workspace. SIGKILLed at random by the test and started again until the work is done.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TeamHost } from '../../../src/main/runtime/host'
+import { TeamHost } from '../../../src/runtime/host/host'
 import { OfflineModelServer } from '../../../src/offline-model/offline-server'
 import type { ModelRequest, Reply } from '../../../src/offline-model/script'
 import { latestResults, mailSeen, toolCalls } from '../../../src/offline-model/scenarios/reading'

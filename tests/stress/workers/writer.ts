@@ -1,8 +1,8 @@
 // A stress writer: sends `count` messages to one inbox, and after each send returns appends the
 // message's tag to its ack file. Killed and restarted at random by the test.
 import { appendFileSync } from 'node:fs'
-import { Mailbox } from '../../../src/main/runtime/mailbox/mailbox'
-import { TeamPaths } from '../../../src/main/runtime/team-paths'
+import { Mailbox } from '../../../src/runtime/mailbox/mailbox'
+import { TeamPaths } from '../../../src/runtime/team/paths'
 import { contentFor } from './content'
 
 const [workspace, to, prefix, countText, ackFile] = process.argv.slice(2) as [

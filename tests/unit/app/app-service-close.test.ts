@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppService } from '../../../src/app/app-service'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
+import { plainFileSecretStore } from '../../../src/runtime/secrets/secrets'
 
 const folders: string[] = []
 function folder(prefix: string): string {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppService } from '../../../src/app/app-service'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
-import { defaultBashSandbox, probeSandbox } from '../../../src/main/runtime/tools/bash-sandbox'
+import { plainFileSecretStore } from '../../../src/runtime/secrets/secrets'
+import { defaultBashSandbox, probeSandbox } from '../../../src/runtime/tools/bash-sandbox'
 import { PACKAGE_REGISTRY_HOSTS, sandboxViewSchema } from '../../../src/shared/sandbox'
 
 describe('the contract: getSandbox and setAllowedHosts', () => {

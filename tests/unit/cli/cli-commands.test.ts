@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Roster } from '../../../src/main/runtime/roster/roster'
+import { Roster } from '../../../src/runtime/roster/roster'
 import { cli, jsonLines } from '../../helpers/cli'
 import { appendRaw, s09Line, tempTeam, tempWorkspace } from '../../helpers/workspace'
 

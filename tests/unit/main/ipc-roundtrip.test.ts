@@ -7,7 +7,7 @@ import type { WebContents } from 'electron'
 import { hostEventSchema, type AgentTeamsApi, type HostEvent } from '../../../src/shared/contract'
 import { commandChannel, commandNames, EVENTS_CHANNEL } from '../../../src/shared/ipc-channels'
 import { AppService } from '../../../src/app/app-service'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
+import { plainFileSecretStore } from '../../../src/runtime/secrets/secrets'
 import { createIpcAdapter, type IpcAdapter } from '../../../src/main/ipc'
 
 /**

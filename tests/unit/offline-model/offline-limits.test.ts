@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { describe, expect, it } from 'vitest'
-import { ModelClient } from '../../../src/main/runtime/model/client'
+import { ModelClient } from '../../../src/runtime/model/client'
 import { text, toolCall } from '../../../src/offline-model/script'
 import type { OfflineModelServer } from '../../../src/offline-model/offline-server'
 import { clientFor, offlineServers, rejectionOf, request } from '../../helpers/offline-harness'

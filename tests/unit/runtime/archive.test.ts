@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Clock } from '../../../src/main/runtime/clock'
-import type { Batch, InboxConsumer } from '../../../src/main/runtime/mailbox/consumer'
-import { SEAL_GRACE_MS } from '../../../src/main/runtime/mailbox/segments'
+import type { Clock } from '../../../src/runtime/system/clock'
+import type { Batch, InboxConsumer } from '../../../src/runtime/mailbox/consumer'
+import { SEAL_GRACE_MS } from '../../../src/runtime/mailbox/segments'
 import { appendRaw, listFiles, s09Line, tempTeam, type Team } from '../../helpers/workspace'
 
 /** Makes each test line about 270 bytes, so that a few MiB take few lines. */

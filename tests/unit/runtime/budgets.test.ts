@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Budgets, NO_BUDGET } from '../../../src/main/runtime/budgets'
-import { Roster } from '../../../src/main/runtime/roster/roster'
+import { Budgets, NO_BUDGET } from '../../../src/runtime/budgets/budgets'
+import { Roster } from '../../../src/runtime/roster/roster'
 import { tempWorkspace } from '../../helpers/workspace'
 
 const spent = (name: string, rounds: number) => ({

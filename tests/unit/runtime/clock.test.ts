@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { randomIds, sequentialIds, type Clock } from '../../../src/main/runtime/clock'
+import { randomIds, sequentialIds, type Clock } from '../../../src/runtime/system/clock'
 import { parseMessageLine } from '../../../src/shared/messages'
 
 /** A clock that moves on by a millisecond every `readings` readings. */

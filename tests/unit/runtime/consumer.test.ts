@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { readCursor, type Batch } from '../../../src/main/runtime/mailbox/consumer'
+import { readCursor, type Batch } from '../../../src/runtime/mailbox/consumer'
 import { TeamError } from '../../../src/shared/errors'
 import { appendRaw, s09Line, tempTeam, type Team } from '../../helpers/workspace'
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fsyncDirectorySync, writeFileAtomicSync } from '../../../src/main/runtime/fs/durable'
+import { fsyncDirectorySync, writeFileAtomicSync } from '../../../src/runtime/fs/durable'
 
 // Every open is recorded (and still made): Windows refuses to open a folder (EISDIR), so on
 // win32 the atomic write must never try.

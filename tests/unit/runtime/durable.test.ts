@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { Roster } from '../../../src/main/runtime/roster/roster'
+import { Roster } from '../../../src/runtime/roster/roster'
 import { appendRaw, tempTeam, tempWorkspace } from '../../helpers/workspace'
 
 // Every file-system call the runtime makes is recorded (and still made), in order.

@@ -7,9 +7,9 @@ import {
   ENCRYPTED_KEY_FILE,
   openEncryptedSecretStore,
   type Encryptor,
-} from '../../../src/main/runtime/encrypted-secrets'
-import { loadModelConfig } from '../../../src/main/runtime/model/config'
-import { plainFileSecretStore } from '../../../src/main/runtime/secrets'
+} from '../../../src/runtime/secrets/encrypted-secrets'
+import { loadModelConfig } from '../../../src/runtime/model/config'
+import { plainFileSecretStore } from '../../../src/runtime/secrets/secrets'
 
 /**
  * A reversible stand-in for safeStorage: "sealed:<generation>:<base64>". A generation older

@@ -1,6 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { scanSegment, type ScannedLine } from '../../../src/main/runtime/mailbox/lines'
+import { scanSegment, type ScannedLine } from '../../../src/runtime/mailbox/lines'
 import { MAX_LINE_BYTES } from '../../../src/shared/messages'
 import { tempWorkspace } from '../../helpers/workspace'
 

@@ -2,11 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  acquireFileLock,
-  removeStale,
-  type LockRecord,
-} from '../../../src/main/runtime/fs/file-lock'
+import { acquireFileLock, removeStale, type LockRecord } from '../../../src/runtime/fs/file-lock'
 import { TeamError } from '../../../src/shared/errors'
 import { deadPid, runBin } from '../../helpers/processes'
 import { tempTeam, tempWorkspace } from '../../helpers/workspace'

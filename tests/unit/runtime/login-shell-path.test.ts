@@ -8,7 +8,7 @@ import {
   parseLoginShellOutput,
   readLoginShellPath,
   shouldAskLoginShell,
-} from '../../../src/main/runtime/login-shell-path'
+} from '../../../src/runtime/system/login-shell-path'
 
 let directory: string
 

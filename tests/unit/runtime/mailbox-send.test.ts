@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Mailbox, type SendRequest } from '../../../src/main/runtime/mailbox/mailbox'
+import { Mailbox, type SendRequest } from '../../../src/runtime/mailbox/mailbox'
 import { TeamError } from '../../../src/shared/errors'
 import { MAX_LINE_BYTES, MESSAGE_TYPES } from '../../../src/shared/messages'
 import { FAR_FUTURE_MS, listFiles, tempTeam, type Team } from '../../helpers/workspace'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Mailbox } from '../../../src/main/runtime/mailbox/mailbox'
+import { Mailbox } from '../../../src/runtime/mailbox/mailbox'
 import { messageToLine, parseMessageLine, type MailMessage } from '../../../src/shared/messages'
 import { tempWorkspace } from '../../helpers/workspace'
 

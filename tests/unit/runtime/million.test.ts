@@ -1,11 +1,11 @@
 import { statSync, writeFileSync, mkdirSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
-import { readCursor } from '../../../src/main/runtime/mailbox/consumer'
-import * as lines from '../../../src/main/runtime/mailbox/lines'
+import { readCursor } from '../../../src/runtime/mailbox/consumer'
+import * as lines from '../../../src/runtime/mailbox/lines'
 import { tempTeam } from '../../helpers/workspace'
 
 // Every scan the consumer and peek make goes through this spy, so the test can see where they read.
-vi.mock('../../../src/main/runtime/mailbox/lines', async (importOriginal) => {
+vi.mock('../../../src/runtime/mailbox/lines', async (importOriginal) => {
   const actual = await importOriginal<typeof lines>()
   return { ...actual, scanSegment: vi.fn(actual.scanSegment) }
 })

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseControlLine } from '../../../src/shared/control'
 import { TeamError } from '../../../src/shared/errors'
 import { messageToLine, parseMessageLine } from '../../../src/shared/messages'
-import { Roster } from '../../../src/main/runtime/roster/roster'
+import { Roster } from '../../../src/runtime/roster/roster'
 import { tempWorkspace } from '../../helpers/workspace'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RecentIds } from '../../../src/main/runtime/mailbox/recent-ids'
+import { RecentIds } from '../../../src/runtime/mailbox/recent-ids'
 
 function held(recent: RecentIds, candidates: readonly string[]): string[] {
   return candidates.filter((id) => recent.has(id))

@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Roster } from '../../../src/main/runtime/roster/roster'
-import type { TeamPaths } from '../../../src/main/runtime/team-paths'
+import { Roster } from '../../../src/runtime/roster/roster'
+import type { TeamPaths } from '../../../src/runtime/team/paths'
 import { TeamError } from '../../../src/shared/errors'
 import { tempWorkspace } from '../../helpers/workspace'
 

@@ -1,8 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { TeamEvent } from '../../../src/shared/events'
-import { Roster } from '../../../src/main/runtime/roster/roster'
-import { Team } from '../../../src/main/runtime/team'
+import { Roster } from '../../../src/runtime/roster/roster'
+import { Team } from '../../../src/runtime/team/team'
 import { tempWorkspace } from '../../helpers/workspace'
 
 function statusesOnDisk(path: string): Record<string, string> {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync, renameSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Roster } from '../../../src/main/runtime/roster/roster'
+import { Roster } from '../../../src/runtime/roster/roster'
 import { MEMBER_STATUSES } from '../../../src/shared/roster'
 import { deadPid } from '../../helpers/processes'
 import { tempWorkspace } from '../../helpers/workspace'

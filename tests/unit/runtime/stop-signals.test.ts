@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { onStopSignals, type StopSignal } from '../../../src/main/runtime/stop-signals'
+import { onStopSignals, type StopSignal } from '../../../src/runtime/system/stop-signals'
 
 /** A process stand-in: signals are events, exit is recorded. */
 function fakeProcess() {

@@ -10,8 +10,8 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TaskBoard } from '../../../src/main/runtime/tasks/task-board'
-import { sweepLeftovers } from '../../../src/main/runtime/tasks/task-files'
+import { TaskBoard } from '../../../src/runtime/tasks/task-board'
+import { sweepLeftovers } from '../../../src/runtime/tasks/task-files'
 
 let root: string
 let board: TaskBoard

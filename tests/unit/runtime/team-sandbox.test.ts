@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { readTeamSandbox, writeTeamSandbox } from '../../../src/main/runtime/team-sandbox'
+import { readTeamSandbox, writeTeamSandbox } from '../../../src/runtime/sandbox/team-hosts'
 import { tempWorkspace } from '../../helpers/workspace'
 
 describe("the team's sandbox settings (.team/sandbox.json)", () => {

@@ -1,10 +1,6 @@
 import { appendFileSync, statSync } from 'node:fs'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import {
-  TRAILING_CHECK_MS,
-  TeamWatcher,
-  type TeamChange,
-} from '../../../src/main/runtime/team-watcher'
+import { TRAILING_CHECK_MS, TeamWatcher, type TeamChange } from '../../../src/runtime/team/watcher'
 import { shown, watch, workspaceWithInboxes } from '../../helpers/watch'
 import { waitFor } from '../../helpers/wait'
 import { s09Line } from '../../helpers/workspace'

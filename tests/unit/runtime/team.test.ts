@@ -2,7 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { TeamEvent } from '../../../src/shared/events'
-import { Team } from '../../../src/main/runtime/team'
+import { Team } from '../../../src/runtime/team/team'
 import { tempWorkspace } from '../../helpers/workspace'
 import { waitFor } from '../../helpers/wait'
 

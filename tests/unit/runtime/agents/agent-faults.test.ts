@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import type { NewTranscriptRecord } from '../../../../src/shared/transcript'
-import { TranscriptStore } from '../../../../src/main/runtime/agents/transcript-store'
+import { TranscriptStore } from '../../../../src/runtime/agents/transcript-store'
 import { queueScript, text } from '../../../../src/offline-model/script'
-import { installProcessGuard } from '../../../../src/main/runtime/process-guard'
+import { installProcessGuard } from '../../../../src/runtime/system/process-guard'
 import { startHost } from '../../../helpers/host'
 import { waitFor } from '../../../helpers/wait'
 

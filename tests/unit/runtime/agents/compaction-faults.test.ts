@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toConversation } from '../../../../src/main/runtime/agents/conversation'
+import { toConversation } from '../../../../src/runtime/agents/conversation'
 import { validateConversation } from '../../../../src/offline-model/requests'
 import { text, toolCall, type Script } from '../../../../src/offline-model/script'
 import { resultText, toolResults } from '../../../helpers/agents'

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { cutIndex } from '../../../../src/main/runtime/agents/compaction'
-import { identityBlock } from '../../../../src/main/runtime/agents/compaction-text'
+import { cutIndex } from '../../../../src/runtime/agents/compaction'
+import { identityBlock } from '../../../../src/runtime/agents/compaction-text'
 import {
   awaitsModel,
   toConversation,
   verbatimRecords,
-} from '../../../../src/main/runtime/agents/conversation'
-import { readTranscript } from '../../../../src/main/runtime/agents/transcript-store'
+} from '../../../../src/runtime/agents/conversation'
+import { readTranscript } from '../../../../src/runtime/agents/transcript-store'
 import {
   ContextWindows,
   DEFAULT_CONTEXT_WINDOW,
   knownContextWindow,
   parsePromptTooLong,
-} from '../../../../src/main/runtime/model/context-window'
+} from '../../../../src/runtime/model/context-window'
 import { validateConversation } from '../../../../src/offline-model/requests'
 import type { NewTranscriptRecord, TranscriptRecord } from '../../../../src/shared/transcript'
 import { tempWorkspace } from '../../../helpers/workspace'

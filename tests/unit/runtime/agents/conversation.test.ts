@@ -4,7 +4,7 @@ import {
   awaitsModel,
   inModelOrder,
   toConversation,
-} from '../../../../src/main/runtime/agents/conversation'
+} from '../../../../src/runtime/agents/conversation'
 
 const at = { v: 1, at: 1 } as const
 const records: TranscriptRecord[] = [

@@ -3,8 +3,8 @@ import { dirname } from 'node:path'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { TeamEvent } from '../../../../src/shared/events'
 import type { ToolUseBlock } from '../../../../src/shared/transcript'
-import { InboxIntake, RECHECK_MS } from '../../../../src/main/runtime/agents/intake'
-import { TranscriptStore } from '../../../../src/main/runtime/agents/transcript-store'
+import { InboxIntake, RECHECK_MS } from '../../../../src/runtime/agents/intake'
+import { TranscriptStore } from '../../../../src/runtime/agents/transcript-store'
 import { FAR_FUTURE_MS, tempTeam } from '../../../helpers/workspace'
 
 /** An intake for alice over a real inbox and transcript, with a clock the test moves. */

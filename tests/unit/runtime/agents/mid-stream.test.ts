@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { toConversation } from '../../../../src/main/runtime/agents/conversation'
+import { toConversation } from '../../../../src/runtime/agents/conversation'
 import type { RecordedRequest } from '../../../../src/offline-model/offline-server'
 import { text, toolCall, type Reply } from '../../../../src/offline-model/script'
 import {

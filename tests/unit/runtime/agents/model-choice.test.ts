@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { TeamHost } from '../../../../src/main/runtime/host'
+import { TeamHost } from '../../../../src/runtime/host/host'
 import { text, toolCall } from '../../../../src/offline-model/script'
 import { TeamError } from '../../../../src/shared/errors'
 import {

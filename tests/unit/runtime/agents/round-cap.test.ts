@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ROUND_CAP } from '../../../../src/main/runtime/host'
+import { DEFAULT_ROUND_CAP } from '../../../../src/runtime/host/host'
 import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import type { Reply, Script } from '../../../../src/offline-model/script'
 import { agentScript, gate, lastUserTexts, requestsOf, toolResults } from '../../../helpers/agents'

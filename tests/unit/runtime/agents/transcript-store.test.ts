@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { TranscriptStore } from '../../../../src/main/runtime/agents/transcript-store'
+import { TranscriptStore } from '../../../../src/runtime/agents/transcript-store'
 
 const clock = { now: () => 1_700_000_000_000 }
 

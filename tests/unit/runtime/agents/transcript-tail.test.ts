@@ -10,12 +10,9 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { awaitsModel, toConversation } from '../../../../src/main/runtime/agents/conversation'
-import {
-  readTranscript,
-  TranscriptStore,
-} from '../../../../src/main/runtime/agents/transcript-store'
-import { UsageMeter } from '../../../../src/main/runtime/agents/usage-meter'
+import { awaitsModel, toConversation } from '../../../../src/runtime/agents/conversation'
+import { readTranscript, TranscriptStore } from '../../../../src/runtime/agents/transcript-store'
+import { UsageMeter } from '../../../../src/runtime/agents/usage-meter'
 import type { TranscriptRecord } from '../../../../src/shared/transcript'
 
 const clock = { now: () => 1_700_000_000_000 }

@@ -2,8 +2,8 @@ import { appendFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { AppService } from '../../../../src/app/app-service'
 import { text } from '../../../../src/offline-model/script'
-import { Roster } from '../../../../src/main/runtime/roster/roster'
-import { TeamPaths } from '../../../../src/main/runtime/team-paths'
+import { Roster } from '../../../../src/runtime/roster/roster'
+import { TeamPaths } from '../../../../src/runtime/team/paths'
 import {
   exportResultSchema,
   historyLineSchema,

@@ -1,8 +1,8 @@
 import { Encoder, Index } from 'flexsearch'
 import { describe, expect, it } from 'vitest'
-import { indexWords } from '../../../../src/main/runtime/history/index-words'
-import { PostingLists } from '../../../../src/main/runtime/history/posting-lists'
-import { WordIndex } from '../../../../src/main/runtime/history/word-index'
+import { indexWords } from '../../../../src/runtime/history/index-words'
+import { PostingLists } from '../../../../src/runtime/history/posting-lists'
+import { WordIndex } from '../../../../src/runtime/history/word-index'
 
 /** A small deterministic generator (the same texts on every run). */
 function random(seed: number): () => number {

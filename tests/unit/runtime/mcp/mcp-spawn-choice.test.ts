@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseControlLine } from '../../../../src/shared/control'
 import { rosterSchema } from '../../../../src/shared/roster'
-import { mayUseServer } from '../../../../src/main/runtime/mcp/agent-servers'
+import { mayUseServer } from '../../../../src/runtime/mcp/agent-servers'
 import { main } from '../../../../src/cli/main'
 import { Capture } from '../../../helpers/streams'
 import { tempWorkspace } from '../../../helpers/workspace'

@@ -1,7 +1,7 @@
 import { connect, createServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { ModelClient } from '../../../../src/main/runtime/model/client'
+import { ModelClient } from '../../../../src/runtime/model/client'
 import { text } from '../../../../src/offline-model/script'
 import { offlineServers, request } from '../../../helpers/offline-harness'
 

@@ -7,7 +7,7 @@ import {
   loadModelConfig,
   readSettings,
   settingsPath,
-} from '../../../../src/main/runtime/model/config'
+} from '../../../../src/runtime/model/config'
 import { TeamError } from '../../../../src/shared/errors'
 import { tempWorkspace } from '../../../helpers/workspace'
 

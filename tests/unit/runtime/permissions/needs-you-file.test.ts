@@ -1,12 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  NeedsYouStore,
-  needsYouPath,
-  readNeedsYou,
-} from '../../../../src/main/runtime/needs-you/store'
-import { TeamPaths } from '../../../../src/main/runtime/team-paths'
+import { NeedsYouStore, needsYouPath, readNeedsYou } from '../../../../src/runtime/needs-you/store'
+import { TeamPaths } from '../../../../src/runtime/team/paths'
 import { tempWorkspace } from '../../../helpers/workspace'
 
 /** A queue file written before rules could name an MCP tool (and before some entry fields). */

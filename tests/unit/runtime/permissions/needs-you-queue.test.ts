@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { sequentialIds } from '../../../../src/main/runtime/clock'
-import { NeedsYou } from '../../../../src/main/runtime/needs-you/queue'
-import { NeedsYouStore } from '../../../../src/main/runtime/needs-you/store'
-import { TeamPaths } from '../../../../src/main/runtime/team-paths'
+import { sequentialIds } from '../../../../src/runtime/system/clock'
+import { NeedsYou } from '../../../../src/runtime/needs-you/queue'
+import { NeedsYouStore } from '../../../../src/runtime/needs-you/store'
+import { TeamPaths } from '../../../../src/runtime/team/paths'
 import type { TeamEvent } from '../../../../src/shared/events'
 import { tempWorkspace } from '../../../helpers/workspace'
 

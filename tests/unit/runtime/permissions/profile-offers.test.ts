@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { NeedsYou } from '../../../../src/main/runtime/needs-you/queue'
-import { createToolPolicy } from '../../../../src/main/runtime/permissions/tool-policy'
+import type { NeedsYou } from '../../../../src/runtime/needs-you/queue'
+import { createToolPolicy } from '../../../../src/runtime/permissions/tool-policy'
 import { BUILT_IN_PROFILES, profileSchema, type Profile } from '../../../../src/shared/profiles'
 
 /** What `profile` offers (offering never asks the queue: only a call may wait for the person). */

@@ -2,12 +2,9 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { queueScript, text } from '../../../../src/offline-model/script'
-import { BUILTIN_TEMPLATES } from '../../../../src/main/runtime/templates/builtin-templates'
-import {
-  applyTemplate,
-  templateFromTeam,
-} from '../../../../src/main/runtime/templates/team-template'
-import { TemplateStore } from '../../../../src/main/runtime/templates/template-store'
+import { BUILTIN_TEMPLATES } from '../../../../src/runtime/templates/builtin-templates'
+import { applyTemplate, templateFromTeam } from '../../../../src/runtime/templates/team-template'
+import { TemplateStore } from '../../../../src/runtime/templates/template-store'
 import type { TeamTemplate } from '../../../../src/shared/templates'
 import { lastUserTexts, requestsOf, rosterOnDisk } from '../../../helpers/agents'
 import { startHost } from '../../../helpers/host'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { refusedCommandReason } from '../../../../src/main/runtime/tools/bash'
+import { refusedCommandReason } from '../../../../src/runtime/tools/bash'
 
 /** Ordinary spellings of the same destructive commands: the guard's parser must see through. */
 describe('the command guard reads wrappers, options and paths as the shell does', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { pidNamespacesAvailable } from '../../../../src/main/runtime/tools/bash-launch'
-import { bashTool } from '../../../../src/main/runtime/tools/basic-tools'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+import { pidNamespacesAvailable } from '../../../../src/runtime/tools/bash-launch'
+import { bashTool } from '../../../../src/runtime/tools/basic-tools'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
 import { findProcess } from '../../../helpers/proc'
 import { REPO_ROOT, run } from '../../../helpers/processes'
 import { waitFor } from '../../../helpers/wait'
@@ -28,13 +28,13 @@ const PROBE = 'sk-ant-leak-probe-6d1f'
  */
 async function runInRuntimeWithKey(command: string, workspace: string): Promise<string> {
   const script = `
-    const { bashTool } = await import(${JSON.stringify(`${REPO_ROOT}/src/main/runtime/tools/basic-tools.ts`)})
+    const { bashTool } = await import(${JSON.stringify(`${REPO_ROOT}/src/runtime/tools/basic-tools.ts`)})
     const outcome = await bashTool.run({ command: process.argv[1] }, {
       workspace: ${JSON.stringify(workspace)}, agent: 'alice', signal: new AbortController().signal,
     })
     process.stdout.write(outcome.content)
     // The sandbox's proxies would otherwise hold the process until their idle stop.
-    const { defaultBashSandbox } = await import(${JSON.stringify(`${REPO_ROOT}/src/main/runtime/tools/bash-sandbox.ts`)})
+    const { defaultBashSandbox } = await import(${JSON.stringify(`${REPO_ROOT}/src/runtime/tools/bash-sandbox.ts`)})
     await defaultBashSandbox.close()`
   const child = await run('env', [
     `ANTHROPIC_API_KEY=${PROBE}`,

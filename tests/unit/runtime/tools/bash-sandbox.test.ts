@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { BlockedAction } from '../../../../src/shared/sandbox'
-import { createBashTool } from '../../../../src/main/runtime/tools/basic-tools'
+import { createBashTool } from '../../../../src/runtime/tools/basic-tools'
 import {
   BashSandbox,
   blockedWrites,
   defaultBashSandbox,
   probeSandbox,
-} from '../../../../src/main/runtime/tools/bash-sandbox'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+} from '../../../../src/runtime/tools/bash-sandbox'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
 import { plantVictim, sandboxSkipReason, snapshotTree, tempFolder } from '../../../helpers/sandbox'
 import { tempWorkspace } from '../../../helpers/workspace'
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { basicTools } from '../../../../src/main/runtime/tools/basic-tools'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
-import { defineTool, ToolFailure } from '../../../../src/main/runtime/tools/types'
+import { basicTools } from '../../../../src/runtime/tools/basic-tools'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
+import { defineTool, ToolFailure } from '../../../../src/runtime/tools/types'
 import { TeamError } from '../../../../src/shared/errors'
 
 const context: ToolContext = {

@@ -15,13 +15,10 @@ import {
   editFileTool,
   readFileTool,
   writeFileTool,
-} from '../../../../src/main/runtime/tools/basic-tools'
-import { MAX_FILE_BYTES } from '../../../../src/main/runtime/tools/file-tools'
-import {
-  readWorkspaceFile,
-  writeWorkspaceFile,
-} from '../../../../src/main/runtime/tools/file-tools'
-import type { Tool, ToolContext } from '../../../../src/main/runtime/tools/types'
+} from '../../../../src/runtime/tools/basic-tools'
+import { MAX_FILE_BYTES } from '../../../../src/runtime/tools/file-tools'
+import { readWorkspaceFile, writeWorkspaceFile } from '../../../../src/runtime/tools/file-tools'
+import type { Tool, ToolContext } from '../../../../src/runtime/tools/types'
 import { HOSTILE_KINDS, makeHostileEntry } from '../../../helpers/hostile-entries'
 import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'

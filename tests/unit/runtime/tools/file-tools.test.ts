@@ -14,8 +14,8 @@ import {
   editFileTool,
   readFileTool,
   writeFileTool,
-} from '../../../../src/main/runtime/tools/basic-tools'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+} from '../../../../src/runtime/tools/basic-tools'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
 import { tempWorkspace } from '../../../helpers/workspace'
 
 function setup(): { dir: string; context: ToolContext } {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { globTool, grepTool } from '../../../../src/main/runtime/tools/search-tools'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+import { globTool, grepTool } from '../../../../src/runtime/tools/search-tools'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
 import { tempWorkspace } from '../../../helpers/workspace'
 
 function setup(): { dir: string; context: ToolContext } {

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createBashTool } from '../../../../src/main/runtime/tools/basic-tools'
+import { createBashTool } from '../../../../src/runtime/tools/basic-tools'
 import {
   killProcessTree,
   resolveBashShell,
   type ShellLookup,
-} from '../../../../src/main/runtime/tools/shell'
-import type { ToolContext } from '../../../../src/main/runtime/tools/types'
+} from '../../../../src/runtime/tools/shell'
+import type { ToolContext } from '../../../../src/runtime/tools/types'
 import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { displayPath, resolveInWorkspace } from '../../../../src/main/runtime/tools/workspace-path'
+import { displayPath, resolveInWorkspace } from '../../../../src/runtime/tools/workspace-path'
 import { tempWorkspace } from '../../../helpers/workspace'
 
 /** A workspace (real path) and a folder outside it, both removed after the test. */

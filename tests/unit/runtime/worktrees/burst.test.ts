@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { Burst } from '../../../../src/main/runtime/git/burst'
+import { Burst } from '../../../../src/runtime/git/burst'
 
 beforeEach(() => {
   vi.useFakeTimers()

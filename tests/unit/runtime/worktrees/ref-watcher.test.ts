@@ -8,7 +8,7 @@ import {
   watchFolderWithNode as nodeWatch,
   type GitRefWatcherOptions,
   type WatchFolder,
-} from '../../../../src/main/runtime/git/ref-watcher'
+} from '../../../../src/runtime/git/ref-watcher'
 import { gitIn, gitWorkspace } from '../../../helpers/git'
 import { waitFor } from '../../../helpers/wait'
 import { tempWorkspace } from '../../../helpers/workspace'

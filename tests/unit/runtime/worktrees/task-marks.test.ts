@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { TeamError } from '../../../../src/shared/errors'
 import { TASKS_FORMAT_VERSION, type Task } from '../../../../src/shared/tasks'
-import { TaskMarks, taskRef } from '../../../../src/main/runtime/git/task-marks'
-import { Worktrees } from '../../../../src/main/runtime/git/worktrees'
+import { TaskMarks, taskRef } from '../../../../src/runtime/git/task-marks'
+import { Worktrees } from '../../../../src/runtime/git/worktrees'
 import { gitIn, gitWorkspace } from '../../../helpers/git'
 import { tempWorkspace } from '../../../helpers/workspace'
 

@@ -1,0 +1,335 @@
+import { execFile } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { TeamError } from '../../shared/errors'
+import {
+  configArguments,
+  FIXED_OVERRIDES,
+  gitEnvironment,
+  GLOBAL_KEYS_KEPT,
+  isInside,
+  judgeConfig,
+  parseConfigList,
+  type ConfigVerdict,
+} from './hardening'
+
+/** What a git command printed and how it ended. */
+export interface GitResult {
+  readonly status: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export interface GitCallOptions {
+  /** Variables for this call (GIT_INDEX_FILE, an author), on top of the hardened environment. */
+  readonly env?: Readonly<Record<string, string>>
+  readonly input?: string
+  /**
+   * A worktree's git folder and work tree as the app recorded them: git is pointed at them
+   * (GIT_DIR, GIT_WORK_TREE) and never reads the worktree's `.git` file, which its teammate
+   * could point elsewhere.
+   */
+  readonly repository?: { readonly gitDir: string; readonly workTree: string }
+}
+
+interface ExecuteOptions extends GitCallOptions {
+  /** Reads the person's global configuration (only to pick its describing keys). */
+  readonly readGlobal?: boolean
+}
+
+/** Output larger than this is a bug or a hostile repository, not a diff anyone reads. */
+const MAX_OUTPUT = 64 * 1024 * 1024
+
+/** Where agents can write: a configuration read from there is refused (hardening.ts). */
+export interface GitPlaces {
+  /** The workspace, and the folder of the teammates' worktrees. */
+  readonly agentWritable: readonly string[]
+}
+
+/**
+ * The app's git for one workspace: every call asynchronous (a 1 GB file must not freeze the
+ * server's one thread), hardened so that nothing the repository configures runs (hardening.ts),
+ * in the C locale so that its words can be matched, and never asking on a terminal.
+ */
+export class Git {
+  private readonly verdicts = new Map<
+    string,
+    { files: WatchedFiles; signature: string; verdict: ConfigVerdict }
+  >()
+  private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
+
+  constructor(private readonly places: GitPlaces) {}
+
+  /** `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe. */
+  async run(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<GitResult> {
+    const verdict = await this.verdictFor(cwd, options.repository)
+    if (verdict.problem !== null)
+      throw new TeamError(
+        'unsafe-repository',
+        `The repository at ${cwd} is not used: ${verdict.problem}.`,
+      )
+    const prefix = configArguments([
+      ...(await this.personConfiguration()),
+      ...FIXED_OVERRIDES,
+      ...verdict.driverOverrides,
+    ])
+    return execute(cwd, [...prefix, ...args], options)
+  }
+
+  /** `git args…` that must succeed: its stdout, or a TeamError with git's own words. */
+  async output(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<string> {
+    const result = await this.run(cwd, args, options)
+    if (result.status !== 0)
+      throw new TeamError(
+        'io',
+        `git ${args[0] ?? ''} failed: ${(result.stderr || result.stdout).trim() || `exit ${result.status}`}`,
+      )
+    return result.stdout
+  }
+
+  /** The merge drivers the repository at `cwd` defines (a merge that needs one is refused). */
+  async mergeDrivers(cwd: string): Promise<readonly string[]> {
+    return (await this.verdictFor(cwd, undefined)).mergeDrivers
+  }
+
+  /** Whether `folder` is inside a git work tree (its configuration not judged yet). */
+  async isInsideWorkTree(folder: string): Promise<boolean> {
+    const args = [...configArguments(FIXED_OVERRIDES), 'rev-parse', '--is-inside-work-tree']
+    const inside = await execute(folder, args)
+    return inside.status === 0 && inside.stdout.trim() === 'true'
+  }
+
+  /**
+   * Whether `folder` is inside a git work tree with at least one commit to branch from; a
+   * repository whose configuration is refused throws `unsafe-repository`, saying why.
+   */
+  async isRepository(folder: string): Promise<boolean> {
+    if (!(await this.isInsideWorkTree(folder))) return false
+    const head = await this.run(folder, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    return head.status === 0
+  }
+
+  /**
+   * The person's name and email for commits the runtime makes on their behalf (merges), or a
+   * stand-in when git has none configured, so that a merge never fails on "Please tell me who
+   * you are".
+   */
+  async committerEnvironment(cwd: string): Promise<Record<string, string>> {
+    const configured = async (key: string): Promise<string> =>
+      (await this.run(cwd, ['config', key])).stdout.trim()
+    const env: Record<string, string> = {}
+    if ((await configured('user.name')) === '') {
+      env.GIT_AUTHOR_NAME = 'Agent Teams'
+      env.GIT_COMMITTER_NAME = 'Agent Teams'
+    }
+    if ((await configured('user.email')) === '') {
+      env.GIT_AUTHOR_EMAIL = 'agent-teams@localhost'
+      env.GIT_COMMITTER_EMAIL = 'agent-teams@localhost'
+    }
+    return env
+  }
+
+  /**
+   * The repository's configuration at `cwd`, judged, read again only when a file it came from
+   * (or a per-worktree config that could appear) changed.
+   */
+  private async verdictFor(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+  ): Promise<ConfigVerdict> {
+    const key = repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
+    const cached = this.verdicts.get(key)
+    if (cached !== undefined && cached.signature === cached.files.signature()) return cached.verdict
+    const listed = await execute(
+      cwd,
+      [
+        ...configArguments(FIXED_OVERRIDES),
+        'config',
+        '--list',
+        '--show-scope',
+        '--show-origin',
+        '-z',
+      ],
+      { repository },
+    )
+    // Outside a repository `git config --list` still reads; nothing is defined there to empty.
+    const entries = listed.status === 0 ? parseConfigList(listed.stdout, cwd) : []
+    const gitDirs = await this.gitDirsOf(cwd, repository)
+    const protectedFiles = new Set<string>()
+    if (gitDirs !== null) {
+      protectedFiles.add(join(gitDirs.common, 'config'))
+      protectedFiles.add(join(gitDirs.common, 'config.worktree'))
+      protectedFiles.add(join(gitDirs.own, 'config.worktree'))
+    }
+    const writable = (file: string): boolean =>
+      this.places.agentWritable.some((folder) => isInside(folder, file))
+    const base = judgeConfig(entries, writable, protectedFiles)
+    const includes = includeTargets(entries).filter(writable)
+    const verdict: ConfigVerdict =
+      base.problem === null && includes.length > 0
+        ? {
+            ...base,
+            problem: `its git configuration includes ${includes.join(', ')}, which agents can write; Agent Teams runs no git command there until that include is removed`,
+          }
+        : base
+    const watched = new WatchedFiles([
+      ...entries.flatMap((entry) => (entry.file === null ? [] : [entry.file])),
+      ...protectedFiles,
+    ])
+    this.verdicts.set(key, { files: watched, signature: watched.signature(), verdict })
+    return verdict
+  }
+
+  private async gitDirsOf(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+  ): Promise<{ own: string; common: string } | null> {
+    const args = [...configArguments(FIXED_OVERRIDES), 'rev-parse', '--git-dir', '--git-common-dir']
+    const result = await execute(cwd, args, { repository })
+    if (result.status !== 0) return null
+    const [own = '', common = ''] = result.stdout.split('\n').map((line) => line.trim())
+    return { own: resolve(cwd, own), common: resolve(cwd, common) }
+  }
+
+  /** The describing keys of the person's own global configuration (hardening.ts). */
+  private personConfiguration(): Promise<readonly (readonly [string, string])[]> {
+    this.personKeys ??= readPersonConfiguration()
+    return this.personKeys
+  }
+}
+
+/** The files a verdict was read from: when one changes (or appears), it is read again. */
+class WatchedFiles {
+  private readonly files: readonly string[]
+  constructor(files: readonly string[]) {
+    this.files = [...new Set(files)].sort()
+  }
+  signature(): string {
+    return this.files
+      .map((file) => {
+        const stats = statSync(file, { throwIfNoEntry: false, bigint: true })
+        return stats === undefined
+          ? `${file}:none`
+          : `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`
+      })
+      .join('|')
+  }
+}
+
+/** Where `include.path` and `includeIf.*.path` point, resolved as git does. */
+function includeTargets(
+  entries: readonly { key: string; value: string; file: string | null }[],
+): string[] {
+  const targets: string[] = []
+  for (const entry of entries) {
+    const key = entry.key.toLowerCase()
+    if (!(key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))))
+      continue
+    const home = process.env.HOME ?? ''
+    const path = entry.value.startsWith('~/') ? join(home, entry.value.slice(2)) : entry.value
+    targets.push(
+      isAbsolute(path) ? path : resolve(entry.file === null ? '.' : dirname(entry.file), path),
+    )
+  }
+  return targets
+}
+
+/**
+ * The person's global configuration, only its describing keys (their name and email among
+ * them): every other key of it is left out with the file, since it may name programs.
+ */
+async function readPersonConfiguration(): Promise<readonly (readonly [string, string])[]> {
+  const result = await execute(process.cwd(), ['config', '--global', '--list', '-z'], {
+    readGlobal: true,
+  })
+  if (result.status !== 0) return []
+  const kept: [string, string][] = []
+  for (const pair of result.stdout.split('\0')) {
+    const newline = pair.indexOf('\n')
+    if (newline === -1) continue
+    const key = pair.slice(0, newline).toLowerCase()
+    if (GLOBAL_KEYS_KEPT.has(key)) kept.push([key, pair.slice(newline + 1)])
+  }
+  return kept
+}
+
+/** Runs git with the hardened environment; `args` must already hold every override. */
+function execute(
+  cwd: string,
+  args: readonly string[],
+  options: ExecuteOptions = {},
+): Promise<GitResult> {
+  const env = gitEnvironment(process.env, {
+    ...options.env,
+    ...(options.repository === undefined
+      ? {}
+      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
+  })
+  if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
+  return new Promise((resolvePromise, reject) => {
+    const child = execFile(
+      'git',
+      args,
+      {
+        cwd,
+        env,
+        encoding: 'utf8',
+        maxBuffer: MAX_OUTPUT,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolvePromise({ status: 0, stdout, stderr })
+          return
+        }
+        const failure = error as Omit<NodeJS.ErrnoException, 'code'> & {
+          code?: unknown
+          signal?: NodeJS.Signals | null
+        }
+        if (failure.code === 'ENOENT') {
+          reject(
+            new TeamError(
+              'io',
+              'git is not installed (or not on PATH); install git to use worktrees.',
+            ),
+          )
+          return
+        }
+        if (typeof failure.code === 'number' && failure.signal == null) {
+          resolvePromise({ status: failure.code, stdout, stderr })
+          return
+        }
+        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          reject(
+            new TeamError(
+              'io',
+              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} printed more than ${MAX_OUTPUT / 1024 / 1024} MB.`,
+            ),
+          )
+          return
+        }
+        reject(error)
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
+  })
+}
+
+/** A teammate as the author and committer of the commits made of its work. */
+export function teammateIdentity(name: string): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: `${name}@agent-teams.local`,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: `${name}@agent-teams.local`,
+  }
+}

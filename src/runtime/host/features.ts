@@ -1,0 +1,157 @@
+import { branchesChangedEvent } from '../../shared/events'
+import { UNTRUSTED_NOTE } from '../../shared/trust'
+import type { Agent } from '../agents/agent'
+import { randomIds, systemClock } from '../system/clock'
+import type { HostOptions } from './options'
+import { appDataFolder, workspaceDataFolder } from '../fs/app-folders'
+import { McpServers } from '../mcp/servers'
+import { teamQueue } from '../needs-you/mirror'
+import { sandboxQueueHooks } from '../needs-you/sandbox-queue'
+import type { NeedsYou, NeedsYouActions } from '../needs-you/queue'
+import { ProfileStore } from '../permissions/profile-store'
+import { Protocols } from '../protocols/service'
+import { ProtocolStore } from '../protocols/store'
+import { GitRefWatcher } from '../git/ref-watcher'
+import { completeReviewedOnMerge } from '../tasks/review-merge'
+import { TaskAutomation, TASK_BOARD_SENDER, autoClaimOf } from '../tasks/task-automation'
+import { TeamTasks } from '../tasks/team-tasks'
+import type { Team } from '../team/team'
+import { TeamBudgets } from '../budgets/team-budgets'
+import { readTeamSandbox } from '../sandbox/team-hosts'
+import { TeamWorktrees, type TeamWorktreesDependencies } from '../git/team-worktrees'
+import type { BashSandboxHooks } from '../tools/basic-tools'
+import type { WorkspaceTrust } from '../trust/workspace-trust'
+
+/**
+ * The team's features beside its agents: worktrees and review, the s10 protocols, MCP servers,
+ * permission profiles, the Needs-you queue, budgets and the task board. Each is its own object;
+ * this is where they are made and wired to one another, so the host only holds them.
+ */
+export interface HostFeatures {
+  readonly worktrees: TeamWorktrees
+  readonly protocols: Protocols
+  readonly mcp: McpServers
+  readonly profiles: ProfileStore
+  readonly needsYou: NeedsYou
+  readonly budgets: TeamBudgets
+  readonly tasks: TeamTasks
+  readonly taskAutomation: TaskAutomation
+  /** Git's refs in the workspace's repository; null when it is not one, or nothing is watched. */
+  readonly gitRefs: Promise<GitRefWatcher | null>
+  /** Whether the person trusts what the workspace grants; every grant below asks it. */
+  readonly trust: WorkspaceTrust
+  /** The hosts bash and stdio servers may reach: the team's list, none while untrusted. */
+  readonly allowedHosts: () => readonly string[]
+  /** Where the sandbox's blocks (bash's and servers') and unsandboxed commands go. */
+  readonly sandboxHooks: BashSandboxHooks
+}
+
+/** What the features call back on the host: its agents and the person's commands. */
+export interface FeatureHooks extends NeedsYouActions {
+  readonly agents: () => Iterable<Agent>
+  /** The agent if it is loaded (a protocol's shutdown acts only on a loaded one). */
+  readonly loadedAgent: (name: string) => Agent | undefined
+  /** The agent, loaded if need be (the task board gives it a turn). */
+  readonly agent: (name: string) => Agent
+  readonly sendToTeammate: TeamWorktreesDependencies['sendToTeammate']
+  /** Mail from the person to an agent (the sandbox's notices of what it blocked). */
+  readonly sendFromUser: (to: string, content: string) => void
+}
+
+export function createFeatures(
+  team: Team,
+  options: HostOptions,
+  hooks: FeatureHooks,
+  trust: WorkspaceTrust,
+): HostFeatures {
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? randomIds(clock)
+  const worktrees = new TeamWorktrees({
+    workspace: team.paths.workspace,
+    dataFolder: workspaceDataFolder(options.dataFolder ?? appDataFolder(), team.paths.workspace),
+    report: options.report ?? reportToStderr,
+    roster: () => team.roster.snapshot,
+    updateRoster: (change) => team.updateRoster(change),
+    sendToTeammate: hooks.sendToTeammate,
+  })
+  const protocols = new Protocols({
+    team,
+    store: ProtocolStore.open(team.paths, clock),
+    ids,
+    shutDownAfterStep: (name, reason) => hooks.loadedAgent(name)?.shutdownAfterThisStep(reason),
+  })
+  const needsYou = teamQueue(
+    team,
+    clock,
+    ids,
+    {
+      reviewPlan: (id, approve, feedback) => hooks.reviewPlan(id, approve, feedback),
+      resume: (name) => hooks.resume(name),
+    },
+    () => trust.isTrusted(),
+  )
+  const allowedHosts = (): readonly string[] =>
+    trust.isTrusted() ? readTeamSandbox(team.paths).allowedHosts : []
+  const sandboxHooks =
+    options.sandboxHooks ?? sandboxQueueHooks(needsYou, team.paths, hooks.sendFromUser, trust)
+  const mcp = new McpServers(
+    team.paths,
+    options.mcp ?? {},
+    trust,
+    {
+      stdio: {
+        workspace: team.paths.workspace,
+        teamFolder: team.paths.root,
+        allowedHosts,
+        unreadable: options.privateFolders,
+      },
+      onBlocked: (agent, actions) => sandboxHooks.onBlocked?.(agent, actions),
+    },
+    (state) => team.publish({ type: 'mcp-changed', state }),
+  )
+  const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
+  const tasks = new TeamTasks(team)
+  worktrees.taskMarks.seed(tasks.view().tasks)
+  completeReviewedOnMerge(worktrees, tasks)
+  const taskAutomation = new TaskAutomation({
+    tasks,
+    members: () => team.roster.members,
+    // Automation wakes agents: only once the person trusts the workspace.
+    autoClaims: (name) => trust.isTrusted() && autoClaimOf(team.roster.find(name)),
+    send: (request) => team.send(request),
+    publish: (event) => team.publish(event),
+    giveTask: (name, text) => hooks.agent(name).addUserTurn(TASK_BOARD_SENDER, text),
+  })
+  const profiles = ProfileStore.of(team.paths, {
+    refusal: () => (trust.isTrusted() ? null : UNTRUSTED_NOTE),
+    keep: (change) => trust.keep(change),
+  })
+  // A merge or commit made by another process moves the branch lines as well as one made here.
+  const gitRefs =
+    options.watch === false
+      ? Promise.resolve(null)
+      : GitRefWatcher.start({
+          workspace: team.paths.workspace,
+          onChange: () => team.publish(branchesChangedEvent()),
+        }).catch(() => null)
+  return {
+    worktrees,
+    protocols,
+    mcp,
+    profiles,
+    needsYou,
+    budgets,
+    tasks,
+    taskAutomation,
+    gitRefs,
+    trust,
+    allowedHosts,
+    sandboxHooks,
+  }
+}
+
+function reportToStderr(error: unknown): void {
+  process.stderr.write(
+    `agent-teams: git work in the background failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
+}

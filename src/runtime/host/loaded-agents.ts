@@ -1,0 +1,78 @@
+import { TeamError } from '../../shared/errors'
+import { LEAD } from '../../shared/names'
+import type { Agent } from '../agents/agent'
+import type { Team } from '../team/team'
+
+/**
+ * The team's agents loaded in this process, by name. An agent is loaded at its first use (a
+ * message, a spawn, a look at its transcript), so a team of many idle teammates costs nothing
+ * until one is needed; a name off the roster is refused.
+ */
+export class LoadedAgents extends Map<string, Agent> {
+  constructor(
+    private readonly team: Team,
+    private readonly create: (name: string) => Agent,
+  ) {
+    super()
+  }
+
+  /** The agent, loaded if need be. */
+  load(name: string): Agent {
+    const existing = this.get(name)
+    if (existing) return existing
+    if (name !== LEAD && !this.team.roster.find(name))
+      throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+    const agent = this.create(name)
+    this.set(name, agent)
+    return agent
+  }
+
+  /** The agent if it is loaded; a command to one that is not is refused. */
+  loaded(name: string): Agent {
+    const agent = this.get(name)
+    if (!agent) throw new TeamError('unknown-recipient', `No agent "${name}" is running.`)
+    return agent
+  }
+
+  /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */
+  wakeAfterStart(): void {
+    this.load(LEAD).wake()
+    for (const member of this.team.roster.members) {
+      // A shut-down teammate is loaded (its usage and transcript show) but not woken.
+      const agent = this.load(member.name)
+      if (member.status !== 'shutdown') agent.wake()
+    }
+  }
+
+  /**
+   * After a start in a workspace the person has not trusted: every agent is loaded (its
+   * transcript, usage and problems show) and none goes on by itself.
+   */
+  loadAll(): void {
+    this.load(LEAD)
+    for (const member of this.team.roster.members) this.load(member.name)
+  }
+
+  /** Resolves once no agent is running, and none was woken meanwhile. */
+  async settled(): Promise<void> {
+    for (;;) {
+      const running = [...this.values()].filter((agent) => agent.isRunning)
+      if (running.length === 0) return
+      await Promise.all(running.map((agent) => agent.settled()))
+    }
+  }
+
+  /** Agents whose last activation ended in error. */
+  errors(): { agent: string; message: string }[] {
+    return [...this.values()].flatMap((agent) =>
+      agent.lastActivation.kind === 'error'
+        ? [{ agent: agent.name, message: agent.lastActivation.message }]
+        : [],
+    )
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.values()].map((agent) => agent.close()))
+    this.clear()
+  }
+}
