@@ -210,7 +210,7 @@ async function deltaToScreen(page: Page, client: ContractClient) {
 
 /**
  * What one timestamp and one token count cost to format in this Chromium: with a new Intl
- * formatter inside every toLocale*String call (what src/renderer/components/format.ts did before
+ * formatter inside every toLocale*String call (what src/renderer/ui/format.ts did before
  * it kept its formatters) next to a formatter made once.
  */
 async function formattingCost(page: Page): Promise<Record<string, number>> {
@@ -463,7 +463,7 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
               `inbox-screen: serve's main thread during inbox lines (profiled pass): ${describeOwners(profiles.server, 8)}`,
             ]
           : []),
-        `inbox-screen: why src/renderer/components/format.ts makes its Intl formatters once: in this Chromium a timestamp formatted with toLocaleTimeString(options) costs ${formatting.formatMillisUs?.toFixed(0)} µs, with an Intl.DateTimeFormat made once ${formatting.cachedDateTimeFormatUs?.toFixed(1)} µs; Number#toLocaleString ${formatting.numberToLocaleStringUs?.toFixed(0)} µs, a cached Intl.NumberFormat ${formatting.cachedNumberFormatUs?.toFixed(1)} µs`,
+        `inbox-screen: why src/renderer/ui/format.ts makes its Intl formatters once: in this Chromium a timestamp formatted with toLocaleTimeString(options) costs ${formatting.formatMillisUs?.toFixed(0)} µs, with an Intl.DateTimeFormat made once ${formatting.cachedDateTimeFormatUs?.toFixed(1)} µs; Number#toLocaleString ${formatting.numberToLocaleStringUs?.toFixed(0)} µs, a cached Intl.NumberFormat ${formatting.cachedNumberFormatUs?.toFixed(1)} µs`,
         ...(profiles.trace
           ? [`inbox-screen: the page's trace during inbox lines: ${describeTrace(profiles.trace)}`]
           : []),

@@ -3,8 +3,8 @@ import './zod-config'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { resolveApi } from './api'
-import { App } from './App'
-import { themeController } from './theme/theme'
+import { App } from './shell/App'
+import { themeController } from './ui/theme/theme'
 
 const container = document.getElementById('root')
 if (container === null) throw new Error('index.html has no #root element')

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { App } from '../../../src/renderer/App'
+import { App } from '../../../src/renderer/shell/App'
 import type { HostEvent } from '../../../src/shared/contract'
 import type { ConnectionStatus } from '../../../src/renderer/store/ui'
 import { agentView, fakeApi, rejection, settingsView, snapshot } from './fake-api'

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { parseLimit } from '../../../src/renderer/components/BudgetDialog'
+import { parseLimit } from '../../../src/renderer/agents/BudgetDialog'
 import { agentView, fakeApi, rejection, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 

@@ -2,9 +2,9 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptRecord, Usage } from '../../../src/shared/transcript'
-import { parseUsd } from '../../../src/renderer/components/BudgetDialog'
-import { parsePriceRows } from '../../../src/renderer/components/price-rows'
-import { turnSpends } from '../../../src/renderer/transcript/turn-spend'
+import { parseUsd } from '../../../src/renderer/agents/BudgetDialog'
+import { parsePriceRows } from '../../../src/renderer/settings/price-rows'
+import { turnSpends } from '../../../src/renderer/chat/transcript/turn-spend'
 import { agentView, fakeApi, settingsView, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 

@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { App } from '../../../src/renderer/App'
+import { App } from '../../../src/renderer/shell/App'
 import { useFirstViewHandOver } from '../../../src/renderer/first-view/hand-over'
-import { preloadChunks } from '../../../src/renderer/lazy-component'
+import { preloadChunks } from '../../../src/renderer/shell/lazy-component'
 import { viewFromHash } from '../../../src/renderer/store/url'
 import {
   parseThemePreference,
   resolveTheme,
   THEME_PREFERENCES,
-} from '../../../src/renderer/theme/theme'
+} from '../../../src/renderer/ui/theme/theme'
 import { FIRST_VIEW_ID } from '../../../src/shared/first-view'
 import { LEAD } from '../../../src/shared/names'
 import indexPage from '../../../src/renderer/index.html?raw'

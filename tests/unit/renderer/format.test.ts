@@ -6,7 +6,7 @@ import {
   formatTokens,
   formatNumber,
   formatSeconds,
-} from '../../../src/renderer/components/format'
+} from '../../../src/renderer/ui/format'
 
 describe('formatting', () => {
   const noon = new Date(2026, 11, 2, 12, 0, 0)

@@ -2,10 +2,10 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Markdown as LoadedMarkdown } from '../../../src/renderer/markdown/Markdown'
-import { MarkdownView as Markdown } from '../../../src/renderer/markdown/MarkdownView'
-import { registeredLanguages } from '../../../src/renderer/markdown/highlight'
-import { LANGUAGE_NAMES, languageForPath } from '../../../src/renderer/markdown/languages'
+import { Markdown as LoadedMarkdown } from '../../../src/renderer/ui/markdown/Markdown'
+import { MarkdownView as Markdown } from '../../../src/renderer/ui/markdown/MarkdownView'
+import { registeredLanguages } from '../../../src/renderer/ui/markdown/highlight'
+import { LANGUAGE_NAMES, languageForPath } from '../../../src/renderer/ui/markdown/languages'
 import { recordingClipboard } from './clipboard'
 
 afterEach(cleanup)

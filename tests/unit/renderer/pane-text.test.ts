@@ -8,13 +8,13 @@ import {
   type FrameScheduler,
   type PaneShown,
   type PaneSink,
-} from '../../../src/renderer/components/pane-text'
+} from '../../../src/renderer/activity/pane-text'
 import {
   PANE_CHARACTERS,
   PANE_LINES,
   capacityFor,
   markdownTail,
-} from '../../../src/renderer/components/pane-tail'
+} from '../../../src/renderer/activity/pane-tail'
 import { createAppStore, type AppStore } from '../../../src/renderer/store/store'
 import { agentView, fakeApi, snapshot } from './fake-api'
 

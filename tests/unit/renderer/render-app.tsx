@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest'
-import { App } from '../../../src/renderer/App'
-import { preloadChunks } from '../../../src/renderer/lazy-component'
+import { App } from '../../../src/renderer/shell/App'
+import { preloadChunks } from '../../../src/renderer/shell/lazy-component'
 import type { FakeApi } from './fake-api'
 
 /** Renders the window over `api` and waits until it has booted. */

@@ -5,7 +5,7 @@ import {
   COMPACT_FROM,
   createDensityController,
   densityController,
-} from '../../../src/renderer/components/roster-density'
+} from '../../../src/renderer/roster/roster-density'
 import { agentView, fakeApi, snapshot } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 

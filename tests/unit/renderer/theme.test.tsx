@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createThemeController, resolveTheme } from '../../../src/renderer/theme/theme'
+import { createThemeController, resolveTheme } from '../../../src/renderer/ui/theme/theme'
 import { fakeApi } from './fake-api'
 import { failOnConsoleErrors, renderApp } from './render-app'
 

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
-import { bashOutcome } from '../../../src/renderer/transcript/tool-views'
+import { bashOutcome } from '../../../src/renderer/chat/transcript/tool-views'
 import { recordingClipboard } from './clipboard'
 import { fakeApi } from './fake-api'
 import { giveElementsASize } from './layout'
