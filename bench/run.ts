@@ -1,13 +1,14 @@
 // `npm run bench`: every benchmark of issues 6 and 12 on this machine, each figure next to a
 // reference measured in the same run. Prints the table and the diagnosis notes, writes
-// bench/results.json.
+// bench/results.json (the table's rows, the notes and the machine: small, committed) and
+// bench/tmp/details.json (every other figure and the profiles: large, ignored by git).
 //   npm run bench                       all of them (about 6 minutes on 2 cores)
 //   npm run bench -- mailbox runtime    some of them (search: query time on 20 × 10,000 records)
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
 // Environment: BENCH_STREAM_SECONDS (default 60), BENCH_MAILBOX_ROUNDS (3),
 // BENCH_RUNTIME_SIZES (1,10,50,200), BENCH_RUNTIME_TURNS (20).
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { join } from 'node:path'
 import * as prettier from 'prettier'
@@ -156,26 +157,31 @@ const rows = results.flatMap((result) => result.rows)
 const notes = results.flatMap((result) => result.notes)
 const seconds = (Date.now() - started) / 1000
 const markdown = markdownTable(rows)
+const machineAtEnd = {
+  ...info,
+  loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
+}
+const date = new Date().toISOString()
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+// What a reader of the history needs to compare runs: kept in git, a few hundred lines.
 writeFileSync(
   join(BENCH, 'results.json'),
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      durationSeconds: Math.round(seconds),
-      machine: {
-        ...info,
-        loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
-      },
-      benchmarks: names,
-      rows,
-      notes,
-      markdown,
-      results,
-    },
-    null,
-    2,
-  )}\n`,
+  json({
+    date,
+    durationSeconds: Math.round(seconds),
+    machine: machineAtEnd,
+    benchmarks: results.map((result) => ({
+      name: result.name,
+      seconds: Math.round(result.seconds),
+      ...(result.error === undefined ? {} : { error: result.error.split('\n')[0] }),
+    })),
+    rows,
+    notes,
+  }),
 )
+// Distributions, breakdowns, traces and profiles: thousands of lines that change every run.
+mkdirSync(join(BENCH, 'tmp'), { recursive: true })
+writeFileSync(join(BENCH, 'tmp', 'details.json'), json({ date, machine: machineAtEnd, results }))
 
 if (updateReadme) {
   const readme = join(ROOT, 'README.md')
@@ -202,7 +208,7 @@ for (const result of failed)
 const met = rows.filter((entry) => entry.pass === true).length
 const missed = rows.filter((entry) => entry.pass === false).length
 process.stdout.write(
-  `${met} targets met, ${missed} missed, ${failed.length} benchmarks failed; ${Math.round(seconds)} s; bench/results.json written\n`,
+  `${met} targets met, ${missed} missed, ${failed.length} benchmarks failed; ${Math.round(seconds)} s; bench/results.json and bench/tmp/details.json written\n`,
 )
 // Handles (the esbuild service, sockets) may linger; the results are written.
 process.exit(failed.length > 0 ? 1 : 0)

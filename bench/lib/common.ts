@@ -27,7 +27,7 @@ export interface Row {
 export interface BenchResult {
   readonly name: string
   readonly rows: Row[]
-  /** Everything else measured (distributions, breakdowns, profiles), for results.json. */
+  /** Everything else measured (distributions, breakdowns, profiles), for bench/tmp/details.json. */
   readonly details: Record<string, unknown>
   readonly notes: string[]
 }

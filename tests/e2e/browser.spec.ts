@@ -420,16 +420,16 @@ test.describe('browser mode: a newcomer’s first use', () => {
     await expect(page.getByTestId('activity-pane-alice')).toContainText('Done.')
     await shot('08-activity-panes')
 
-    // Live all along: the lead and alice were seen working, and then idle again. bob's one
-    // short turn (no tool call) on the offline model may start and end within one event batch
-    // (one frame), so his "working" is not always painted (as alice's in step 6); that he
-    // answered is proved by his transcript above.
-    for (const name of ['lead', 'alice'])
-      expect(await statusesOf(name), `${name}'s statuses`).toEqual(['idle', 'working', 'idle'])
-    const bobSeen = await statusesOf('bob')
-    expect(bobSeen[0]).toBe('idle')
-    expect(bobSeen.at(-1)).toBe('idle')
-    expect(bobSeen.filter((state) => state !== 'idle' && state !== 'working')).toEqual([])
+    // Idle, then idle again, and nothing but working in between (no error, no pause). A turn
+    // on the offline model may start and end within one event batch (one frame; longer on a
+    // busy machine), so "working" itself is not always painted; that each one worked is
+    // proved by the transcripts above, and a status held at working by views.spec.ts.
+    for (const name of ['lead', 'alice', 'bob']) {
+      const seen = await statusesOf(name)
+      expect(seen[0], `${name}'s statuses`).toBe('idle')
+      expect(seen.at(-1), `${name}'s statuses`).toBe('idle')
+      expect(seen.filter((state) => state !== 'idle' && state !== 'working')).toEqual([])
+    }
     await expectNoErrors()
   })
 

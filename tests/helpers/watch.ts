@@ -11,11 +11,16 @@ export interface Watched {
   readonly aliceSizes: number[]
 }
 
-export async function watch(paths: TeamPaths): Promise<Watched> {
+/** `onChange` reads what a test needs at the moment of each change (a file's content). */
+export async function watch(
+  paths: TeamPaths,
+  onChange: (change: TeamChange) => void = () => undefined,
+): Promise<Watched> {
   const events: TeamChange[] = []
   const aliceSizes: number[] = []
   const watcher = new TeamWatcher(paths, (change) => {
     events.push(change)
+    onChange(change)
     if (change.kind === 'inbox' && change.name === 'alice' && change.change !== 'removed')
       aliceSizes.push(statSync(paths.inbox('alice')).size)
   })

@@ -375,11 +375,15 @@ describe('the desktop shell wired to Electron', () => {
     second.window.close()
     await flush()
     expect(second.window.isDestroyed()).toBe(true)
-    await new Promise((resolve) => setTimeout(resolve, 600))
-    expect(savedState()).toEqual({
-      version: 2,
-      windows: [expect.objectContaining({ workspace: '/home/dana/stats' })],
-    })
+    // Saved after the store's delay: wait for the file to say so, not for the delay.
+    await vi.waitFor(
+      () =>
+        expect(savedState()).toEqual({
+          version: 2,
+          windows: [expect.objectContaining({ workspace: '/home/dana/stats' })],
+        }),
+      { timeout: 5000, interval: 50 },
+    )
   })
 
   it('the last window closed stays in the state, for the next launch', () => {

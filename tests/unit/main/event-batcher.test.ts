@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { HostEvent } from '../../../src/shared/contract'
 import {
   appendMerged,
@@ -203,7 +203,8 @@ describe('event batcher', () => {
     const batcher = createEventBatcher({ send: (events) => batches.push(events) })
     batcher.push(delta('lead', 'a'))
     batcher.push(delta('lead', 'b'))
-    await new Promise((resolve) => setTimeout(resolve, FRAME_INTERVAL_MS * 4))
+    expect(batches).toEqual([])
+    await vi.waitFor(() => expect(batches).not.toEqual([]), { interval: FRAME_INTERVAL_MS })
     expect(batches).toEqual([[delta('lead', 'ab')]])
     batcher.dispose()
   })

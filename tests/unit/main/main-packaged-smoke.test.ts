@@ -34,6 +34,9 @@ beforeAll(async () => {
   await main.loaded
   await main.request('ready')
   await main.waitForCall('BrowserWindow.loadURL')
+  // The window's folder opens after it is made; the tests ask about both.
+  await main.waitForWorkspaceOpened()
+  await main.caughtUp()
 }, 240_000)
 
 afterAll(() => {

@@ -84,6 +84,8 @@ describe('the built main process, on a recording stand-in for electron', () => {
   it('once ready, opens one hardened window on app:// with the built preload', async () => {
     await main.request('ready')
     const loaded = await main.waitForCall('BrowserWindow.loadURL')
+    // The link policy's handler is installed after loadURL: its record may still be on its way.
+    await main.caughtUp()
     expect(loaded.args).toEqual([APP_PAGE])
     const [created] = main.calls('new BrowserWindow')
     const options = created?.args[0] as { webPreferences: Record<string, unknown> }
@@ -115,6 +117,8 @@ describe('the built main process, on a recording stand-in for electron', () => {
   })
 
   it('answers commands against the real workspace given with --workspace', async () => {
+    // The folder opens after the window is made: asked before that, getInfo has no workspace.
+    await main.waitForWorkspaceOpened()
     expect(await invoke('getInfo')).toEqual({
       ok: true,
       result: { version: '0.0.0-stand-in', workspace, mode: 'electron', offline: false },

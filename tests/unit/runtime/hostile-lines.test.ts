@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parseControlLine } from '../../../src/shared/control'
 import { MAX_JSON_DEPTH } from '../../../src/shared/json-limits'
@@ -10,6 +10,7 @@ import { DeliveredIdsLog, readIds } from '../../../src/runtime/mailbox/delivered
 import { Team } from '../../../src/runtime/team/team'
 import { cli, jsonLines } from '../../helpers/cli'
 import { appendRaw, s09Line, tempTeam, tempWorkspace } from '../../helpers/workspace'
+import { waitFor } from '../../helpers/wait'
 
 /** A valid message line whose extra field nests `depth` arrays deep. */
 function deepLine(depth: number, id = 'deep-1'): string {
@@ -167,17 +168,23 @@ describe('control.jsonl', () => {
       paths.control,
       `${hostile.join('\n')}\n{"v":1,"command":"resume","name":"alice","at":1}\n`,
     )
-    const deadline = Date.now() + 5000
-    while (commands.length === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20))
+    // Every line judged: the valid one applied, and the log holds a refusal for each other one.
+    const logged = (): number =>
+      existsSync(`${paths.root}/control-rejected.jsonl`)
+        ? readFileSync(`${paths.root}/control-rejected.jsonl`, 'utf8').trim().split('\n').length
+        : 0
+    await waitFor(
+      () => commands.length > 0 && logged() >= hostile.length,
+      () => `the lines judged (${commands.length} applied, ${logged()} refusals logged)`,
+      { timeout: 5000 },
+    )
     await team.close()
     expect(commands).toEqual([{ command: 'resume', name: 'alice' }])
     const refusals = events.filter(
       (event) => (event as { code?: string }).code === 'invalid-control',
     )
     expect(refusals).toHaveLength(hostile.length)
-    const log = readFileSync(`${paths.root}/control-rejected.jsonl`, 'utf8').trim().split('\n')
-    expect(log).toHaveLength(hostile.length)
+    expect(logged()).toBe(hostile.length)
   })
 })
 

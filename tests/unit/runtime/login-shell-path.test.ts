@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -9,8 +9,19 @@ import {
   readLoginShellPath,
   shouldAskLoginShell,
 } from '../../../src/runtime/system/login-shell-path'
+import { waitFor } from '../../helpers/wait'
 
 let directory: string
+
+/** Running, not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'agent-teams-login-shell-'))
@@ -69,7 +80,8 @@ describe('asking a real (stand-in) login shell', () => {
 
   it('gives up after the timeout, kills the shell, and keeps PATH, saying why', async () => {
     const marker = join(directory, 'still-running')
-    const shell = fakeShell(`sleep 1 && touch '${marker}'`)
+    const pidFile = join(directory, 'shell.pid')
+    const shell = fakeShell(`echo $$ > '${pidFile}'\nsleep 1 && touch '${marker}'`)
     const logged: string[] = []
     const env: NodeJS.ProcessEnv = { SHELL: shell, PATH: '/usr/bin:/bin' }
     const started = performance.now()
@@ -82,7 +94,13 @@ describe('asking a real (stand-in) login shell', () => {
     expect(result).toEqual({ ok: false, reason: `${shell} did not answer within 300 ms` })
     expect(env.PATH).toBe('/usr/bin:/bin')
     expect(logged).toEqual([expect.stringContaining('keeps PATH=/usr/bin:/bin')])
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    // Once the shell has ended, by the kill or by going on, the marker says which it was.
+    const pid = Number(readFileSync(pidFile, 'utf8'))
+    await waitFor(
+      () => !isRunning(pid),
+      () => `the shell (pid ${pid}) to end`,
+      { timeout: 10_000 },
+    )
     expect(existsSync(marker), 'the shell was killed before it could go on').toBe(false)
   })
 

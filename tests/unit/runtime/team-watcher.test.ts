@@ -1,4 +1,12 @@
-import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { TeamPaths } from '../../../src/runtime/team/paths'
@@ -70,20 +78,27 @@ describe('TeamWatcher', () => {
 
   it("an edit of config.json emits {kind: 'config'}, also an atomic rename-replace, and edits after it", async () => {
     const paths = workspaceWithInboxes()
-    const { events } = await watch(paths)
-    const configEvents = () => events.filter((event) => event.kind === 'config').length
+    // The file as it was at each config event: a late event of one edit cannot pass for the next.
+    const seen: string[] = []
+    const { events } = await watch(paths, (change) => {
+      if (change.kind === 'config') seen.push(readFileSync(paths.config, 'utf8'))
+    })
+    const reported = (text: string) =>
+      waitFor(
+        () => seen.includes(text),
+        () => `a config event with ${JSON.stringify(text)}; got ${JSON.stringify(events)}`,
+      )
     writeFileSync(paths.config, '{"team_name": "edited", "members": []}\n')
-    await waitFor(() => configEvents() >= 1, shown(events))
+    await reported('{"team_name": "edited", "members": []}\n')
     for (let round = 0; round < 2; round++) {
-      const before = configEvents()
       const temp = join(paths.root, `.config.json.${round}.tmp`)
-      writeFileSync(temp, `{"team_name": "renamed-${round}", "members": []}\n`)
+      const text = `{"team_name": "renamed-${round}", "members": []}\n`
+      writeFileSync(temp, text)
       renameSync(temp, paths.config)
-      await waitFor(() => configEvents() > before, shown(events))
+      await reported(text)
     }
-    const before = configEvents()
     appendFileSync(paths.config, '\n')
-    await waitFor(() => configEvents() > before, shown(events))
+    await reported('{"team_name": "renamed-1", "members": []}\n\n')
     expect(events.every((event) => event.kind === 'config')).toBe(true)
   })
 

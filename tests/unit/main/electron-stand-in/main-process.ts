@@ -100,6 +100,30 @@ export class MainProcess {
     return this.records.filter((record) => record.api === api)
   }
 
+  /**
+   * Resolves once every call main made before the stand-in reads this request is recorded here.
+   * Records and replies travel in order over one channel, and main's synchronous work (a window
+   * made, its handlers installed) ends before the stand-in reads the next message: a call seen
+   * by waitForCall does not mean the calls made right after it have arrived yet.
+   */
+  async caughtUp(): Promise<void> {
+    await this.request('windows')
+  }
+
+  /** Waits until main has told a page that its folder is open (`workspace-opened`). */
+  async waitForWorkspaceOpened(timeoutMs = 20_000): Promise<void> {
+    const opened = (record: CallRecord): boolean =>
+      record.api === 'webContents.send' &&
+      Array.isArray(record.args[1]) &&
+      record.args[1].some((event) => (event as { type?: string }).type === 'workspace-opened')
+    const deadline = Date.now() + timeoutMs
+    while (!this.records.some(opened)) {
+      if (Date.now() > deadline)
+        throw new Error(`main never sent workspace-opened. Output:\n${this.output}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
   /** Waits until a call to `api` has been recorded. */
   async waitForCall(api: string, timeoutMs = 20_000): Promise<CallRecord> {
     const deadline = Date.now() + timeoutMs

@@ -223,8 +223,11 @@ describe('MCP tools through the real SDKs', () => {
     expect(records('lead', 'tool-result')[0]?.content).toBe('has a token')
     expect(records('lead', 'tool-result')[1]?.content).toBe('my token is ***')
     const notes = host.mcp.state().servers[0]
-    await waitFor(() => (host.mcp.state().servers[0]?.stderrTail.length ?? 0) >= 2)
-    expect(host.mcp.state().servers[0]?.stderrTail).toContain('notes-server: using token ***')
+    await waitFor(
+      () =>
+        host.mcp.state().servers[0]?.stderrTail.includes('notes-server: using token ***') === true,
+      () => `the server's masked line (its stderr: ${JSON.stringify(host.mcp.state().servers[0])})`,
+    )
     expect(JSON.stringify(notes)).not.toContain(secret)
     expect(JSON.stringify(events)).not.toContain(secret)
     for (const file of readdirSync(join(dir, '.team/transcripts')))

@@ -84,7 +84,14 @@ describe('authority comes from the runtime record, not from mail', () => {
     execFileSync('/bin/sh', ['-c', 'printf "%s" "$TEXT" > "$FILE.tmp" && mv "$FILE.tmp" "$FILE"'], {
       env: { PATH: process.env.PATH, TEXT: JSON.stringify(config), FILE: configPath },
     })
-    await waitFor(() => eventsOf(team, 'roster-changed').length > 0)
+    // The runtime has read the edited file (a roster-changed event may be an earlier change's).
+    await waitFor(
+      () =>
+        team.host.team.roster.snapshot.members.every(
+          (member) => (member as { plan_approved?: string }).plan_approved === id,
+        ),
+      () => 'the edited config.json read by the runtime',
+    )
 
     team.host.send({ to: 'alice', content: 'Try writing now.' })
     await waitFor(() => requestsOf(team, 'alice').length === 4)

@@ -153,12 +153,18 @@ describe('the bash tool', () => {
 
     const controller = new AbortController()
     const { context: stoppable } = setup(controller.signal)
-    const running = bashTool.run({ command: 'echo working; sleep 100' }, stoppable)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    const marker = uniqueSleep()
+    const running = bashTool.run({ command: `echo working; sleep ${marker}` }, stoppable)
+    // Stopped while the command runs (a stop before it starts takes another path).
+    const sleeper = await grandchildPid(marker)
     controller.abort()
     const stopped = await running
     expect(stopped.isError).toBe(true)
-    expect(stopped.content).toMatch(/\[stopped\]$/)
+    expect(stopped.content).toMatch(/^working\n[\s\S]*\[stopped\]$/)
+    await waitFor(
+      () => !isRunning(sleeper),
+      () => 'the stopped command to end',
+    )
   })
 
   it("hides the app's API key from commands", async () => {

@@ -12,20 +12,23 @@ import { tempWorkspace } from '../../../helpers/workspace'
 
 const run = promisify(execFile)
 
-const refreshes = (team: HostUnderTest): number =>
-  team.events.filter((event) => event.type === 'branches-changed').length
-
-/** Waits (generously) for the open host's `count`-th `branches-changed`. */
-async function refreshed(team: HostUnderTest, count: number): Promise<void> {
-  await waitFor(
-    () => refreshes(team) >= count,
-    () => `branches-changed #${count}; saw ${refreshes(team)}`,
-    { timeout: 20_000 },
-  )
-}
-
 const changedFiles = async (team: HostUnderTest, name: string): Promise<number | undefined> =>
   (await team.host.worktrees.views()).get(name)?.changedFiles
+
+/**
+ * Waits (generously) until the open host counts `files` changed files on `name`'s branch. The
+ * count is kept until a `branches-changed` says the refs moved, so reaching it proves the host
+ * heard of the other process's change; counting `branches-changed` events would not, as one
+ * from an earlier change can arrive late.
+ */
+async function countsChanged(team: HostUnderTest, name: string, files: number): Promise<void> {
+  let seen: number | undefined
+  await waitFor(
+    async () => (seen = await changedFiles(team, name)) === files,
+    () => `${name}'s branch to count ${files} changed files; it counts ${String(seen)}`,
+    { timeout: 20_000, interval: 50 },
+  )
+}
 
 /**
  * A repository with alice's worktree and one commit of hers, and a roster that knows it, all
@@ -64,25 +67,20 @@ describe('branch lines follow git changes made by other processes', () => {
     expect(existsSync(join(workspace, '.team-worktrees', 'alice'))).toBe(false)
     // Counted now, and kept until something tells the host the branches moved.
     expect(await changedFiles(team, 'alice')).toBe(1)
-    expect(refreshes(team)).toBe(0)
 
     const merge = await runAgentTeams(['review', 'merge', 'alice', '--workspace', workspace], {
       env: { XDG_CONFIG_HOME: tempWorkspace('agent-teams-config-').dir },
     })
     expect(merge.stderr).toBe('')
     expect(merge.code).toBe(0)
-    // Nothing else moved a ref: this refresh is the other process's merge.
-    await refreshed(team, 1)
-    expect(await changedFiles(team, 'alice')).toBe(0)
+    await countsChanged(team, 'alice', 0)
 
-    const afterMerge = refreshes(team)
     const alice = worktreeFolder(workspace, 'alice')
     writeFiles(alice, { 'second.txt': 'two\n' })
     await run('git', ['add', '-A'], { cwd: alice })
     await run('git', ['-c', 'user.name=P', '-c', 'user.email=p@x', 'commit', '-qm', 'Second'], {
       cwd: alice,
     })
-    await refreshed(team, afterMerge + 1)
-    expect(await changedFiles(team, 'alice')).toBe(1)
+    await countsChanged(team, 'alice', 1)
   })
 })

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -23,10 +32,40 @@ async function gitElsewhere(cwd: string, ...args: string[]): Promise<void> {
 interface Watching {
   readonly watcher: GitRefWatcher
   readonly logs: string[]
-  /** How many times the watcher said the refs changed. */
-  readonly changes: () => number
-  /** Waits (generously) until the watcher said so at least `count` times in all. */
-  readonly changed: (count: number) => Promise<void>
+  /**
+   * Runs `action` (which changes the repository), then waits (generously) until the watcher
+   * reports a change after which the refs are as the action left them. The refs are read when
+   * each report comes, so a late report of an earlier change cannot stand in for this one.
+   */
+  readonly tells: (action: () => unknown) => Promise<void>
+}
+
+/**
+ * git's refs as files: HEAD, packed-refs, every loose ref and each linked worktree's HEAD.
+ * Files, not what they name, so that packing refs (which moves them, naming the same commits)
+ * is a change too.
+ */
+function refFiles(workspace: string): string {
+  const git = join(workspace, '.git')
+  try {
+    if (!existsSync(git)) return '(no repository)'
+    const files: [string, string][] = []
+    const read = (relative: string): void => {
+      const path = join(git, relative)
+      if (existsSync(path) && statSync(path).isFile())
+        files.push([relative, readFileSync(path, 'utf8')])
+    }
+    read('HEAD')
+    read('packed-refs')
+    for (const entry of readdirSync(join(git, 'refs'), { recursive: true, encoding: 'utf8' }))
+      read(join('refs', entry))
+    if (existsSync(join(git, 'worktrees')))
+      for (const id of readdirSync(join(git, 'worktrees'))) read(join('worktrees', id, 'HEAD'))
+    return JSON.stringify(files.sort(([a], [b]) => a.localeCompare(b)))
+  } catch (error) {
+    // git was writing while this read: not a state the test waits for.
+    return `(unreadable: ${(error as Error).message})`
+  }
 }
 
 async function watchRefs(
@@ -34,10 +73,10 @@ async function watchRefs(
   options: Partial<GitRefWatcherOptions> = {},
 ): Promise<Watching> {
   const logs: string[] = []
-  let changes = 0
+  const reports: string[] = []
   const watcher = await GitRefWatcher.start({
     workspace,
-    onChange: () => changes++,
+    onChange: () => reports.push(refFiles(workspace)),
     log: (message) => logs.push(message),
     ...options,
   })
@@ -46,13 +85,17 @@ async function watchRefs(
   return {
     watcher,
     logs,
-    changes: () => changes,
-    changed: (count) =>
-      waitFor(
-        () => changes >= count,
-        () => `${count} ref change(s); saw ${changes}; logs: ${JSON.stringify(logs)}`,
+    tells: async (action) => {
+      const mark = reports.length
+      await action()
+      const expected = refFiles(workspace)
+      await waitFor(
+        () => reports.slice(mark).includes(expected),
+        () =>
+          `a report with the refs as the change left them (${expected}); reports since: ${JSON.stringify(reports.slice(mark))}; logs: ${JSON.stringify(logs)}`,
         { timeout: 15_000 },
-      ),
+      )
+    },
   }
 }
 
@@ -85,20 +128,21 @@ describe('GitRefWatcher', () => {
     const refs = await watchRefs(workspace)
     writeFileSync(join(alice, 'feature.txt'), 'new\n')
     await gitElsewhere(alice, 'add', '-A')
-    await gitElsewhere(
-      alice,
-      '-c',
-      'user.name=alice',
-      '-c',
-      'user.email=a@x',
-      'commit',
-      '-qm',
-      'Feature',
+    await refs.tells(() =>
+      gitElsewhere(
+        alice,
+        '-c',
+        'user.name=alice',
+        '-c',
+        'user.email=a@x',
+        'commit',
+        '-qm',
+        'Feature',
+      ),
     )
-    await refs.changed(1)
-    const afterCommit = refs.changes()
-    await gitElsewhere(workspace, 'merge', '-q', '--no-ff', '-m', 'Merge alice', 'team/alice')
-    await refs.changed(afterCommit + 1)
+    await refs.tells(() =>
+      gitElsewhere(workspace, 'merge', '-q', '--no-ff', '-m', 'Merge alice', 'team/alice'),
+    )
     expect(refs.logs).toEqual([])
   })
 
@@ -107,48 +151,39 @@ describe('GitRefWatcher', () => {
     const refs = await watchRefs(workspace)
     const teamFolder = join(workspace, '.git', 'refs', 'heads', 'team')
     expect(refs.watcher.folders()).not.toContain(teamFolder)
-    await gitElsewhere(workspace, 'branch', 'team/bob')
-    await refs.changed(1)
+    await refs.tells(() => gitElsewhere(workspace, 'branch', 'team/bob'))
     expect(refs.watcher.folders()).toContain(teamFolder)
     // A ref written in the new folder is seen there.
-    await gitElsewhere(workspace, 'commit', '-q', '--allow-empty', '-m', 'More')
-    await refs.changed(2)
-    const before = refs.changes()
-    await gitElsewhere(workspace, 'update-ref', 'refs/heads/team/bob', 'HEAD')
-    await refs.changed(before + 1)
+    await refs.tells(() => gitElsewhere(workspace, 'commit', '-q', '--allow-empty', '-m', 'More'))
+    await refs.tells(() => gitElsewhere(workspace, 'update-ref', 'refs/heads/team/bob', 'HEAD'))
     // `git pack-refs` moves every loose ref into packed-refs.
-    const packed = refs.changes()
-    await gitElsewhere(workspace, 'pack-refs', '--all')
-    await refs.changed(packed + 1)
+    await refs.tells(() => gitElsewhere(workspace, 'pack-refs', '--all'))
   })
 
   it('a repository removed says so and is followed again once it is made anew', async () => {
     const workspace = gitWorkspace()
     const refs = await watchRefs(workspace)
-    rmSync(join(workspace, '.git'), { recursive: true, force: true })
-    await refs.changed(1)
+    await refs.tells(() => rmSync(join(workspace, '.git'), { recursive: true, force: true }))
     await waitFor(
       () => refs.logs.some((line) => line.includes('is no longer in a git repository')),
       () => `the log line; got ${JSON.stringify(refs.logs)}`,
       { timeout: 15_000 },
     )
-    const before = refs.changes()
-    gitIn(workspace, 'init', '-q', '-b', 'main')
-    await refs.changed(before + 1)
-    const made = refs.changes()
-    await gitElsewhere(
-      workspace,
-      '-c',
-      'user.name=P',
-      '-c',
-      'user.email=p@x',
-      'commit',
-      '-q',
-      '--allow-empty',
-      '-m',
-      'Again',
+    await refs.tells(() => gitIn(workspace, 'init', '-q', '-b', 'main'))
+    await refs.tells(() =>
+      gitElsewhere(
+        workspace,
+        '-c',
+        'user.name=P',
+        '-c',
+        'user.email=p@x',
+        'commit',
+        '-q',
+        '--allow-empty',
+        '-m',
+        'Again',
+      ),
     )
-    await refs.changed(made + 1)
     expect(refs.logs.some((line) => line.includes('in a git repository again'))).toBe(true)
   })
 
@@ -156,12 +191,11 @@ describe('GitRefWatcher', () => {
     const workspace = gitWorkspace()
     const other = gitWorkspace({ 'other.txt': 'other\n' })
     const refs = await watchRefs(workspace)
-    renameSync(join(workspace, '.git'), join(workspace, '.git-old'))
-    renameSync(join(other, '.git'), join(workspace, '.git'))
-    await refs.changed(1)
-    const replaced = refs.changes()
-    await gitElsewhere(workspace, 'branch', 'team/carol')
-    await refs.changed(replaced + 1)
+    await refs.tells(() => {
+      renameSync(join(workspace, '.git'), join(workspace, '.git-old'))
+      renameSync(join(other, '.git'), join(workspace, '.git'))
+    })
+    await refs.tells(() => gitElsewhere(workspace, 'branch', 'team/carol'))
   })
 
   it('a watch the system refuses (too many watched files) is told, and the rest still works', async () => {
@@ -179,8 +213,7 @@ describe('GitRefWatcher', () => {
     expect(refs.logs[0]).toContain(heads)
     expect(refs.logs[0]).toContain('fs.inotify.max_user_watches')
     // HEAD is watched elsewhere: switching branches is still seen.
-    await gitElsewhere(workspace, 'checkout', '-q', '-b', 'topic')
-    await refs.changed(1)
+    await refs.tells(() => gitElsewhere(workspace, 'checkout', '-q', '-b', 'topic'))
   })
 
   it('a watch that fails later is told and watched again', async () => {
@@ -195,16 +228,16 @@ describe('GitRefWatcher', () => {
     const fail = breakHeads as ((error: Error) => void) | null
     expect(fail).not.toBeNull()
     breakHeads = null
-    fail?.(new Error('EIO: the watch broke'))
-    await refs.changed(1)
+    // Nothing moved: the report is the watcher's own, after it lost the folder.
+    await refs.tells(() => fail?.(new Error('EIO: the watch broke')))
     expect(refs.logs.join('\n')).toContain(`the watch of ${heads} failed: EIO`)
     await waitFor(
       () => breakHeads !== null,
       () => 'the folder watched again',
     )
-    const before = refs.changes()
-    await gitElsewhere(workspace, 'commit', '-q', '--allow-empty', '-m', 'After the failure')
-    await refs.changed(before + 1)
+    await refs.tells(() =>
+      gitElsewhere(workspace, 'commit', '-q', '--allow-empty', '-m', 'After the failure'),
+    )
   })
 
   it('watches at most the folders of branches it is allowed, team/ first, and says so', async () => {
