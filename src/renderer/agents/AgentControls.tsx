@@ -1,9 +1,9 @@
 import { cachedShare, totalTokens } from '../../shared/usage'
 import { useAppStore } from '../store/context'
 import type { AgentState } from '../store/state'
-import { canResume, resumeLabel, resumeTitle } from './agent-actions'
 import { describeSpend, formatCostSpend, formatPercent, formatSpend } from '../ui/format'
 import { useCost } from '../ui/useCost'
+import { StopResume } from './StopResume'
 
 /**
  * The open agent's spend against its budget, and what the person can do about its status:
@@ -12,9 +12,6 @@ import { useCost } from '../ui/useCost'
  */
 export function AgentControls({ agent }: { readonly agent: AgentState }) {
   const openDialog = useAppStore((state) => state.openDialog)
-  const resumeAgent = useAppStore((state) => state.resumeAgent)
-  const stopAgent = useAppStore((state) => state.stopAgent)
-  const reportFailure = useAppStore((state) => state.reportFailure)
   const name = agent.name
   const tokens = totalTokens(agent.usage)
   const cached = cachedShare(agent.usage)
@@ -43,36 +40,7 @@ export function AgentControls({ agent }: { readonly agent: AgentState }) {
       >
         Instructions…
       </button>
-      {canResume(agent) ? (
-        <button
-          type="button"
-          className="button button-primary button-small"
-          title={resumeTitle(name, agent.status)}
-          onClick={() =>
-            resumeAgent(name).catch((error: unknown) =>
-              reportFailure(`Could not resume ${name}`, error),
-            )
-          }
-        >
-          {resumeLabel(agent.status)}
-        </button>
-      ) : null}
-      {agent.status === 'stalled' ||
-      agent.status === 'waiting' ||
-      agent.status === 'waiting-for-you' ? (
-        <button
-          type="button"
-          className="button button-danger button-small"
-          title={`Stop ${name}: it ends this activation; a new message wakes it`}
-          onClick={() =>
-            stopAgent(name).catch((error: unknown) =>
-              reportFailure(`Could not stop ${name}`, error),
-            )
-          }
-        >
-          Stop
-        </button>
-      ) : null}
+      <StopResume agent={agent} place="header" />
     </div>
   )
 }

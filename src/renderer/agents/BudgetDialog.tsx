@@ -7,6 +7,8 @@ import { useAppStore } from '../store/context'
 import type { AppState } from '../store/store'
 import type { Budget } from '../store/state'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { formatNumber } from '../ui/format'
 import { pricesOf, teamUsageByModel } from '../store/costs'
 import { priceFor } from '../../shared/prices'
@@ -129,8 +131,13 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
           void submit()
         }}
       >
-        <div className="field">
-          <label htmlFor={ids.tokens}>Token budget</label>
+        <Field
+          id={ids.tokens}
+          label="Token budget"
+          messageId={ids.tokensHint}
+          hint={`Input and output tokens. Used so far: ${formatNumber(spentTokens)}. Empty: no limit.`}
+          error={submitted && !parsedTokens.ok ? invalid : null}
+        >
           <input
             id={ids.tokens}
             data-autofocus
@@ -142,17 +149,14 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
             aria-describedby={ids.tokensHint}
             onChange={(event) => setTokens(event.target.value)}
           />
-          <p
-            id={ids.tokensHint}
-            className={submitted && !parsedTokens.ok ? 'field-error' : 'field-hint'}
-          >
-            {submitted && !parsedTokens.ok
-              ? invalid
-              : `Input and output tokens. Used so far: ${formatNumber(spentTokens)}. Empty: no limit.`}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.rounds}>Round budget</label>
+        </Field>
+        <Field
+          id={ids.rounds}
+          label="Round budget"
+          messageId={ids.roundsHint}
+          hint={`Model calls. Used so far: ${formatNumber(spentRounds)}. Empty: no limit.`}
+          error={submitted && !parsedRounds.ok ? invalid : null}
+        >
           <input
             id={ids.rounds}
             inputMode="numeric"
@@ -163,17 +167,27 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
             aria-describedby={ids.roundsHint}
             onChange={(event) => setRounds(event.target.value)}
           />
-          <p
-            id={ids.roundsHint}
-            className={submitted && !parsedRounds.ok ? 'field-error' : 'field-hint'}
-          >
-            {submitted && !parsedRounds.ok
-              ? invalid
-              : `Model calls. Used so far: ${formatNumber(spentRounds)}. Empty: no limit.`}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.usd}>Dollar budget</label>
+        </Field>
+        <Field
+          id={ids.usd}
+          label="Dollar budget"
+          messageId={ids.usdHint}
+          hint={`US dollars, at the prices in Settings. Spent so far: ${formatCost(cost)}${cost.unpriced.length === 0 ? '' : ` (${formatUsd(cost.usd, true)} priced)`}. Empty: no limit.`}
+          error={
+            submitted && !parsedUsd.ok
+              ? `Enter an amount of US dollars above 0 and at most ${formatNumber(MAX_BUDGET_USD)} (e.g. 5 or 0.25), or leave it empty for no limit.`
+              : null
+          }
+          after={
+            unpriced.length > 0 && usd.trim() !== '' ? (
+              <p className="field-error" role="note" data-testid="usd-unenforceable">
+                No price is known for {unpriced.join(', ')}: a dollar budget cannot be enforced for
+                it, so {name === null ? 'the agents pause' : `${who} pauses`} until you set a price
+                in Settings &gt; Prices or leave this empty.
+              </p>
+            ) : null
+          }
+        >
           <input
             id={ids.usd}
             inputMode="decimal"
@@ -184,28 +198,12 @@ export function BudgetDialog({ name }: { readonly name: string | null }) {
             aria-describedby={ids.usdHint}
             onChange={(event) => setUsd(event.target.value)}
           />
-          <p id={ids.usdHint} className={submitted && !parsedUsd.ok ? 'field-error' : 'field-hint'}>
-            {submitted && !parsedUsd.ok
-              ? `Enter an amount of US dollars above 0 and at most ${formatNumber(MAX_BUDGET_USD)} (e.g. 5 or 0.25), or leave it empty for no limit.`
-              : `US dollars, at the prices in Settings. Spent so far: ${formatCost(cost)}${cost.unpriced.length === 0 ? '' : ` (${formatUsd(cost.usd, true)} priced)`}. Empty: no limit.`}
-          </p>
-          {unpriced.length > 0 && usd.trim() !== '' ? (
-            <p className="field-error" role="note" data-testid="usd-unenforceable">
-              No price is known for {unpriced.join(', ')}: a dollar budget cannot be enforced for
-              it, so {name === null ? 'the agents pause' : `${who} pauses`} until you set a price in
-              Settings &gt; Prices or leave this empty.
-            </p>
-          ) : null}
-        </div>
+        </Field>
         <InlineError error={command.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={command.pending}>
-            {command.pending ? 'Saving…' : 'Save budget'}
-          </button>
-        </div>
+        <DialogFooter
+          cancel={{ label: 'Cancel', onClick: closeDialog }}
+          action={{ label: 'Save budget', pending: command.pending, pendingLabel: 'Saving…' }}
+        />
       </form>
     </Dialog>
   )

@@ -3,6 +3,8 @@ import type { InstructionFileView } from '../../shared/instructions'
 import { TEAM_NOTE_MAX_CHARS } from '../../shared/instructions'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { formatNumber } from '../ui/format'
 import { useCommand } from '../ui/useCommand'
 
@@ -83,8 +85,7 @@ export function InstructionsDialog({ name }: { readonly name: string }) {
         )}
       </section>
       <section aria-label="Team note">
-        <div className="field">
-          <label htmlFor={noteId}>Team note (every member has it)</label>
+        <Field id={noteId} label="Team note (every member has it)">
           <textarea
             id={noteId}
             rows={6}
@@ -93,21 +94,18 @@ export function InstructionsDialog({ name }: { readonly name: string }) {
             onChange={(event) => setNote(event.target.value)}
             placeholder="Conventions for the whole team: how to commit, what not to touch…"
           />
-        </div>
+        </Field>
         <InlineError error={save.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={closeDialog}>
-            Close
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={save.pending || note === savedNote}
-            onClick={() => void saveNote()}
-          >
-            {save.pending ? 'Saving…' : 'Save note'}
-          </button>
-        </div>
+        <DialogFooter
+          cancel={{ label: 'Close', onClick: closeDialog }}
+          action={{
+            label: 'Save note',
+            onClick: () => void saveNote(),
+            disabled: note === savedNote,
+            pending: save.pending,
+            pendingLabel: 'Saving…',
+          }}
+        />
       </section>
     </Dialog>
   )

@@ -3,6 +3,7 @@ import { LEAD } from '../../shared/names'
 import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { describeModel, fieldsFromChoice, ModelFields, readModelFields } from './ModelFields'
 import type { AgentState } from '../store/state'
 import { useCommand } from '../ui/useCommand'
@@ -48,14 +49,10 @@ export function ModelDialog({ name }: { readonly name: string }) {
           showProblems={submitted}
         />
         <InlineError error={command.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={command.pending}>
-            {command.pending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogFooter
+          cancel={{ label: 'Cancel', onClick: closeDialog }}
+          action={{ label: 'Save', pending: command.pending, pendingLabel: 'Saving…' }}
+        />
       </form>
     </Dialog>
   )

@@ -5,6 +5,7 @@ import {
   thinkingBudgetProblem,
   type ModelChoice,
 } from '../../shared/model-choice'
+import { Field } from '../ui/Field'
 
 /** The model and thinking fields as typed. */
 export interface ModelFieldsValue {
@@ -73,8 +74,14 @@ export function ModelFields({
   const thinkingProblem = showProblems && !read.ok ? read.thinking : null
   return (
     <>
-      <div className="field">
-        <label htmlFor={ids.model}>Model</label>
+      <Field
+        id={ids.model}
+        label="Model"
+        messageId={ids.modelHint}
+        announce
+        hint="Empty: the team’s model from Settings."
+        error={modelProblem !== null ? <>{capitalize(modelProblem)}.</> : null}
+      >
         <input
           id={ids.model}
           value={value.model}
@@ -85,16 +92,7 @@ export function ModelFields({
           aria-describedby={ids.modelHint}
           onChange={(event) => onChange({ ...value, model: event.target.value })}
         />
-        {modelProblem !== null ? (
-          <p id={ids.modelHint} className="field-error" role="alert">
-            {capitalize(modelProblem)}.
-          </p>
-        ) : (
-          <p id={ids.modelHint} className="field-hint">
-            Empty: the team’s model from Settings.
-          </p>
-        )}
-      </div>
+      </Field>
       <label className="toggle" htmlFor={ids.thinking}>
         <input
           id={ids.thinking}
@@ -110,8 +108,13 @@ export function ModelFields({
         </span>
       </label>
       {value.thinkingOn ? (
-        <div className="field">
-          <label htmlFor={ids.budget}>Thinking budget (tokens)</label>
+        <Field
+          id={ids.budget}
+          label="Thinking budget (tokens)"
+          announce
+          hint={<>At least {MIN_THINKING_BUDGET.toLocaleString('en-US')}, as the API requires.</>}
+          error={thinkingProblem !== null ? <>{capitalize(thinkingProblem)}.</> : null}
+        >
           <input
             id={ids.budget}
             inputMode="numeric"
@@ -120,16 +123,7 @@ export function ModelFields({
             aria-invalid={thinkingProblem !== null}
             onChange={(event) => onChange({ ...value, budget: event.target.value })}
           />
-          {thinkingProblem !== null ? (
-            <p className="field-error" role="alert">
-              {capitalize(thinkingProblem)}.
-            </p>
-          ) : (
-            <p className="field-hint">
-              At least {MIN_THINKING_BUDGET.toLocaleString('en-US')}, as the API requires.
-            </p>
-          )}
-        </div>
+        </Field>
       ) : null}
     </>
   )

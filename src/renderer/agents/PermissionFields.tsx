@@ -6,6 +6,7 @@ import {
   type ApprovalMode,
 } from '../../shared/profiles'
 import { useAppStore } from '../store/context'
+import { Field } from '../ui/Field'
 
 export interface PermissionChoice {
   readonly profile: string
@@ -66,8 +67,7 @@ export function PermissionFields({
   const tools = profiles.find((profile) => profile.name === value.profile)?.tools ?? []
   return (
     <div className="field-row">
-      <div className="field">
-        <label htmlFor={ids.profile}>Profile</label>
+      <Field id={ids.profile} label="Profile" hint={<>Tools: {tools.join(', ') || 'none'}</>}>
         <select
           id={ids.profile}
           value={value.profile}
@@ -79,10 +79,8 @@ export function PermissionFields({
             </option>
           ))}
         </select>
-        <span className="field-hint">Tools: {tools.join(', ') || 'none'}</span>
-      </div>
-      <div className="field">
-        <label htmlFor={ids.approval}>Approvals</label>
+      </Field>
+      <Field id={ids.approval} label="Approvals">
         <select
           id={ids.approval}
           value={value.approval ?? ''}
@@ -100,7 +98,7 @@ export function PermissionFields({
             </option>
           ))}
         </select>
-      </div>
+      </Field>
     </div>
   )
 }

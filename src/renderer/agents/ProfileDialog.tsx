@@ -9,6 +9,7 @@ import {
 } from '../../shared/profiles'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { PermissionFields, type PermissionChoice } from './PermissionFields'
 import { ProfileEditor } from './ProfileEditor'
 import { useCommand } from '../ui/useCommand'
@@ -106,17 +107,15 @@ export function ProfileDialog({ name }: { readonly name: string }) {
           </p>
         ) : null}
         <InlineError error={load.error ?? save.error} />
-        <div className="form-actions">
-          <button type="button" className="button button-ghost" onClick={() => setEditing(true)}>
-            New profile…
-          </button>
-          <button type="button" className="button" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={save.pending}>
-            {save.pending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogFooter
+          leading={
+            <button type="button" className="button button-ghost" onClick={() => setEditing(true)}>
+              New profile…
+            </button>
+          }
+          cancel={{ label: 'Cancel', onClick: closeDialog }}
+          action={{ label: 'Save', pending: save.pending, pendingLabel: 'Saving…' }}
+        />
       </form>
     </Dialog>
   )

@@ -10,6 +10,8 @@ import {
 } from '../../shared/profiles'
 import { useAppStore } from '../store/context'
 import { InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { APPROVAL_WORDS } from './PermissionFields'
 import { useCommand } from '../ui/useCommand'
 
@@ -78,8 +80,14 @@ export function ProfileEditor({
         void submit()
       }}
     >
-      <div className="field">
-        <label htmlFor={ids.name}>Name</label>
+      <Field
+        id={ids.name}
+        label="Name"
+        messageId={ids.rule}
+        announce
+        hint={<>Rule: {PROFILE_NAME_RULE}</>}
+        error={showNameProblem ? nameProblem : null}
+      >
         <input
           id={ids.name}
           value={name}
@@ -89,18 +97,8 @@ export function ProfileEditor({
           aria-describedby={ids.rule}
           onChange={(event) => setName(event.target.value)}
         />
-        {showNameProblem ? (
-          <span className="field-error" role="alert" id={ids.rule}>
-            {nameProblem}
-          </span>
-        ) : (
-          <span className="field-hint" id={ids.rule}>
-            Rule: {PROFILE_NAME_RULE}
-          </span>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={ids.description}>Description</label>
+      </Field>
+      <Field id={ids.description} label="Description">
         <input
           id={ids.description}
           value={description}
@@ -108,7 +106,7 @@ export function ProfileEditor({
           placeholder="What an agent with this profile is for"
           onChange={(event) => setDescription(event.target.value)}
         />
-      </div>
+      </Field>
       <fieldset className="fieldset profile-tools">
         <legend>Tools</legend>
         {PROFILE_TOOLS.map((tool) => (
@@ -125,8 +123,7 @@ export function ProfileEditor({
           The inbox, the shutdown and plan handshakes and the task board are always given.
         </span>
       </fieldset>
-      <div className="field">
-        <label htmlFor={ids.approval}>Approvals</label>
+      <Field id={ids.approval} label="Approvals">
         <select
           id={ids.approval}
           value={approval}
@@ -138,20 +135,16 @@ export function ProfileEditor({
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       <label className="toggle">
         <input type="checkbox" checked={mcp} onChange={(event) => setMcp(event.target.checked)} />
         MCP tools: the team’s MCP servers act outside the workspace
       </label>
       <InlineError error={command.error} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Back
-        </button>
-        <button type="submit" className="button button-primary" disabled={command.pending}>
-          {command.pending ? 'Saving…' : 'Save profile'}
-        </button>
-      </div>
+      <DialogFooter
+        cancel={{ label: 'Back', onClick: onCancel }}
+        action={{ label: 'Save profile', pending: command.pending, pendingLabel: 'Saving…' }}
+      />
     </form>
   )
 }

@@ -3,6 +3,7 @@ import type { BranchAction } from '../../shared/worktree'
 import { useAppStore } from '../store/context'
 import { describeFailure, type CommandFailure } from '../store/failures'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 
 /**
  * Takes a teammate off the team. Its transcript stays; its worktree goes. When its branch holds
@@ -44,20 +45,20 @@ export function RemoveDialog({ name }: { readonly name: string }) {
         </p>
       ) : null}
       <InlineError error={error} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={closeDialog} data-autofocus>
-          Cancel
-        </button>
-        {unmerged === null ? (
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={pending}
-            onClick={() => void remove()}
-          >
-            Remove {name}
-          </button>
-        ) : (
+      <DialogFooter
+        cancel={{ label: 'Cancel', onClick: closeDialog, autoFocus: true }}
+        action={
+          unmerged === null
+            ? {
+                label: <>Remove {name}</>,
+                tone: 'danger',
+                disabled: pending,
+                onClick: () => void remove(),
+              }
+            : undefined
+        }
+      >
+        {unmerged === null ? null : (
           <>
             <button
               type="button"
@@ -85,7 +86,7 @@ export function RemoveDialog({ name }: { readonly name: string }) {
             </button>
           </>
         )}
-      </div>
+      </DialogFooter>
     </Dialog>
   )
 }

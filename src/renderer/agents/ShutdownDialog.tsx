@@ -1,5 +1,6 @@
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { useCommand } from '../ui/useCommand'
 
 /**
@@ -24,19 +25,16 @@ export function ShutdownDialog({ name }: { readonly name: string }) {
       onClose={closeDialog}
     >
       <InlineError error={command.error} />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={closeDialog} data-autofocus>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={command.pending}
-          onClick={() => void confirm()}
-        >
-          {command.pending ? 'Asking…' : `Shut down ${name}`}
-        </button>
-      </div>
+      <DialogFooter
+        cancel={{ label: 'Cancel', onClick: closeDialog, autoFocus: true }}
+        action={{
+          label: `Shut down ${name}`,
+          tone: 'danger',
+          onClick: () => void confirm(),
+          pending: command.pending,
+          pendingLabel: 'Asking…',
+        }}
+      />
     </Dialog>
   )
 }

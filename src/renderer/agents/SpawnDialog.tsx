@@ -4,6 +4,8 @@ import { NAME_RULE, RESERVED_NAMES, nameProblem } from '../../shared/names'
 import { useAppStore } from '../store/context'
 import type { SpawnPrefill } from '../store/ui'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { fieldsFromChoice, ModelFields, readModelFields } from './ModelFields'
 import { statusLook } from '../ui/status'
 import { useCommand } from '../ui/useCommand'
@@ -107,8 +109,23 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           void submit()
         }}
       >
-        <div className="field">
-          <label htmlFor={ids.name}>Name</label>
+        <Field
+          id={ids.name}
+          label="Name"
+          messageId={ids.rule}
+          announce
+          hint={`Rule: ${NAME_RULE}; "lead" and "user" are reserved.`}
+          error={showProblem ? `${capitalize(problem)}: ${NAME_RULE}.` : null}
+          after={
+            respawn && !showProblem ? (
+              <p className={existing.status === 'working' ? 'field-error' : 'field-note'}>
+                {existing.status === 'working'
+                  ? `${trimmedName} is working right now: stop it or wait until it is idle.`
+                  : `${trimmedName} exists (${statusLook(existing.status).label.toLowerCase()}): it keeps its identity and transcript and takes the new role.`}
+              </p>
+            ) : null
+          }
+        >
           <input
             id={ids.name}
             data-autofocus
@@ -120,25 +137,12 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             aria-describedby={ids.rule}
             onChange={(event) => setName(event.target.value)}
           />
-          <p
-            id={ids.rule}
-            className={showProblem ? 'field-error' : 'field-hint'}
-            role={showProblem ? 'alert' : undefined}
-          >
-            {showProblem
-              ? `${capitalize(problem)}: ${NAME_RULE}.`
-              : `Rule: ${NAME_RULE}; "lead" and "user" are reserved.`}
-          </p>
-          {respawn && !showProblem ? (
-            <p className={existing.status === 'working' ? 'field-error' : 'field-note'}>
-              {existing.status === 'working'
-                ? `${trimmedName} is working right now: stop it or wait until it is idle.`
-                : `${trimmedName} exists (${statusLook(existing.status).label.toLowerCase()}): it keeps its identity and transcript and takes the new role.`}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.role}>Role</label>
+        </Field>
+        <Field
+          id={ids.role}
+          label="Role"
+          error={submitted && roleMissing ? 'Give it a role.' : null}
+        >
           <input
             id={ids.role}
             value={role}
@@ -146,10 +150,12 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             aria-invalid={submitted && roleMissing}
             onChange={(event) => setRole(event.target.value)}
           />
-          {submitted && roleMissing ? <p className="field-error">Give it a role.</p> : null}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.prompt}>First prompt</label>
+        </Field>
+        <Field
+          id={ids.prompt}
+          label="First prompt"
+          error={submitted && promptMissing ? 'Tell it what to do first.' : null}
+        >
           <textarea
             id={ids.prompt}
             value={prompt}
@@ -158,10 +164,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
             aria-invalid={submitted && promptMissing}
             onChange={(event) => setPrompt(event.target.value)}
           />
-          {submitted && promptMissing ? (
-            <p className="field-error">Tell it what to do first.</p>
-          ) : null}
-        </div>
+        </Field>
         <ModelFields
           value={modelFields}
           onChange={setModelFields}
@@ -222,17 +225,19 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           </fieldset>
         ) : null}
         <InlineError error={command.error} />
-        <div className="form-actions">
-          <span className="muted small">
-            <kbd>Enter</kbd> spawns · <kbd>Esc</kbd> closes
-          </span>
-          <button type="button" className="button" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={command.pending}>
-            {command.pending ? 'Spawning…' : respawn ? `Re-spawn ${trimmedName}` : 'Spawn'}
-          </button>
-        </div>
+        <DialogFooter
+          leading={
+            <span className="muted small">
+              <kbd>Enter</kbd> spawns · <kbd>Esc</kbd> closes
+            </span>
+          }
+          cancel={{ label: 'Cancel', onClick: closeDialog }}
+          action={{
+            label: respawn ? `Re-spawn ${trimmedName}` : 'Spawn',
+            pending: command.pending,
+            pendingLabel: 'Spawning…',
+          }}
+        />
       </form>
     </Dialog>
   )

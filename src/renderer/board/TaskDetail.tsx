@@ -4,6 +4,7 @@ import { LEAD } from '../../shared/names'
 import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { Dialog } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { STATUS_LABELS, describeDependencies } from './board-model'
 
 /** A task in full: its description, result, linked messages and turns, and its history. */
@@ -68,10 +69,10 @@ export function TaskDetail({
             </ul>
           </section>
         )}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Close
-          </button>
+        <DialogFooter
+          cancel={{ label: 'Close', onClick: onClose }}
+          action={{ label: 'Edit', onClick: onEdit }}
+        >
           {owner === null ? null : (
             <button
               type="button"
@@ -85,10 +86,7 @@ export function TaskDetail({
               Changes
             </button>
           )}
-          <button type="button" className="button button-primary" onClick={onEdit}>
-            Edit
-          </button>
-        </div>
+        </DialogFooter>
       </div>
     </Dialog>
   )

@@ -2,6 +2,8 @@ import { useId, useState, type FormEvent } from 'react'
 import { TASK_STATUSES, type Task, type TaskStatus } from '../../shared/tasks'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
 import { STATUS_LABELS, parseIds } from './board-model'
 
@@ -59,8 +61,11 @@ export function TaskForm({
   return (
     <Dialog title={task === null ? 'New task' : `Edit task #${task.id}`} onClose={onClose}>
       <form className="dialog-body" onSubmit={(event) => void submit(event)} noValidate>
-        <div className="field">
-          <label htmlFor={ids.subject}>Subject</label>
+        <Field
+          id={ids.subject}
+          label="Subject"
+          error={submitted && subjectMissing ? 'Give the task a subject.' : null}
+        >
           <input
             id={ids.subject}
             value={subject}
@@ -68,21 +73,28 @@ export function TaskForm({
             aria-invalid={submitted && subjectMissing}
             onChange={(event) => setSubject(event.target.value)}
           />
-          {submitted && subjectMissing ? (
-            <p className="field-error">Give the task a subject.</p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.description}>Description</label>
+        </Field>
+        <Field id={ids.description} label="Description">
           <textarea
             id={ids.description}
             rows={4}
             value={description}
             onChange={(event) => setDescription(event.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.blockedBy}>Blocked by</label>
+        </Field>
+        <Field
+          id={ids.blockedBy}
+          label="Blocked by"
+          hint="Ids of the tasks that must be done first."
+          error={
+            dependencies.bad.length > 0 ? (
+              <>
+                {dependencies.bad.map((bad) => `"${bad}"`).join(', ')}: task ids are whole numbers,
+                such as 3.
+              </>
+            ) : null
+          }
+        >
           <input
             id={ids.blockedBy}
             value={blockedBy}
@@ -90,17 +102,8 @@ export function TaskForm({
             aria-invalid={dependencies.bad.length > 0}
             onChange={(event) => setBlockedBy(event.target.value)}
           />
-          {dependencies.bad.length > 0 ? (
-            <p className="field-error">
-              {dependencies.bad.map((bad) => `"${bad}"`).join(', ')}: task ids are whole numbers,
-              such as 3.
-            </p>
-          ) : (
-            <p className="field-hint">Ids of the tasks that must be done first.</p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.owner}>Owner</label>
+        </Field>
+        <Field id={ids.owner} label="Owner">
           <select id={ids.owner} value={owner} onChange={(event) => setOwner(event.target.value)}>
             <option value="">Unassigned</option>
             {order.map((name) => (
@@ -109,10 +112,9 @@ export function TaskForm({
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         {task === null ? null : (
-          <div className="field">
-            <label htmlFor={ids.status}>Status</label>
+          <Field id={ids.status} label="Status">
             <select
               id={ids.status}
               value={status}
@@ -124,17 +126,13 @@ export function TaskForm({
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         )}
         <InlineError error={command.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={command.pending}>
-            {task === null ? 'Create task' : 'Save'}
-          </button>
-        </div>
+        <DialogFooter
+          cancel={{ label: 'Cancel', onClick: onClose }}
+          action={{ label: task === null ? 'Create task' : 'Save', pending: command.pending }}
+        />
       </form>
     </Dialog>
   )

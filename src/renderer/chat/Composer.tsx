@@ -10,6 +10,7 @@ import {
 } from 'react'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { useCommand } from '../ui/useCommand'
 
 export interface ComposerAction {
@@ -169,22 +170,17 @@ export function Composer({
           description={asking.confirm.description}
           onClose={() => setAsking(null)}
         >
-          <div className="form-actions">
-            <button type="button" className="button" onClick={() => setAsking(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              data-autofocus
-              onClick={() => {
+          <DialogFooter
+            cancel={{ label: 'Cancel', onClick: () => setAsking(null) }}
+            action={{
+              label: asking.confirm.label,
+              autoFocus: true,
+              onClick: () => {
                 setAsking(null)
                 send(asking)
-              }}
-            >
-              {asking.confirm.label}
-            </button>
-          </div>
+              },
+            }}
+          />
         </Dialog>
       )}
     </form>

@@ -3,18 +3,15 @@ import { useAppStore } from '../store/context'
 import { latestShutdownOf } from '../store/protocols'
 import type { AgentState } from '../store/state'
 import { canRespawn } from '../store/ui'
-import { canResume, canStop, resumeLabel, resumeTitle } from '../agents/agent-actions'
+import { StopResume } from '../agents/StopResume'
 
 /**
- * A roster member's actions. Stop keeps its place whatever the status (disabled when there is
- * nothing to stop), and the buttons that come and go sit after it: a second click on Stop
- * lands on Stop, never on a button that took its place. Shut down asks first.
+ * A roster member's actions. Stop keeps its place whatever the status (StopResume), and the
+ * buttons that come and go sit after it. Shut down asks first.
  */
 export function RosterActions({ agent }: { readonly agent: AgentState }) {
   const select = useAppStore((state) => state.select)
   const openDialog = useAppStore((state) => state.openDialog)
-  const stopAgent = useAppStore((state) => state.stopAgent)
-  const resumeAgent = useAppStore((state) => state.resumeAgent)
   const requestShutdown = useAppStore((state) => state.requestShutdown)
   const reportFailure = useAppStore((state) => state.reportFailure)
   const shutdownPending = useAppStore(
@@ -22,39 +19,12 @@ export function RosterActions({ agent }: { readonly agent: AgentState }) {
   )
   const name = agent.name
   const isLead = name === LEAD
-  const stoppable = canStop(agent.status)
   return (
     <div className="roster-actions">
       <button type="button" className="link-button" onClick={() => select(name, 'inbox')}>
         Message
       </button>
-      <button
-        type="button"
-        className="link-button link-danger"
-        disabled={!stoppable}
-        title={
-          stoppable ? `Stop ${name}'s current step` : `${name} is not working: nothing to stop`
-        }
-        onClick={() =>
-          stopAgent(name).catch((error: unknown) => reportFailure(`Could not stop ${name}`, error))
-        }
-      >
-        Stop
-      </button>
-      {canResume(agent) ? (
-        <button
-          type="button"
-          className="link-button link-resume"
-          title={resumeTitle(name, agent.status)}
-          onClick={() =>
-            resumeAgent(name).catch((error: unknown) =>
-              reportFailure(`Could not resume ${name}`, error),
-            )
-          }
-        >
-          {resumeLabel(agent.status)}
-        </button>
-      ) : null}
+      <StopResume agent={agent} place="roster" />
       {/* While it works it is about to read the pending request; idle, it let it pass. */}
       {!isLead &&
       agent.status !== 'shutdown' &&

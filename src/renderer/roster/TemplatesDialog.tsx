@@ -4,6 +4,8 @@ import { LEAD } from '../../shared/names'
 import type { TemplateEntry } from '../../shared/templates'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
 
 type Listing = Result<'listTemplates'>
@@ -210,23 +212,21 @@ function SaveTeam({
       }}
     >
       <h3 className="small">Save this team as a template</h3>
-      <div className="field">
-        <label htmlFor={ids.name}>Template name</label>
+      <Field id={ids.name} label="Template name">
         <input
           id={ids.name}
           value={name}
           placeholder="my-team"
           onChange={(event) => setName(event.target.value)}
         />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.description}>Description</label>
+      </Field>
+      <Field id={ids.description} label="Description">
         <input
           id={ids.description}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
-      </div>
+      </Field>
       <label className="toggle" htmlFor={ids.replace}>
         <input
           id={ids.replace}
@@ -237,16 +237,15 @@ function SaveTeam({
         Replace a saved template of that name
       </label>
       <InlineError error={save.error} />
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={!hasMembers || name.trim() === '' || save.pending}
-          title={hasMembers ? undefined : 'Spawn teammates first: a template keeps its members'}
-        >
-          {save.pending ? 'Saving…' : 'Save team'}
-        </button>
-      </div>
+      <DialogFooter
+        action={{
+          label: 'Save team',
+          disabled: !hasMembers || name.trim() === '',
+          pending: save.pending,
+          pendingLabel: 'Saving…',
+          title: hasMembers ? undefined : 'Spawn teammates first: a template keeps its members',
+        }}
+      />
     </form>
   )
 }
@@ -265,8 +264,7 @@ function ImportTemplate({ onDone }: { readonly onDone: (message: string) => void
   }
 
   return (
-    <div className="field">
-      <label htmlFor={id}>Import a template file (.json, as exported)</label>
+    <Field id={id} label="Import a template file (.json, as exported)">
       <input
         id={id}
         type="file"
@@ -274,7 +272,7 @@ function ImportTemplate({ onDone }: { readonly onDone: (message: string) => void
         onChange={(event) => void onFile(event)}
       />
       <InlineError error={load.error} />
-    </div>
+    </Field>
   )
 }
 
@@ -312,8 +310,7 @@ function TemplateEditor({
 
   return (
     <div>
-      <div className="field">
-        <label htmlFor={id}>Template {entry.template.name} (JSON)</label>
+      <Field id={id} label={<>Template {entry.template.name} (JSON)</>}>
         <textarea
           id={id}
           className="template-editor"
@@ -321,23 +318,19 @@ function TemplateEditor({
           value={text}
           onChange={(event) => setText(event.target.value)}
         />
-      </div>
+      </Field>
       <InlineError
         error={parseError === null ? save.error : { code: 'error', message: parseError }}
       />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={save.pending}
-          onClick={() => void submit()}
-        >
-          {save.pending ? 'Saving…' : 'Save template'}
-        </button>
-      </div>
+      <DialogFooter
+        cancel={{ label: 'Cancel', onClick: onCancel }}
+        action={{
+          label: 'Save template',
+          onClick: () => void submit(),
+          pending: save.pending,
+          pendingLabel: 'Saving…',
+        }}
+      />
     </div>
   )
 }

@@ -3,6 +3,7 @@ import type { SandboxStatus, SandboxView } from '../../shared/sandbox'
 import { assertNever } from '../../shared/errors'
 import { useAppStore } from '../store/context'
 import { InlineError } from '../ui/Dialog'
+import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
 
 function statusText(status: SandboxStatus): string {
@@ -84,8 +85,44 @@ function AllowedHosts({
   const hosts = hostLines(text)
   const changed = hosts.join('\n') !== team.allowedHosts.join('\n')
   return (
-    <div className="field">
-      <label htmlFor={id}>Allowed hosts (one a line)</label>
+    <Field
+      id={id}
+      label="Allowed hosts (one a line)"
+      hint="Kept for this team in .team/sandbox.json. A command that tries another host is stopped and you are told."
+      after={
+        <>
+          <InlineError error={save.error} />
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                setText([...new Set([...hosts, ...view.preset])].join('\n'))
+                setSaved(false)
+              }}
+            >
+              Add package registries
+            </button>
+            <button
+              type="button"
+              className="button button-small button-primary"
+              disabled={save.pending || !changed}
+              onClick={() =>
+                void save.run(hosts).then((outcome) => {
+                  if (!outcome.ok) return
+                  onSaved(outcome.value)
+                  setText(outcome.value.team?.allowedHosts.join('\n') ?? '')
+                  setSaved(true)
+                })
+              }
+            >
+              {save.pending ? 'Saving…' : 'Save allowed hosts'}
+            </button>
+            {saved && !changed ? <span className="muted">Saved.</span> : null}
+          </div>
+        </>
+      }
+    >
       <textarea
         id={id}
         rows={4}
@@ -102,39 +139,6 @@ function AllowedHosts({
           {team.problem}
         </p>
       )}
-      <p className="field-hint">
-        Kept for this team in .team/sandbox.json. A command that tries another host is stopped and
-        you are told.
-      </p>
-      <InlineError error={save.error} />
-      <div className="form-actions">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => {
-            setText([...new Set([...hosts, ...view.preset])].join('\n'))
-            setSaved(false)
-          }}
-        >
-          Add package registries
-        </button>
-        <button
-          type="button"
-          className="button button-small button-primary"
-          disabled={save.pending || !changed}
-          onClick={() =>
-            void save.run(hosts).then((outcome) => {
-              if (!outcome.ok) return
-              onSaved(outcome.value)
-              setText(outcome.value.team?.allowedHosts.join('\n') ?? '')
-              setSaved(true)
-            })
-          }
-        >
-          {save.pending ? 'Saving…' : 'Save allowed hosts'}
-        </button>
-        {saved && !changed ? <span className="muted">Saved.</span> : null}
-      </div>
-    </div>
+    </Field>
   )
 }

@@ -4,6 +4,8 @@ import { assertNever } from '../../shared/errors'
 import { demoSpeedSchema, type DemoSpeed } from '../../shared/demo-speed'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { formatNumber } from '../ui/format'
 import { formatUsd } from '../../shared/cost'
 import { PricesField } from './PricesField'
@@ -128,8 +130,26 @@ function SettingsForm({
             <span className="key-dot" aria-hidden="true" />
             {keySourceText(settings)}
           </p>
-          <div className="field">
-            <label htmlFor={ids.key}>API key</label>
+          <Field
+            id={ids.key}
+            label="API key"
+            hint={
+              plainFile
+                ? undefined
+                : 'Kept in the system’s secret store; it never reaches this window.'
+            }
+            after={
+              settings.apiKeySource === 'settings' ? (
+                <button
+                  type="button"
+                  className="link-button link-danger"
+                  onClick={() => void save({ apiKey: null })}
+                >
+                  Remove the saved key
+                </button>
+              ) : null
+            }
+          >
             <input
               id={ids.key}
               data-autofocus
@@ -147,23 +167,9 @@ function SettingsForm({
                 {settings.secretStorageNote ??
                   'This system offers no secret store, so the key is kept in a plain file.'}
               </p>
-            ) : (
-              <p className="field-hint">
-                Kept in the system’s secret store; it never reaches this window.
-              </p>
-            )}
-            {settings.apiKeySource === 'settings' ? (
-              <button
-                type="button"
-                className="link-button link-danger"
-                onClick={() => void save({ apiKey: null })}
-              >
-                Remove the saved key
-              </button>
             ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor={ids.url}>Base URL</label>
+          </Field>
+          <Field id={ids.url} label="Base URL">
             <input
               id={ids.url}
               type="url"
@@ -172,18 +178,20 @@ function SettingsForm({
               placeholder="https://api.anthropic.com (or any compatible endpoint)"
               onChange={(event) => setBaseURL(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.model}>Default model</label>
+          </Field>
+          <Field id={ids.model} label="Default model">
             <input
               id={ids.model}
               spellCheck={false}
               value={model}
               onChange={(event) => setModel(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.window}>Context window (tokens)</label>
+          </Field>
+          <Field
+            id={ids.window}
+            label="Context window (tokens)"
+            hint="For other models: agents compact their conversation before it fills 75 % of this. An endpoint that says a prompt is too long corrects it by itself."
+          >
             <input
               id={ids.window}
               inputMode="numeric"
@@ -196,11 +204,7 @@ function SettingsForm({
             <InlineError
               error={windowError === null ? null : { code: 'error', message: windowError }}
             />
-            <p className="field-hint">
-              For other models: agents compact their conversation before it fills 75 % of this. An
-              endpoint that says a prompt is too long corrects it by itself.
-            </p>
-          </div>
+          </Field>
         </fieldset>
         <fieldset className="fieldset">
           <legend>Team</legend>
@@ -218,8 +222,7 @@ function SettingsForm({
               </span>
             </span>
           </label>
-          <div className="field">
-            <label htmlFor={ids.speed}>Offline model speed</label>
+          <Field id={ids.speed} label="Offline model speed">
             <select
               id={ids.speed}
               value={speed}
@@ -229,7 +232,7 @@ function SettingsForm({
               <option value="normal">Normal</option>
               <option value="instant">Instant</option>
             </select>
-          </div>
+          </Field>
           <label className="toggle" htmlFor={ids.wakes}>
             <input
               id={ids.wakes}
@@ -254,14 +257,10 @@ function SettingsForm({
         <TeamBudgetField />
         <SandboxField />
         <InlineError error={command.error} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onDone}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={command.pending}>
-            {command.pending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogFooter
+          cancel={{ label: 'Cancel', onClick: onDone }}
+          action={{ label: 'Save', pending: command.pending, pendingLabel: 'Saving…' }}
+        />
       </form>
     </Dialog>
   )

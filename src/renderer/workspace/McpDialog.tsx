@@ -2,6 +2,8 @@ import { useId, useState } from 'react'
 import type { McpServerView, McpStatus } from '../../shared/mcp'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
 
 /** How each server state reads, as the roster's status pills (the same classes). */
@@ -130,17 +132,15 @@ function AddServerForm() {
         void submit()
       }}
     >
-      <div className="field">
-        <label htmlFor={ids.name}>Add a server: name</label>
+      <Field id={ids.name} label="Add a server: name">
         <input
           id={ids.name}
           value={name}
           placeholder="files"
           onChange={(event) => setName(event.target.value)}
         />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.target}>Command and arguments, or an http(s) address</label>
+      </Field>
+      <Field id={ids.target} label="Command and arguments, or an http(s) address">
         <input
           id={ids.target}
           value={target}
@@ -148,17 +148,15 @@ function AddServerForm() {
           placeholder="npx -y @modelcontextprotocol/server-filesystem ."
           onChange={(event) => setTarget(event.target.value)}
         />
-      </div>
+      </Field>
       <InlineError error={add.error} />
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="button"
-          disabled={add.pending || name.trim() === '' || target.trim() === ''}
-        >
-          Add
-        </button>
-      </div>
+      <DialogFooter
+        action={{
+          label: 'Add',
+          tone: 'plain',
+          disabled: add.pending || name.trim() === '' || target.trim() === '',
+        }}
+      />
     </form>
   )
 }

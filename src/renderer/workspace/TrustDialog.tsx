@@ -8,6 +8,7 @@ import type {
 } from '../../shared/trust'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
+import { DialogFooter } from '../ui/DialogFooter'
 import { useCommand } from '../ui/useCommand'
 
 /**
@@ -39,21 +40,18 @@ export function TrustDialog() {
     >
       <Grants view={view} />
       <InlineError error={answer.error} />
-      <div className="form-actions">
-        <button type="button" className="button" data-autofocus onClick={notNow}>
-          {view.trusted ? 'Close' : 'Not now'}
-        </button>
-        {view.trusted ? null : (
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={answer.pending}
-            onClick={() => void decide(true)}
-          >
-            Trust this workspace
-          </button>
-        )}
-      </div>
+      <DialogFooter
+        cancel={{ label: view.trusted ? 'Close' : 'Not now', onClick: notNow, autoFocus: true }}
+        action={
+          view.trusted
+            ? undefined
+            : {
+                label: 'Trust this workspace',
+                disabled: answer.pending,
+                onClick: () => void decide(true),
+              }
+        }
+      />
     </Dialog>
   )
 }
