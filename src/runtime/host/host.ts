@@ -36,7 +36,7 @@ import { assertKnownAgent } from './known-agent'
 import type { InboxPage } from '../mailbox/mailbox'
 import type { Position } from '../mailbox/position'
 import type { McpServers } from '../mcp/servers'
-import { ModelClient, type ModelEndpoint } from '../model/client'
+import { ModelClient, sameAccount, sameEndpoint, type ModelEndpoint } from '../model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { reconcileMirrors } from '../needs-you/mirror'
 import type { NeedsYou } from '../needs-you/queue'
@@ -183,10 +183,21 @@ export class TeamHost {
     return this.team.subscribe(listener)
   }
 
-  /** A new endpoint (settings changed): clears a refused-key alert and lets paused agents go on. */
+  /** The endpoint every agent calls (an agent's own model choice aside). */
+  get endpoint(): ModelEndpoint {
+    return this.model.endpoint
+  }
+
+  /**
+   * The settings gave another endpoint: agents use it from their next call. A new key or
+   * address also clears a refused-key alert and lets the agents it paused go on; the same
+   * endpoint again changes nothing.
+   */
   setEndpoint(endpoint: ModelEndpoint): void {
+    const previous = this.model.endpoint
+    if (sameEndpoint(previous, endpoint)) return
     this.model = new ModelClient(endpoint)
-    this.authAlert.clear(this.agents.values())
+    if (!sameAccount(previous, endpoint)) this.authAlert.clear(this.agents.values())
   }
 
   /** The person's message to the lead. */
