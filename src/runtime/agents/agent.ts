@@ -82,7 +82,7 @@ export class Agent {
       records: () => this.store.conversation(),
       record: (record) => this.record(record),
       emit: options.emit,
-      readInbox: (call) => this.intake.readForTool(call),
+      takeInbox: (call) => this.intake.takeForReadInbox(call),
       fitResult: (content) =>
         this.compactor.cutToolResult(
           content,

@@ -68,8 +68,11 @@ export class InboxIntake {
     return taken.length
   }
 
-  /** read_inbox: the pending messages become the tool's result, recorded before the cursor moves. */
-  async readForTool(call: ToolUseBlock): Promise<string> {
+  /**
+   * read_inbox: takes the pending messages, as the tool's result, recorded before the cursor
+   * moves. A command, like `inject`: what it returns is consumed.
+   */
+  async takeForReadInbox(call: ToolUseBlock): Promise<string> {
     const batch = await this.pollIfChanged()
     const { taken, refused } = this.judge(batch?.deliveries ?? [])
     const content = JSON.stringify(taken.map(injected).map(plainMessage), null, 2)
