@@ -25,8 +25,6 @@ export interface IntakeOptions {
   readonly emit: (event: TeamEvent) => void
   /** Why a delivered message must be refused (a protocol rule), or null to take it. */
   readonly judge: (message: MailMessage) => string | null
-  /** Told of the messages taken, after they are durable (to act on protocol requests). */
-  readonly onTaken: (messages: readonly MailMessage[]) => void
   /** Asks for a wake-up later: messages wait behind an archived segment's grace window. */
   readonly wakeLater: (milliseconds: number) => void
   readonly clock: Clock
@@ -151,7 +149,6 @@ export class InboxIntake {
         agent: this.options.name,
         ids: taken.map((message) => message.id),
       })
-      this.options.onTaken(taken)
     }
   }
 }

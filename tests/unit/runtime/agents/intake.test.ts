@@ -23,7 +23,6 @@ function aliceIntake(options: { signalled: boolean }) {
     record: (record) => store.append(record),
     emit: (event) => events.push(event),
     judge: () => null,
-    onTaken: () => undefined,
     wakeLater: () => undefined,
     clock,
     signalled: options.signalled,
