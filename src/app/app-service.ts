@@ -9,6 +9,7 @@ import {
   type Result,
   type TeamSnapshot,
 } from '../shared/contract'
+import type { Disposable } from '../shared/disposable'
 import { TeamError } from '../shared/errors'
 import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
@@ -117,9 +118,9 @@ export class AppService {
     return command.result.parse(await handler(parsed.data))
   }
 
-  onEvent(listener: (event: HostEvent) => void): () => void {
+  onEvent(listener: (event: HostEvent) => void): Disposable {
     this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return { dispose: () => this.listeners.delete(listener) }
   }
 
   /** The open team's host, for tests and the CLI's serve command. */

@@ -59,7 +59,8 @@ import {
   spawnTask,
   type SpawnRequest,
 } from './spawn-request'
-import { Team, type ControlCommand, type Disposable, type TeamListener } from '../team/team'
+import { Team, type ControlCommand, type TeamListener } from '../team/team'
+import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import { removeTeammate } from './teammate-removal'
@@ -93,6 +94,7 @@ export class TeamHost {
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
+  private readonly reviewMerges: Disposable
   private readonly gitRefs: Promise<GitRefWatcher | null>
   /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
   readonly mcp: McpServers
@@ -139,6 +141,7 @@ export class TeamHost {
     this.budgets = features.budgets
     this.tasks = features.tasks
     this.taskAutomation = features.taskAutomation
+    this.reviewMerges = features.reviewMerges
     this.gitRefs = features.gitRefs
     this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
@@ -437,6 +440,7 @@ export class TeamHost {
     this.closed = true
     this.subscription.dispose()
     this.taskAutomation.close()
+    this.reviewMerges.dispose()
     await this.worktrees.close()
     const refs = await this.gitRefs
     refs?.close()

@@ -73,7 +73,7 @@ describe('GitRefWatcher', () => {
       onChange: () => {},
       watchFolder: () => {
         watches++
-        return { close: () => {} }
+        return { dispose: () => {} }
       },
     })
     expect(watcher).toBeNull()
