@@ -22,18 +22,18 @@ type AgentCommand =
 /**
  * The person's commands to the team's agents: chat with the lead, spawn, mail, stop and resume,
  * models and budgets, the s10 protocols, and reading transcripts and inboxes. A command that
- * may start a model call readies the model first.
+ * may start a model call is refused first when there is no model to call.
  */
 export function agentHandlers(context: TeamHandlerContext): HandlersFor<AgentCommand> {
-  const { host, knownAgent, prepareModel } = context
+  const { host, knownAgent, assertModelSet } = context
   return {
     chat: async ({ text }) => {
-      await prepareModel()
+      assertModelSet()
       host().chat(text)
       return {}
     },
     spawn: async (params) => {
-      await prepareModel()
+      assertModelSet()
       return { summary: await host().spawn({ ...params, by: USER }) }
     },
     stopAgent: async ({ name }) => {
@@ -42,13 +42,13 @@ export function agentHandlers(context: TeamHandlerContext): HandlersFor<AgentCom
     },
     resumeAgent: async ({ name }) => {
       knownAgent(name)
-      await prepareModel()
+      assertModelSet()
       host().resume(name)
       return {}
     },
     stopAll: async () => ({ count: stopAll(host()) }),
     resumeAll: async () => {
-      await prepareModel()
+      assertModelSet()
       return { count: resumeAll(host()) }
     },
     setAgentModel: async ({ name, model, thinking }) => ({
@@ -61,11 +61,11 @@ export function agentHandlers(context: TeamHandlerContext): HandlersFor<AgentCom
       return {}
     },
     sendMessage: async ({ to, content, type }) => {
-      await prepareModel()
+      assertModelSet()
       return { id: host().send({ to, content, type }).id }
     },
     broadcast: async ({ content }) => {
-      await prepareModel()
+      assertModelSet()
       return { count: host().broadcast({ content }).length }
     },
     getTranscript: async ({ name, fromSeq, last, limit }) => {

@@ -9,6 +9,7 @@ import {
   type Result,
   type TeamSnapshot,
 } from '../shared/contract'
+import type { Disposable } from '../shared/disposable'
 import { TeamError } from '../shared/errors'
 import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
@@ -17,17 +18,15 @@ import { TeamHost } from '../runtime/host/host'
 import { WorkspaceTrustStore } from '../runtime/trust/trust-store'
 import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
 import { assertKnownAgent } from '../runtime/host/known-agent'
-import type { ModelEndpoint } from '../runtime/model/client'
-import { OfflineModelServer } from '../offline-model/offline-server'
+import { AppEndpoint } from './app-endpoint'
 import { projectHandlers } from './project-handlers'
 import { TemplateStore } from '../runtime/templates/template-store'
-import { demoScript, DEMO_REQUEST } from '../offline-model/scenarios/demo'
+import { DEMO_REQUEST } from '../offline-model/scenarios/demo'
 import { Roster } from '../runtime/roster/roster'
 import type { SecretStore } from '../runtime/secrets/secrets'
 import { TeamPaths } from '../runtime/team/paths'
 import { teamSnapshot, type StatusReason } from '../runtime/team/snapshot'
 import { absoluteFolder, listFolders } from './folder-listing'
-import { demoEventDelayMs } from '../shared/demo-speed'
 import { exportHistory } from '../runtime/history/history-export'
 import { hostHistorySource } from '../runtime/history/sources'
 import { TeamHistory } from '../runtime/history/team-history'
@@ -67,7 +66,8 @@ export class AppService {
   private history: TeamHistory | null = null
   private workspace: string | null = null
   private rosterProblem: TeamSnapshot['rosterProblem'] = null
-  private offline: OfflineModelServer | null = null
+  /** The model the team runs on: built as a folder opens, rebuilt when the settings change. */
+  private readonly endpoint: AppEndpoint
   private readonly reasons = new Map<string, StatusReason>()
   private alert: { code: string; message: string } | null = null
   private readonly listeners = new Set<(event: HostEvent) => void>()
@@ -85,6 +85,7 @@ export class AppService {
       options.env ?? process.env,
     )
     this.trustStore = new WorkspaceTrustStore(options.configDirectory)
+    this.endpoint = new AppEndpoint(this.settings)
     this.handlers = this.createHandlers()
   }
 
@@ -117,9 +118,9 @@ export class AppService {
     return command.result.parse(await handler(parsed.data))
   }
 
-  onEvent(listener: (event: HostEvent) => void): () => void {
+  onEvent(listener: (event: HostEvent) => void): Disposable {
     this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return { dispose: () => this.listeners.delete(listener) }
   }
 
   /** The open team's host, for tests and the CLI's serve command. */
@@ -131,16 +132,23 @@ export class AppService {
     this.closed = true
     await this.host?.close()
     this.host = null
-    await this.offline?.close()
-    this.offline = null
+    await this.endpoint.close()
     this.listeners.clear()
+  }
+
+  /**
+   * Another window saved the settings (one file for every window): this team's endpoint
+   * follows them as it does after a save of its own.
+   */
+  async settingsChanged(): Promise<void> {
+    await this.followEndpoint()
   }
 
   private createHandlers(): Handlers {
     const team = {
       host: () => this.requireHost(),
       knownAgent: (name: string) => this.knownAgent(name),
-      prepareModel: () => this.prepareModel(),
+      assertModelSet: () => this.endpoint.assertUsable(),
     }
     return {
       ...agentHandlers(team),
@@ -163,9 +171,8 @@ export class AppService {
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
         this.host?.setPrices(view.prices)
-        this.offline?.setEventDelay(demoEventDelayMs(view.demoSpeed))
-        // Saved either way; the team gets the new endpoint once there is one to use.
-        if (view.apiKeySet || view.useOfflineModel) await this.prepareModel()
+        this.endpoint.setDemoSpeed(view.demoSpeed)
+        await this.followEndpoint()
         this.emit({ type: 'settings-changed', settings: view })
         return view
       },
@@ -175,8 +182,8 @@ export class AppService {
         const folder = await makeDemoWorkspace(this.options.demoParent ?? tmpdir())
         // The app made it: trusted at once, as any `.team/` the app makes.
         this.trustStore.rememberMadeHere(folder)
+        // Its folder makes the endpoint the offline model's as it opens.
         const snapshot = await this.open(folder)
-        await this.prepareModel()
         this.requireHost().chat(DEMO_REQUEST)
         return snapshot
       },
@@ -237,7 +244,7 @@ export class AppService {
     try {
       this.host = await TeamHost.open({
         workspace,
-        endpoint: await this.endpoint(),
+        endpoint: await this.endpoint.build(this.isDemo()),
         leadWakesOnMessages: this.settings.view().leadWakesOnMessages,
         prices: this.settings.view().prices,
         // The settings and key live here: no agent's command may read them.
@@ -249,8 +256,7 @@ export class AppService {
         // Closed while the folder was opening: nothing may keep its lock or its agents.
         await this.host.close()
         this.host = null
-        await this.offline?.close()
-        this.offline = null
+        await this.endpoint.close()
         throw new TeamError('invalid-argument', `${workspace} was closed while it opened.`)
       }
     } catch (error) {
@@ -312,35 +318,10 @@ export class AppService {
     return this.isDemo() || this.settings.view().useOfflineModel
   }
 
-  /** The endpoint for the current workspace: the offline model for demos and when chosen. */
-  private async endpoint(): Promise<ModelEndpoint> {
-    const view = this.settings.view()
-    const key = this.settings.apiKey()
-    const offline = view.useOfflineModel || this.isDemo()
-    if (offline || !key) {
-      this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
-      this.offline.setEventDelay(demoEventDelayMs(view.demoSpeed))
-      return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
-    }
-    const { contextWindow } = this.settings.read()
-    return {
-      apiKey: key,
-      model: view.model,
-      ...(view.baseURL ? { baseURL: view.baseURL } : {}),
-      ...(contextWindow ? { contextWindow } : {}),
-    }
-  }
-
-  /** Points the team at the right model before work starts; refuses when there is none. */
-  private async prepareModel(): Promise<void> {
-    const view = this.settings.view()
-    if (!view.apiKeySet && !view.useOfflineModel && !this.isDemo()) {
-      throw new TeamError(
-        'invalid-argument',
-        'No API key is set. Enter one in Settings, or turn on the offline model to watch a scripted team.',
-      )
-    }
-    this.host?.setEndpoint(await this.endpoint())
+  /** The settings changed: the team runs on the endpoint they give from its next call. */
+  private async followEndpoint(): Promise<void> {
+    const endpoint = await this.endpoint.rebuild(this.isDemo())
+    if (endpoint !== null) this.host?.setEndpoint(endpoint)
   }
 
   /** `name`, once it passed the name rule and names the lead or a member of the roster. */

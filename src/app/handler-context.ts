@@ -12,6 +12,10 @@ export interface TeamHandlerContext {
   readonly host: () => TeamHost
   /** The name when it is the lead or on the roster; throws a clear error otherwise. */
   readonly knownAgent: (name: string) => string
-  /** Readies the model (the offline server, the endpoint) before a command that may call it. */
-  readonly prepareModel: () => Promise<void>
+  /**
+   * Refuses a command that may call the model when there is none to call (no key, no offline
+   * model). It changes nothing: the endpoint is built when the folder opens or the settings
+   * change, never by the command that uses it.
+   */
+  readonly assertModelSet: () => void
 }

@@ -24,8 +24,8 @@ export interface ProjectHandlerDependencies {
   readonly templates: TemplateStore
   /** The open team's host; throws when there is none. */
   readonly host: () => TeamHost
-  /** Points the team at its model before work starts; refuses when there is none. */
-  readonly prepareModel: () => Promise<void>
+  /** Refuses a command that may call the model when there is none to call. */
+  readonly assertModelSet: () => void
   /** `name`, once it passed the name rule and names the lead or a member. */
   readonly knownAgent: (name: string) => string
   readonly nowSeconds: () => number
@@ -72,7 +72,7 @@ export function projectHandlers(deps: ProjectHandlerDependencies): Handlers {
     },
     applyTemplate: async ({ name }) => {
       const { template } = deps.templates.get(name)
-      await deps.prepareModel()
+      deps.assertModelSet()
       return { summary: await applyTemplate(deps.host(), template) }
     },
     deleteTemplate: async ({ name }) => {

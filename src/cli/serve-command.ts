@@ -65,7 +65,7 @@ function startFailure(error: unknown, port: number): unknown {
 }
 
 /** Checks the command line and the build, asks about MCP trust, and makes the service. */
-async function prepare(
+async function makeService(
   context: CommandContext,
   dependencies: ServeDependencies,
 ): Promise<{ service: AppService; port: number; staticDirectory: string }> {
@@ -108,7 +108,7 @@ export function createServeCommand(
   dependencies: ServeDependencies = {},
 ): (context: CommandContext) => Promise<number> {
   return async (context) => {
-    const { service, port, staticDirectory } = await prepare(context, dependencies)
+    const { service, port, staticDirectory } = await makeService(context, dependencies)
     let server: BrowserServer | null = null
     // Listening until the service is closed: a second signal while it closes ends the process.
     let signals: StopSignals | undefined

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { app, dialog, Menu, Notification, screen, shell, type BrowserWindow } from 'electron'
 import log from 'electron-log/main'
 import type { HostEvent } from '../shared/contract'
+import type { Disposable } from '../shared/disposable'
 import type { MenuCommand } from '../shared/desktop'
 import type { IpcAdapter } from './ipc'
 import { aboutDetail, rotateLogFile, routeConsole } from './logging'
@@ -49,7 +50,7 @@ export function setUpLogging(): string {
 /** The part of AppService the shell uses. */
 export interface ShellService {
   execute(name: string, params: unknown): Promise<unknown>
-  onEvent(listener: (event: HostEvent) => void): () => void
+  onEvent(listener: (event: HostEvent) => void): Disposable
 }
 
 /** A window to open at start: its folder, its bounds on today's displays, its saved place. */
@@ -181,9 +182,9 @@ class ElectronDesktopShell implements DesktopShell {
       this.savePlaces()
       this.rebuildMenu()
     })
-    const unsubscribe = service.onEvent((event) => this.onEvent(managed, event))
+    const subscription = service.onEvent((event) => this.onEvent(managed, event))
     window.once('closed', () => {
-      unsubscribe()
+      subscription.dispose()
       this.windows = this.windows.filter((other) => other !== managed)
       // The last window's place stays saved: the next launch opens it again.
       if (this.windows.length > 0) this.savePlaces()

@@ -180,6 +180,13 @@ function start(): void {
         const result = await owner.service.execute(name, params)
         // The demo's folder is new, made by the service: claimed once it is known.
         if (name === 'startDemo') owner.claim = (result as { workspace: string }).workspace
+        // One settings file for every window: the other teams follow a new key or endpoint.
+        if (name === 'saveSettings')
+          for (const other of sessions)
+            if (other !== owner)
+              other.service.settingsChanged().catch((error: unknown) => {
+                console.error('[main] a window could not follow the new settings:', error)
+              })
         return result
       }
       const holder = [...sessions].find((other) => other !== owner && other.claim === path)

@@ -102,12 +102,12 @@ function streamEvents(
       if (!contents.isDestroyed()) contents.send(EVENTS_CHANNEL, events)
     },
   })
-  const unsubscribe = service.onEvent((event) => batcher.push(event))
+  const subscription = service.onEvent((event) => batcher.push(event))
   return {
     push: (event) => batcher.push(event),
     flush: () => batcher.flush(),
     stop: () => {
-      unsubscribe()
+      subscription.dispose()
       batcher.dispose()
     },
   }

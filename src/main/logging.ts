@@ -1,4 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs'
+import type { Disposable } from '../shared/disposable'
 
 /** The levels main's console writes that must reach the log file. */
 export const ROUTED_LEVELS = ['error', 'warn', 'info', 'log'] as const
@@ -8,12 +9,12 @@ export type LevelWriter = Record<Level, (...parts: unknown[]) => void>
 /**
  * Sends main's console.error/warn/info/log to the logger (which writes the file and, itself,
  * the terminal), so that every existing `console.warn('[ipc] …')` lands in the log file a
- * person can send with a bug report. Returns the function that puts the console back.
+ * person can send with a bug report. Disposing of the route puts the console back.
  */
-export function routeConsole(target: LevelWriter, logger: LevelWriter): () => void {
+export function routeConsole(target: LevelWriter, logger: LevelWriter): Disposable {
   const original = { ...target }
   for (const level of ROUTED_LEVELS) target[level] = (...parts) => logger[level](...parts)
-  return () => Object.assign(target, original)
+  return { dispose: () => Object.assign(target, original) }
 }
 
 /** How many old log files are kept beside the current one (main.1.log is the newest). */

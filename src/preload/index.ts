@@ -24,8 +24,10 @@ function createApi(): AgentTeamsApi {
     onEvents(listener) {
       const forward = (_event: IpcRendererEvent, events: HostEvent[]): void => listener(events)
       ipcRenderer.on(EVENTS_CHANNEL, forward)
-      return () => {
-        ipcRenderer.removeListener(EVENTS_CHANNEL, forward)
+      return {
+        dispose: () => {
+          ipcRenderer.removeListener(EVENTS_CHANNEL, forward)
+        },
       }
     },
   }

@@ -131,11 +131,11 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       service: options.service,
       report: (error) => reportInternal('the first view', error),
     })
-  const unsubscribe = options.service.onEvent((event) => batcher.push(event))
+  const subscription = options.service.onEvent((event) => batcher.push(event))
 
   let closing: Promise<void> | null = null
   const close = async (): Promise<void> => {
-    unsubscribe()
+    subscription.dispose()
     firstView?.close()
     batcher.dispose()
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()))

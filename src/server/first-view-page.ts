@@ -45,7 +45,7 @@ export function firstViewPages(options: FirstViewOptions): FirstViewPages {
   // Every event is a change the page might show; what is drawn before it is not reused.
   let changes = 0
   let drawn: { changes: number; page: Promise<string | null> } | null = null
-  const unsubscribe = options.service.onEvent(() => void changes++)
+  const subscription = options.service.onEvent(() => void changes++)
 
   const draw = async (render: RenderFirstView): Promise<string | null> => {
     const [page, view] = await Promise.all([
@@ -85,7 +85,7 @@ export function firstViewPages(options: FirstViewOptions): FirstViewPages {
     page,
     close() {
       clearImmediate(ahead)
-      unsubscribe()
+      subscription.dispose()
     },
   }
 }

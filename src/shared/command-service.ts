@@ -1,4 +1,5 @@
 import type { HostEvent } from './contract'
+import type { Disposable } from './disposable'
 
 /**
  * What a transport needs of the app: commands by name (it parses nothing itself; the service
@@ -10,5 +11,5 @@ export interface CommandRunner {
 }
 
 export interface CommandService extends CommandRunner {
-  onEvent(listener: (event: HostEvent) => void): () => void
+  onEvent(listener: (event: HostEvent) => void): Disposable
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Disposable } from './disposable'
 import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
 import { memberStatusSchema, waitCauseSchema } from './roster'
@@ -448,8 +449,8 @@ export type CommandError = z.infer<typeof commandErrorSchema>
 export type AgentTeamsApi = {
   readonly [N in CommandName]: (params: Params<N>) => Promise<Result<N>>
 } & {
-  /** Events arrive in batches (at most one a frame); returns the unsubscribe function. */
-  onEvents(listener: (events: HostEvent[]) => void): () => void
+  /** Events arrive in batches (at most one a frame) until the subscription is disposed. */
+  onEvents(listener: (events: HostEvent[]) => void): Disposable
 }
 
 /** Every command of the contract, each sent through `execute`: a transport, or a host in process. */

@@ -60,7 +60,7 @@ export function withoutStyleAttributes(html: string): string {
 function hostApi(runner: CommandRunner): AgentTeamsApi {
   return {
     ...commandsOver((name, params) => runner.execute(name, params)),
-    onEvents: () => () => undefined,
+    onEvents: () => ({ dispose: () => undefined }),
   }
 }
 

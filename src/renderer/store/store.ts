@@ -82,9 +82,10 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
 
     const core: CoreActions = {
       start() {
-        const unsubscribe = api.onEvents((batch) => get().receiveEvents(batch))
+        const subscription = api.onEvents((batch) => get().receiveEvents(batch))
         void boot()
-        return unsubscribe
+        // A function, as the effect that starts the store wants.
+        return () => subscription.dispose()
       },
       receiveEvents(batch) {
         const events: HostEvent[] = []

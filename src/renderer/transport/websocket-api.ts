@@ -302,7 +302,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   const extras: Pick<WebSocketApi, 'onEvents' | 'close' | 'onConnectionChange'> = {
     onEvents(listener) {
       eventListeners.add(listener)
-      return () => void eventListeners.delete(listener)
+      return { dispose: () => void eventListeners.delete(listener) }
     },
     onConnectionChange(listener) {
       stateListeners.add(listener)

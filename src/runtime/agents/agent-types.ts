@@ -11,65 +11,98 @@ import type { ToolUseBlock } from '../../shared/transcript'
 import type { CompactionPolicy } from './compaction'
 import type { TurnPolicy } from './model-turn'
 
-export type AgentKind = 'lead' | 'teammate'
-
 /** What paused an agent: what lifts the pause is the matching fix (a budget, a key, a resume). */
 export type PauseCause = Extract<WaitCause, 'budget' | 'auth' | 'loop'>
 
+/**
+ * What an agent is made of, as six ports and a clock, each built once per agent by
+ * `host/agent-factory.ts`. The agent reads its parts through them and knows nothing of the host.
+ */
 export interface AgentOptions {
+  readonly identity: AgentIdentity
+  readonly model: AgentModel
+  readonly mail: AgentMail
+  readonly tools: AgentTools
+  readonly guard: AgentGuard
+  readonly events: AgentEvents
+  readonly clock: Clock
+}
+
+/** Who the agent is: what its system prompt and a compaction's identity block say. */
+export interface AgentIdentity {
   readonly name: string
-  readonly kind: AgentKind
+  /** Its system prompt for the next call (instruction files are read again each time). */
+  readonly systemPrompt: () => string
+  /** Its role and team, for the identity block a compaction shows. */
+  readonly roleAndTeam: () => { role: string; team: string }
+  /** Open protocol requests it is part of, one line each, for the identity block. */
+  readonly openRequests: () => readonly string[]
+}
+
+/** What it calls, and how: asked before every call, since settings may change between turns. */
+export interface AgentModel {
+  /** The team's model client (the settings may replace it between turns). */
+  readonly client: () => ModelClient
+  /** The model of its next call: its own choice, else the client's. */
+  readonly modelId: () => string
+  /** Its extended-thinking budget for the next turn; off when undefined. */
+  readonly thinkingBudget: () => number | undefined
+  /** The `contextWindow` setting, for models the built-in table does not know. */
+  readonly contextWindow: () => number | undefined
+  /** Retries, back-off and the stall timeout of its model calls. */
+  readonly turnPolicy: TurnPolicy
+  readonly compaction: CompactionPolicy
+  /** The endpoint refused the key: reported once for the whole team by the host. */
+  readonly keyRefused: (message: string) => void
+}
+
+/** Its inbox, and the transcript mail is recorded in before the cursor moves. */
+export interface AgentMail {
   readonly paths: TeamPaths
   readonly mailbox: Mailbox
-  readonly clock: Clock
-  readonly tools: readonly Tool[]
   /**
-   * Where its file tools and bash work (its own worktree); default: the workspace. Asked before
-   * each tool call, once the git work queued for the agent (its turn's mark) is done.
+   * Whether every append to its inbox is reported through `noteMail` (in-process sends and a
+   * watcher of `.team/`); then the inbox is polled only after one. False: every call polls.
    */
-  readonly toolRoot?: () => Promise<string>
+  readonly signalled: boolean
+  /** Why a delivered message must be refused (the protocols), or null to take it. */
+  readonly judge: (message: MailMessage) => string | null
+}
+
+/** Its tools and where they work. */
+export interface AgentTools {
+  /** Every built-in tool its kind has; its profile decides, call by call, which are offered. */
+  readonly builtIn: readonly Tool[]
   /** Tools that come and go (MCP servers' tools), asked for at every model call. */
-  readonly moreTools?: () => readonly Tool[]
+  readonly more: () => readonly Tool[]
   /** Awaited before every model call: MCP servers still starting finish first (bounded). */
-  readonly beforeTurn?: (signal: AbortSignal) => Promise<void>
-  /** The model client to use for the next turn (settings may change between turns). */
-  readonly model: () => ModelClient
-  readonly modelId?: () => string | undefined
-  /** Its extended-thinking budget for the next turn; off when undefined. */
-  readonly thinkingBudget?: () => number | undefined
-  readonly system: () => string
+  readonly started: (signal: AbortSignal) => Promise<void>
+  /**
+   * Where its file tools and bash work (its own worktree, or the workspace). Asked before each
+   * tool call, once the git work queued for the agent (its turn's mark) is done.
+   */
+  readonly root: () => Promise<string>
+  /** Whether a call left without a result still waits in the Needs-you queue. */
+  readonly stillWaiting: (call: ToolUseBlock) => boolean
+}
+
+/** What may stop it or refuse its tools. */
+export interface AgentGuard {
+  /** Model calls per activation before it goes idle. */
   readonly roundCap: number
-  readonly turnPolicy?: TurnPolicy
+  /** Why the next model call may not happen (a budget, the team's key refused), or null. */
+  readonly pauseReason: () => { cause: PauseCause; reason: string } | null
+  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
+  readonly planGate: () => string | null
+  /** Its permission profile and approvals. */
+  readonly toolPolicy: ToolPolicy
+}
+
+/** What it tells the team: its events and its status. */
+export interface AgentEvents {
   readonly emit: (event: TeamEvent) => void
   /** `cause`: why it waits (a pause, a retry), null for any other status. */
   readonly setStatus: (status: MemberStatus, reason: string, cause?: WaitCause | null) => void
-  /** Why a delivered message must be refused (the protocols), or null to take it. */
-  readonly judge?: (message: MailMessage) => string | null
-  /** Told of messages taken into the transcript (protocol requests act on this). */
-  readonly onMessages?: (messages: readonly MailMessage[]) => void
-  /** Why the next model call may not happen (a budget, the team's key refused), or null. */
-  readonly pauseReason?: () => { cause: PauseCause; reason: string } | null
-  /** Why mutating tools are refused right now (a plan not yet approved), or null. */
-  readonly planGate?: () => string | null
-  /** Its permission profile and approvals (default: every tool, no approvals). */
-  readonly toolPolicy?: ToolPolicy
-  /** Whether a call left without a result still waits in the Needs-you queue. */
-  readonly stillWaiting?: (call: ToolUseBlock) => boolean
-  /** The endpoint refused the key: reported once for the whole team by the host. */
-  readonly onAuthFailure?: (message: string) => void
-  /**
-   * Whether every append to this agent's inbox is reported through `noteMail` (in-process sends
-   * and a watcher of `.team/`); then the inbox is polled only after one. Default false: every
-   * model call polls.
-   */
-  readonly mailSignalled?: boolean
-  /** The agent's role and team, for the identity block a compaction shows (default: none known). */
-  readonly identity?: () => { role: string; team: string }
-  /** Open protocol requests this agent is part of, one line each, for the identity block. */
-  readonly openRequests?: () => readonly string[]
-  /** The `contextWindow` setting, for models the built-in table does not know. */
-  readonly contextWindow?: () => number | undefined
-  readonly compaction?: CompactionPolicy
 }
 
 /** How one activation ended: the typed step the agent and the host act on. */

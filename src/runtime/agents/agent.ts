@@ -8,10 +8,10 @@ import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
 import type { ActivationEnd, AgentOptions } from './agent-types'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
-import { Compactor, DEFAULT_COMPACTION_POLICY } from './compaction'
+import { Compactor } from './compaction'
 import { CUT_OFF, cutOffCall, LoopDetector } from './guards'
 import { InboxIntake } from './intake'
-import { DEFAULT_TURN_POLICY, ModelTurnRunner, TurnFailure } from './model-turn'
+import { ModelTurnRunner, TurnFailure } from './model-turn'
 import { describeEnd } from './activation-end'
 import { thinkingForTurn } from './thinking-turn'
 import { ToolCalls } from './tool-calls'
@@ -45,10 +45,23 @@ export class Agent {
   /** The last record the request of the model call in flight (or the last one) was built from. */
   private sentThrough = 0
 
-  constructor(private readonly options: AgentOptions) {
-    this.store = TranscriptStore.open(options.paths.transcript(options.name), options.clock)
+  // The ports it is made of (agent-types.ts); the mail port is used up by the constructor.
+  private readonly identity: AgentOptions['identity']
+  private readonly model: AgentOptions['model']
+  private readonly tools: AgentOptions['tools']
+  private readonly guard: AgentOptions['guard']
+  private readonly events: AgentOptions['events']
+
+  constructor(options: AgentOptions) {
+    const { identity, model, mail, tools, guard, events, clock } = options
+    this.identity = identity
+    this.model = model
+    this.tools = tools
+    this.guard = guard
+    this.events = events
+    this.store = TranscriptStore.open(mail.paths.transcript(identity.name), clock)
     try {
-      this.consumer = options.mailbox.openConsumer(options.name, {
+      this.consumer = mail.mailbox.openConsumer(identity.name, {
         recordedUpTo: this.store.lastInboxEnd(),
         recentIds: this.store.recentMessageIds(RECENT_IDS),
       })
@@ -57,46 +70,41 @@ export class Agent {
       throw error
     }
     this.intake = new InboxIntake({
-      name: options.name,
+      name: identity.name,
       consumer: this.consumer,
       store: this.store,
       record: (record) => this.record(record),
-      emit: options.emit,
-      judge: options.judge ?? (() => null),
-      onTaken: (messages) => options.onMessages?.(messages),
+      emit: events.emit,
+      judge: mail.judge,
       wakeLater: (milliseconds) => this.wakeLater(milliseconds),
-      clock: options.clock,
-      signalled: options.mailSignalled ?? false,
+      clock,
+      signalled: mail.signalled,
     })
-    this.turns = new ModelTurnRunner(options.turnPolicy ?? DEFAULT_TURN_POLICY, {
-      waiting: (reason, cause) => options.setStatus('waiting', reason, cause),
-      working: () => options.setStatus('working', 'working again'),
-      stalled: (reason) => options.setStatus('stalled', reason),
-      reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
+    this.turns = new ModelTurnRunner(model.turnPolicy, {
+      waiting: (reason, cause) => events.setStatus('waiting', reason, cause),
+      working: () => events.setStatus('working', 'working again'),
+      stalled: (reason) => events.setStatus('stalled', reason),
+      reset: (reason) => events.emit({ type: 'stream-reset', agent: identity.name, reason }),
     })
     this.compactor = this.newCompactor()
     this.toolCalls = new ToolCalls({
-      agent: options.name,
-      workspace: async () => (await options.toolRoot?.()) ?? options.paths.workspace,
-      tools: () => [...options.tools, ...(options.moreTools?.() ?? [])],
+      agent: identity.name,
+      workspace: tools.root,
+      tools: () => [...tools.builtIn, ...tools.more()],
       records: () => this.store.conversation(),
       record: (record) => this.record(record),
-      emit: options.emit,
-      readInbox: (call) => this.intake.readForTool(call),
-      fitResult: (content) =>
-        this.compactor.cutToolResult(
-          content,
-          options.modelId?.() ?? options.model().endpoint.model,
-        ),
-      planGate: () => options.planGate?.() ?? null,
-      policy: options.toolPolicy,
-      stillWaiting: options.stillWaiting,
+      emit: events.emit,
+      takeInbox: (call) => this.intake.takeForReadInbox(call),
+      fitResult: (content) => this.compactor.cutToolResult(content, model.modelId()),
+      planGate: guard.planGate,
+      policy: guard.toolPolicy,
+      stillWaiting: tools.stillWaiting,
     })
     this.meter = UsageMeter.fromTotals(this.store.usageTotals)
   }
 
   get name(): string {
-    return this.options.name
+    return this.identity.name
   }
   get isRunning(): boolean {
     return this.running !== null
@@ -178,7 +186,7 @@ export class Agent {
         // in the transcript and commits the inbox cursor, so it is its own visible step.
         if (!this.canResumeTurn() && (await this.intake.inject()) === 0) continue
         this.resumeRequested = false
-        this.options.setStatus('working', 'activated')
+        this.events.setStatus('working', 'activated')
         this.lastEnd = await this.activate()
         this.settle(this.lastEnd)
       } catch (error) {
@@ -204,8 +212,8 @@ export class Agent {
       this.settle(this.lastEnd)
     } catch {
       // Recording the status failed too (the same fault): report it without a record.
-      this.options.emit(agentErrorEvent(this.name, 'internal', message))
-      this.options.setStatus('error', message)
+      this.events.emit(agentErrorEvent(this.name, 'internal', message))
+      this.events.setStatus('error', message)
     }
   }
 
@@ -216,8 +224,8 @@ export class Agent {
     this.store.saveTotals()
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')
-      this.options.emit(agentErrorEvent(this.name, end.code, end.message))
-    this.options.setStatus(outcome.status, outcome.reason, outcome.cause)
+      this.events.emit(agentErrorEvent(this.name, end.code, end.message))
+    this.events.setStatus(outcome.status, outcome.reason, outcome.cause)
   }
 
   /**
@@ -249,10 +257,10 @@ export class Agent {
         if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
         await this.intake.inject()
         if (!awaitsModel(this.store.recent)) return { kind: 'idle' }
-        if (rounds >= this.options.roundCap) return { kind: 'round-cap', rounds }
-        const pause = this.options.pauseReason?.() ?? null
+        if (rounds >= this.guard.roundCap) return { kind: 'round-cap', rounds }
+        const pause = this.guard.pauseReason()
         if (pause !== null) return { kind: 'paused', ...pause }
-        await this.options.beforeTurn?.(controller.signal)
+        await this.tools.started(controller.signal)
         const turn = await this.modelTurn(controller.signal)
         rounds++
         this.recordTurn(turn)
@@ -278,7 +286,7 @@ export class Agent {
       }
       if (error instanceof TurnFailure) {
         if (error.kind === 'auth') {
-          this.options.onAuthFailure?.(error.message)
+          this.model.keyRefused(error.message)
           return { kind: 'error', code: 'auth', message: error.message }
         }
         return { kind: 'error', code: error.code, message: error.message }
@@ -297,7 +305,7 @@ export class Agent {
    * call is in flight, and the turn recorded after that must not pass for an answer to it.
    */
   private modelTurn(signal: AbortSignal): Promise<ModelTurn> {
-    const client = this.options.model()
+    const client = this.model.client()
     const builtThrough = new WeakMap<TurnRequest, number>()
     return this.compactor.turn(
       client,
@@ -315,38 +323,35 @@ export class Agent {
   }
 
   private newCompactor(): Compactor {
-    const options = this.options
+    const { identity, model } = this
     return new Compactor({
       // The summary's identity block looks back past the last compaction: every record.
       records: () => this.store.all,
       record: (record) => this.record(record),
-      windows: new ContextWindows(() => options.contextWindow?.()),
-      identity: () => ({
-        name: options.name,
-        ...(options.identity?.() ?? { role: options.kind, team: 'default' }),
-      }),
-      openRequests: () => options.openRequests?.() ?? [],
+      windows: new ContextWindows(model.contextWindow),
+      identity: () => ({ name: identity.name, ...identity.roleAndTeam() }),
+      openRequests: identity.openRequests,
       summarize: (client, request, signal) =>
         this.turns.run(client, request, signal).catch(withoutPartial),
-      onUsage: (usage, model) => this.countUsage(usage, model),
-      policy: options.compaction ?? DEFAULT_COMPACTION_POLICY,
+      onUsage: (usage, modelId) => this.countUsage(usage, modelId),
+      policy: model.compaction,
     })
   }
 
   private turnRequest(): TurnRequest {
     return {
       agent: this.name,
-      system: this.options.system(),
+      system: this.identity.systemPrompt(),
       messages: toConversation(this.store.conversation()),
       tools: this.toolCalls.definitions(),
-      model: this.options.modelId?.(),
-      thinkingBudget: thinkingForTurn(this.store.conversation(), this.options.thinkingBudget?.()),
+      model: this.model.modelId(),
+      thinkingBudget: thinkingForTurn(this.store.conversation(), this.model.thinkingBudget()),
       observer: {
-        onText: (text) => this.options.emit({ type: 'text-delta', agent: this.name, text }),
+        onText: (text) => this.events.emit({ type: 'text-delta', agent: this.name, text }),
         onToolStart: (block) =>
-          this.options.emit({ type: 'tool-call-started', agent: this.name, ...block }),
+          this.events.emit({ type: 'tool-call-started', agent: this.name, ...block }),
         onToolInput: (id, partial) =>
-          this.options.emit({
+          this.events.emit({
             type: 'tool-input-delta',
             agent: this.name,
             id,
@@ -366,7 +371,7 @@ export class Agent {
 
   private record(record: NewTranscriptRecord): TranscriptRecord {
     const stamped = this.store.append(record)
-    this.options.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
+    this.events.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
     return stamped
   }
 
@@ -388,7 +393,7 @@ export class Agent {
   /** A model call's tokens (a turn's or a summary's): counted, and reported with the total. */
   private countUsage(usage: Usage, model: string): void {
     this.meter.count(usage, model)
-    this.options.emit({
+    this.events.emit({
       type: 'usage-reported',
       agent: this.name,
       model,

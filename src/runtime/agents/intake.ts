@@ -25,8 +25,6 @@ export interface IntakeOptions {
   readonly emit: (event: TeamEvent) => void
   /** Why a delivered message must be refused (a protocol rule), or null to take it. */
   readonly judge: (message: MailMessage) => string | null
-  /** Told of the messages taken, after they are durable (to act on protocol requests). */
-  readonly onTaken: (messages: readonly MailMessage[]) => void
   /** Asks for a wake-up later: messages wait behind an archived segment's grace window. */
   readonly wakeLater: (milliseconds: number) => void
   readonly clock: Clock
@@ -68,8 +66,11 @@ export class InboxIntake {
     return taken.length
   }
 
-  /** read_inbox: the pending messages become the tool's result, recorded before the cursor moves. */
-  async readForTool(call: ToolUseBlock): Promise<string> {
+  /**
+   * read_inbox: takes the pending messages, as the tool's result, recorded before the cursor
+   * moves. A command, like `inject`: what it returns is consumed.
+   */
+  async takeForReadInbox(call: ToolUseBlock): Promise<string> {
     const batch = await this.pollIfChanged()
     const { taken, refused } = this.judge(batch?.deliveries ?? [])
     const content = JSON.stringify(taken.map(injected).map(plainMessage), null, 2)
@@ -148,7 +149,6 @@ export class InboxIntake {
         agent: this.options.name,
         ids: taken.map((message) => message.id),
       })
-      this.options.onTaken(taken)
     }
   }
 }

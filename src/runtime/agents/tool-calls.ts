@@ -25,7 +25,7 @@ export interface ToolCallsDependencies {
    * `read_inbox` consumes the agent's own inbox, so the agent's intake answers it (and records
    * its result) rather than a tool.
    */
-  readonly readInbox: (call: ToolUseBlock) => Promise<string>
+  readonly takeInbox: (call: ToolUseBlock) => Promise<string>
   /** A result cut to what the current model's context window can take. */
   readonly fitResult: (content: string) => {
     content: string
@@ -73,7 +73,7 @@ export class ToolCalls {
         ? ((await deps.policy?.admit(call, signal)) ?? null)
         : null
     if (call.name === READ_INBOX_DEFINITION.name && gate === null) {
-      content = await deps.readInbox(call)
+      content = await deps.takeInbox(call)
       isError = false
     } else {
       const outcome =

@@ -1,12 +1,11 @@
 import { readdirSync, statSync, watch } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import type { Disposable } from '../../shared/disposable'
 import { Burst } from './burst'
 import { Git } from './git'
 
-/** One watched folder: closed when it is no longer needed. */
-export interface FolderWatch {
-  close(): void
-}
+/** One watched folder: disposed when it is no longer needed. */
+export type FolderWatch = Disposable
 
 /**
  * Starts watching one folder (not its subfolders): `onName` gets the name of each entry that
@@ -107,7 +106,7 @@ export class GitRefWatcher {
   close(): void {
     this.closed = true
     this.burst.stop()
-    for (const { watch: folderWatch } of this.watched.values()) folderWatch.close()
+    for (const { watch: folderWatch } of this.watched.values()) folderWatch.dispose()
     this.watched.clear()
   }
 
@@ -153,7 +152,7 @@ export class GitRefWatcher {
     for (const [folder, current] of this.watched) {
       const ino = inodeOf(folder)
       if (plan.has(folder) && ino === current.ino) continue
-      current.watch.close()
+      current.watch.dispose()
       this.watched.delete(folder)
     }
     this.rules.clear()
@@ -259,7 +258,7 @@ export class GitRefWatcher {
   /** A watch that broke (its folder went away, the system took it back): watch again later. */
   private failed(folder: string, error: Error): void {
     if (this.closed) return
-    this.watched.get(folder)?.watch.close()
+    this.watched.get(folder)?.watch.dispose()
     this.watched.delete(folder)
     const count = (this.errors.get(folder) ?? 0) + 1
     this.errors.set(folder, count)
@@ -308,7 +307,7 @@ export function watchFolderWithNode(
     if (typeof name === 'string') onName(name)
   })
   folderWatch.on('error', onError)
-  return folderWatch
+  return { dispose: () => folderWatch.close() }
 }
 
 function inodeOf(path: string): number | null {

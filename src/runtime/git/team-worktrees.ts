@@ -1,3 +1,4 @@
+import type { Disposable } from '../../shared/disposable'
 import { TeamError } from '../../shared/errors'
 import {
   teammateBranch,
@@ -66,9 +67,9 @@ export class TeamWorktrees {
   }
 
   /** The hook the task board wires: called after every successful merge. */
-  onMerged(listener: MergeListener): () => void {
+  onMerged(listener: MergeListener): Disposable {
     this.mergeListeners.add(listener)
-    return () => this.mergeListeners.delete(listener)
+    return { dispose: () => this.mergeListeners.delete(listener) }
   }
 
   /** The member's worktree record in config.json, or null when it works in the shared workspace. */

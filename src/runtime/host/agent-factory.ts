@@ -2,9 +2,9 @@ import type { ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import { teammateBranch } from '../../shared/worktree'
 import { Agent } from '../agents/agent'
-import type { PauseCause } from '../agents/agent-types'
-import type { CompactionPolicy } from '../agents/compaction'
-import type { TurnPolicy } from '../agents/model-turn'
+import type { AgentTools, PauseCause } from '../agents/agent-types'
+import { DEFAULT_COMPACTION_POLICY, type CompactionPolicy } from '../agents/compaction'
+import { DEFAULT_TURN_POLICY, type TurnPolicy } from '../agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from '../agents/prompts'
 import type { Clock } from '../system/clock'
 import type {
@@ -85,85 +85,106 @@ export function instructionsFor(name: string, deps: AgentDependencies): Gathered
   )
 }
 
-/** A new agent `name` (the lead or a roster member): its tools, prompt, identity and guards. */
+/** A new agent `name` (the lead or a roster member), its ports built from the host's parts. */
 export function createAgent(name: string, deps: AgentDependencies): Agent {
   const { team, protocols } = deps
+  return new Agent({
+    identity: {
+      name,
+      systemPrompt: () => systemPrompt(name, deps),
+      roleAndTeam: () => ({
+        role: name === LEAD ? 'lead' : (team.roster.find(name)?.role ?? 'teammate'),
+        team: team.roster.snapshot.team_name,
+      }),
+      openRequests: () => openRequests(protocols, name),
+    },
+    model: {
+      client: deps.model,
+      modelId: () => deps.modelChoice(name).model ?? deps.model().endpoint.model,
+      thinkingBudget: () => deps.modelChoice(name).thinking ?? undefined,
+      contextWindow: () => deps.model().endpoint.contextWindow,
+      turnPolicy: deps.turnPolicy ?? DEFAULT_TURN_POLICY,
+      compaction: deps.compaction ?? DEFAULT_COMPACTION_POLICY,
+      keyRefused: deps.reportAuthFailure,
+    },
+    mail: {
+      paths: team.paths,
+      mailbox: team.mailbox,
+      signalled: deps.mailSignalled,
+      judge: (message) => protocols.judge(name, message),
+    },
+    tools: agentTools(name, deps),
+    guard: {
+      roundCap: deps.roundCap,
+      pauseReason: () => deps.pauseReason(name),
+      planGate: () => (name === LEAD ? null : protocols.planGate(name)),
+      toolPolicy: createToolPolicy({
+        agent: name,
+        workspace: team.paths.workspace,
+        permission: () => deps.permission(name),
+        queue: deps.needsYou,
+        ownFolder: () => deps.ownFolder?.(name) ?? null,
+      }),
+    },
+    events: {
+      emit: (event) => team.publish(event),
+      setStatus: (status, reason, cause) => team.setStatus(name, status, reason, cause ?? null),
+    },
+    clock: deps.clock,
+  })
+}
+
+/** The tools port: every tool of the agent's kind, the MCP tools, and where they work. */
+function agentTools(name: string, deps: AgentDependencies): AgentTools {
   const isLead = name === LEAD
   const messaging = teamTools(teamOperations(deps))
-  const protocol = protocolTools(protocols)
+  const protocol = protocolTools(deps.protocols)
   const board = taskTools(deps.tasks)
-  return new Agent({
-    name,
-    kind: isLead ? 'lead' : 'teammate',
-    paths: team.paths,
-    mailbox: team.mailbox,
-    clock: deps.clock,
-    toolRoot: isLead
-      ? undefined
-      : async () => {
-          await deps.worktrees.settled(name)
-          return deps.worktrees.toolRoot(name)
-        },
+  const { worktrees, needsYou } = deps
+  return {
     // Every tool the agent's kind has; its profile decides, call by call, which are offered.
-    tools: [
+    builtIn: [
       ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
       ...searchTools,
-      askUserTool(deps.needsYou),
+      askUserTool(needsYou),
       ...(isLead
         ? [...messaging.lead, ...protocol.lead, ...board.lead]
         : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
     ],
-    moreTools: () => deps.mcpTools?.(name) ?? [],
-    beforeTurn: deps.mcpStarted,
-    model: deps.model,
-    modelId: () => deps.modelChoice(name).model ?? undefined,
-    thinkingBudget: () => deps.modelChoice(name).thinking ?? undefined,
-    system: () => {
-      const member = team.roster.find(name)
-      const base = isLead
-        ? leadSystemPrompt({
-            workspace: team.paths.workspace,
-            teamName: team.roster.snapshot.team_name,
-          })
-        : teammateSystemPrompt({
-            name,
-            role: member?.role ?? 'teammate',
-            workspace: deps.worktrees.promptRoot(name),
-            branch: member?.worktree ? teammateBranch(name) : undefined,
-          })
-      // Read per call: an edited AGENTS.md or note reaches the next call, and an unchanged one
-      // keeps the system prompt (the cached prefix) the same.
-      const instructions = instructionsFor(name, deps).text
-      return instructions === '' ? base : `${base}\n\n${instructions}`
-    },
-    roundCap: deps.roundCap,
-    turnPolicy: deps.turnPolicy,
-    emit: (event) => team.publish(event),
-    setStatus: (status, reason, cause) => team.setStatus(name, status, reason, cause ?? null),
-    judge: (message) => protocols.judge(name, message),
-    pauseReason: () => deps.pauseReason(name),
-    planGate: () => (isLead ? null : protocols.planGate(name)),
-    toolPolicy: createToolPolicy({
-      agent: name,
-      workspace: team.paths.workspace,
-      permission: () => deps.permission(name),
-      queue: deps.needsYou,
-      ownFolder: () => deps.ownFolder?.(name) ?? null,
-    }),
+    more: () => deps.mcpTools?.(name) ?? [],
+    started: async (signal) => deps.mcpStarted?.(signal),
+    root: isLead
+      ? async () => deps.team.paths.workspace
+      : async () => {
+          await worktrees.settled(name)
+          return worktrees.toolRoot(name)
+        },
     stillWaiting: (call) =>
-      deps.needsYou
-        .pending()
-        .some((entry) => entry.agent === name && entry.tool_use_id === call.id),
-    onAuthFailure: (message) => deps.reportAuthFailure(message),
-    mailSignalled: deps.mailSignalled,
-    identity: () => ({
-      role: isLead ? 'lead' : (team.roster.find(name)?.role ?? 'teammate'),
-      team: team.roster.snapshot.team_name,
-    }),
-    openRequests: () => openRequests(protocols, name),
-    contextWindow: () => deps.model().endpoint.contextWindow,
-    compaction: deps.compaction,
-  })
+      needsYou.pending().some((entry) => entry.agent === name && entry.tool_use_id === call.id),
+  }
+}
+
+/**
+ * Its system prompt, read per call: an edited AGENTS.md or note reaches the next call, and an
+ * unchanged one keeps the system prompt (the cached prefix) the same.
+ */
+function systemPrompt(name: string, deps: AgentDependencies): string {
+  const { team } = deps
+  const member = team.roster.find(name)
+  const base =
+    name === LEAD
+      ? leadSystemPrompt({
+          workspace: team.paths.workspace,
+          teamName: team.roster.snapshot.team_name,
+        })
+      : teammateSystemPrompt({
+          name,
+          role: member?.role ?? 'teammate',
+          workspace: deps.worktrees.promptRoot(name),
+          branch: member?.worktree ? teammateBranch(name) : undefined,
+        })
+  const instructions = instructionsFor(name, deps).text
+  return instructions === '' ? base : `${base}\n\n${instructions}`
 }
 
 /** The pending protocol requests `name` asked or must answer, one line each. */

@@ -1,3 +1,4 @@
+import type { Disposable } from '../../shared/disposable'
 import { branchesChangedEvent } from '../../shared/events'
 import { UNTRUSTED_NOTE } from '../../shared/trust'
 import type { Agent } from '../agents/agent'
@@ -36,6 +37,8 @@ export interface HostFeatures {
   readonly budgets: TeamBudgets
   readonly tasks: TeamTasks
   readonly taskAutomation: TaskAutomation
+  /** A merged branch completes its owner's tasks in review: ended when the host closes. */
+  readonly reviewMerges: Disposable
   /** Git's refs in the workspace's repository; null when it is not one, or nothing is watched. */
   readonly gitRefs: Promise<GitRefWatcher | null>
   /** Whether the person trusts what the workspace grants; every grant below asks it. */
@@ -112,7 +115,7 @@ export function createFeatures(
   const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
   const tasks = new TeamTasks(team)
   worktrees.taskMarks.seed(tasks.view().tasks)
-  completeReviewedOnMerge(worktrees, tasks)
+  const reviewMerges = completeReviewedOnMerge(worktrees, tasks)
   const taskAutomation = new TaskAutomation({
     tasks,
     members: () => team.roster.members,
@@ -143,6 +146,7 @@ export function createFeatures(
     budgets,
     tasks,
     taskAutomation,
+    reviewMerges,
     gitRefs,
     trust,
     allowedHosts,

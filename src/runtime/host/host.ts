@@ -36,7 +36,7 @@ import { assertKnownAgent } from './known-agent'
 import type { InboxPage } from '../mailbox/mailbox'
 import type { Position } from '../mailbox/position'
 import type { McpServers } from '../mcp/servers'
-import { ModelClient, type ModelEndpoint } from '../model/client'
+import { ModelClient, sameAccount, sameEndpoint, type ModelEndpoint } from '../model/client'
 import { describeModelChange, readModelChoice, writeModelChoice } from './model-choices'
 import { reconcileMirrors } from '../needs-you/mirror'
 import type { NeedsYou } from '../needs-you/queue'
@@ -59,7 +59,8 @@ import {
   spawnTask,
   type SpawnRequest,
 } from './spawn-request'
-import { Team, type ControlCommand, type Disposable, type TeamListener } from '../team/team'
+import { Team, type ControlCommand, type TeamListener } from '../team/team'
+import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import { removeTeammate } from './teammate-removal'
@@ -93,6 +94,7 @@ export class TeamHost {
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
+  private readonly reviewMerges: Disposable
   private readonly gitRefs: Promise<GitRefWatcher | null>
   /** The team's MCP servers (`.mcp.json`, `.team/mcp.json`): trust, state, tools. */
   readonly mcp: McpServers
@@ -139,6 +141,7 @@ export class TeamHost {
     this.budgets = features.budgets
     this.tasks = features.tasks
     this.taskAutomation = features.taskAutomation
+    this.reviewMerges = features.reviewMerges
     this.gitRefs = features.gitRefs
     this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
@@ -183,10 +186,21 @@ export class TeamHost {
     return this.team.subscribe(listener)
   }
 
-  /** A new endpoint (settings changed): clears a refused-key alert and lets paused agents go on. */
+  /** The endpoint every agent calls (an agent's own model choice aside). */
+  get endpoint(): ModelEndpoint {
+    return this.model.endpoint
+  }
+
+  /**
+   * The settings gave another endpoint: agents use it from their next call. A new key or
+   * address also clears a refused-key alert and lets the agents it paused go on; the same
+   * endpoint again changes nothing.
+   */
   setEndpoint(endpoint: ModelEndpoint): void {
+    const previous = this.model.endpoint
+    if (sameEndpoint(previous, endpoint)) return
     this.model = new ModelClient(endpoint)
-    this.authAlert.clear(this.agents.values())
+    if (!sameAccount(previous, endpoint)) this.authAlert.clear(this.agents.values())
   }
 
   /** The person's message to the lead. */
@@ -426,6 +440,7 @@ export class TeamHost {
     this.closed = true
     this.subscription.dispose()
     this.taskAutomation.close()
+    this.reviewMerges.dispose()
     await this.worktrees.close()
     const refs = await this.gitRefs
     refs?.close()

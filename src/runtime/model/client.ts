@@ -43,6 +43,20 @@ export interface ModelEndpoint {
   readonly promptCaching?: boolean
 }
 
+/** Whether two endpoints make the same client: every field the same. */
+export function sameEndpoint(a: ModelEndpoint, b: ModelEndpoint): boolean {
+  const fields = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof ModelEndpoint>
+  return [...fields].every((field) => a[field] === b[field])
+}
+
+/**
+ * Whether two endpoints reach the same account: the same key at the same address. Only a change
+ * here can mend a refused key; another model or context window cannot.
+ */
+export function sameAccount(a: ModelEndpoint, b: ModelEndpoint): boolean {
+  return a.apiKey === b.apiKey && (a.baseURL ?? null) === (b.baseURL ?? null)
+}
+
 export interface StreamObserver {
   /** Any event of the stream: the stream is alive. */
   onActivity?(): void

@@ -6,6 +6,7 @@
  * can be recovered (an agent's loop) already end in `error` on their own.
  */
 
+import type { Disposable } from '../../shared/disposable'
 import type { TeamEvent } from '../../shared/events'
 
 export interface ProcessFault {
@@ -15,10 +16,8 @@ export interface ProcessFault {
   readonly detail: string
 }
 
-export interface ProcessGuard {
-  /** Removes the handlers: Node's own behaviour is back. */
-  dispose(): void
-}
+/** Disposed: removes the handlers, and Node's own behaviour is back. */
+export type ProcessGuard = Disposable
 
 /**
  * Installs handlers for `uncaughtException` and `unhandledRejection` on `target` (the process)

@@ -10,6 +10,8 @@
  * is; the runtime's clean-up still runs beside it, and on exit.
  */
 
+import type { Disposable } from '../../shared/disposable'
+
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const
 export type StopSignal = (typeof STOP_SIGNALS)[number]
 
@@ -19,10 +21,8 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = {
   SIGTERM: 143,
 }
 
-export interface StopSignals {
-  /** Stops listening (the program is done; its own end is near). */
-  dispose(): void
-}
+/** Disposed: stops listening (the program is done; its own end is near). */
+export type StopSignals = Disposable
 
 /**
  * Calls `stop` on the first SIGINT or SIGTERM; a second one exits at once with its status

@@ -1,3 +1,4 @@
+import type { Disposable } from '../../shared/disposable'
 import { USER } from '../../shared/names'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import type { TeamTasks } from './team-tasks'
@@ -7,7 +8,7 @@ import type { TeamTasks } from './team-tasks'
  * the worktrees after every merge the running team makes (the window's Accept, the CLI through
  * the control channel's team).
  */
-export function completeReviewedOnMerge(worktrees: TeamWorktrees, tasks: TeamTasks): () => void {
+export function completeReviewedOnMerge(worktrees: TeamWorktrees, tasks: TeamTasks): Disposable {
   return worktrees.onMerged((name, result) => {
     for (const task of tasks.view().tasks) {
       if (task.owner !== name || task.status !== 'review') continue

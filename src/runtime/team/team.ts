@@ -1,5 +1,6 @@
 import { assertRealTeamFolder } from '../fs/team-folder'
 import type { ControlCommand } from '../../shared/control'
+import type { Disposable } from '../../shared/disposable'
 import { TeamError } from '../../shared/errors'
 import { agentErrorEvent, statusChangedEvent, type TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
@@ -29,10 +30,6 @@ export interface TeamOptions {
 }
 
 export type TeamListener = (event: TeamEvent) => void
-
-export interface Disposable {
-  dispose(): void
-}
 
 /**
  * A workspace's team, opened by the one runtime that owns it: the roster, the mailboxes, the

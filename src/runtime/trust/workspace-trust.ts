@@ -109,6 +109,12 @@ export class WorkspaceTrust implements TrustGate {
     }
   }
 
+  /**
+   * Whether the trust holds now. It looks first (a stat of each file the grants come from, a
+   * read of those that changed), since a grant must never apply on a stale answer; a change it
+   * finds is published as the periodic look would publish it. The look is the point of
+   * asking, so it is not left to the timer.
+   */
   isTrusted(): boolean {
     return this.refresh()
   }

@@ -113,7 +113,7 @@ function fakeService(recent: string[] = []) {
     execute: vi.fn(async () => ({ paths: recent })),
     onEvent(listener: (event: HostEvent) => void) {
       listeners.add(listener)
-      return () => listeners.delete(listener)
+      return { dispose: () => listeners.delete(listener) }
     },
     emit(event: HostEvent) {
       for (const listener of listeners) listener(event)

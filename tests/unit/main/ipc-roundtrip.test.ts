@@ -107,8 +107,8 @@ function folder(prefix: string): string {
 
 function nextBatch(): Promise<HostEvent[]> {
   return new Promise((resolve) => {
-    const unsubscribe = api.onEvents((events) => {
-      unsubscribe()
+    const subscription = api.onEvents((events) => {
+      subscription.dispose()
       resolve(events)
     })
   })
@@ -188,7 +188,7 @@ describe('the IPC adapter and the preload', () => {
 
   it('streams events in batches to the page, and only the events', async () => {
     const received: unknown[][] = []
-    const unsubscribe = api.onEvents((...args: unknown[]) => received.push(args))
+    const subscription = api.onEvents((...args: unknown[]) => received.push(args))
     const workspace = folder('agent-teams-workspace-')
     const batch = nextBatch()
     const snapshot = await api.openWorkspace({ path: workspace })
@@ -199,7 +199,7 @@ describe('the IPC adapter and the preload', () => {
       snapshot: { workspace: snapshot.workspace, lead: { name: 'lead' } },
     })
     expect(received.every((args) => args.length === 1 && Array.isArray(args[0]))).toBe(true)
-    unsubscribe()
+    subscription.dispose()
     expect(electron.rendererListeners.get(EVENTS_CHANNEL)?.size).toBe(0)
   })
 
@@ -219,14 +219,14 @@ describe('the IPC adapter and the preload', () => {
 
   it("sends the events a command caused before the command's reply", async () => {
     const order: string[] = []
-    const unsubscribe = api.onEvents((events) => {
+    const subscription = api.onEvents((events) => {
       for (const event of events) order.push(event.type)
     })
     await api.openWorkspace({ path: folder('agent-teams-workspace-') })
     order.push('reply')
     expect(order.indexOf('workspace-opened')).toBeGreaterThanOrEqual(0)
     expect(order.indexOf('workspace-opened')).toBeLessThan(order.indexOf('reply'))
-    unsubscribe()
+    subscription.dispose()
   })
 
   it('attaches a window once, however often it is asked', async () => {
@@ -234,13 +234,13 @@ describe('the IPC adapter and the preload', () => {
     adapter.attach(contents as unknown as WebContents, service)
     expect(contents.listenerCount('destroyed')).toBe(1)
     const opened: HostEvent[] = []
-    const unsubscribe = api.onEvents((events) =>
+    const subscription = api.onEvents((events) =>
       opened.push(...events.filter((event) => event.type === 'workspace-opened')),
     )
     await api.openWorkspace({ path: folder('agent-teams-workspace-') })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(opened).toHaveLength(1)
-    unsubscribe()
+    subscription.dispose()
   })
 
   it('stops streaming to a window once it is destroyed', async () => {

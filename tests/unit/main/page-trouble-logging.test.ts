@@ -51,12 +51,12 @@ describe('logging', () => {
     const target = recorder()
     const original = target.warn
     const logger = recorder()
-    const restore = routeConsole(target, logger)
+    const route = routeConsole(target, logger)
     target.warn('[ipc] refused', 'getInfo')
     target.error('boom')
     expect(logger.lines).toEqual(['warn [ipc] refused getInfo', 'error boom'])
     expect(target.lines).toEqual([])
-    restore()
+    route.dispose()
     expect(target.warn).toBe(original)
   })
 

@@ -304,7 +304,7 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     ),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
-      return () => listeners.delete(listener)
+      return { dispose: () => listeners.delete(listener) }
     }),
     emit(events: HostEvent[]) {
       for (const listener of listeners) listener(events)

@@ -40,7 +40,7 @@ function service(): CommandService & { emit(event: HostEvent): void } {
     execute: (name) => Promise.resolve(name === 'getInfo' ? { name: 'alpha' } : null),
     onEvent(listener) {
       listeners.add(listener)
-      return () => listeners.delete(listener)
+      return { dispose: () => listeners.delete(listener) }
     },
     emit: (event) => listeners.forEach((listener) => listener(event)),
   }

@@ -74,7 +74,7 @@ describe('connectWebSocketApi against the real server', () => {
 
   it('delivers events in batches to onEvents listeners until they unsubscribe', async () => {
     const batches: HostEvent[][] = []
-    const unsubscribe = api.onEvents((events) => batches.push(events))
+    const subscription = api.onEvents((events) => batches.push(events))
     await api.saveSettings({ useOfflineModel: true })
     await waitFor(
       () => batches.length > 0,
@@ -86,7 +86,7 @@ describe('connectWebSocketApi against the real server', () => {
         settings: expect.objectContaining({ useOfflineModel: true }),
       }),
     )
-    unsubscribe()
+    subscription.dispose()
     const seen = batches.length
     await api.saveSettings({ model: 'another-model' })
     await api.getInfo({})

@@ -23,7 +23,6 @@ function aliceIntake(options: { signalled: boolean }) {
     record: (record) => store.append(record),
     emit: (event) => events.push(event),
     judge: () => null,
-    onTaken: () => undefined,
     wakeLater: () => undefined,
     clock,
     signalled: options.signalled,
@@ -106,9 +105,9 @@ describe('the inbox intake', () => {
   it('an empty read_inbox is recorded without an fsync or a commit', async () => {
     const alice = aliceIntake({ signalled: true })
     const before = alice.consumer.position
-    expect(await alice.intake.readForTool(readInbox('toolu_1'))).toBe('[]')
+    expect(await alice.intake.takeForReadInbox(readInbox('toolu_1'))).toBe('[]')
     alice.intake.markChanged()
-    expect(await alice.intake.readForTool(readInbox('toolu_2'))).toBe('[]')
+    expect(await alice.intake.takeForReadInbox(readInbox('toolu_2'))).toBe('[]')
     expect(alice.polls).toHaveBeenCalledTimes(2)
     expect(alice.flushes).not.toHaveBeenCalled()
     expect(alice.commits).not.toHaveBeenCalled()
@@ -130,7 +129,7 @@ describe('the inbox intake', () => {
     })
     alice.commits.mockImplementationOnce(() => order.push('commit'))
     alice.team.mailbox.send({ from: 'lead', to: 'alice', content: 'for the tool' })
-    const content = await alice.intake.readForTool(readInbox('toolu_1'))
+    const content = await alice.intake.takeForReadInbox(readInbox('toolu_1'))
     expect(JSON.parse(content)).toEqual([expect.objectContaining({ content: 'for the tool' })])
     expect(order).toEqual(['flush', 'commit'])
     expect(alice.events).toContainEqual(

@@ -116,7 +116,7 @@ describe('GitRefWatcher', () => {
       onChange: () => {},
       watchFolder: () => {
         watches++
-        return { close: () => {} }
+        return { dispose: () => {} }
       },
     })
     expect(watcher).toBeNull()
