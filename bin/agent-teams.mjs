@@ -8,6 +8,27 @@
 // Compiling the sources costs most of a second at every start; the bundle is spared that.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import module from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The Node the CLI is built for and tested on (.nvmrc, package.json's engines): the Node inside
+ * Electron. An older one fails deep inside the bundle, on a missing export or a syntax error
+ * printed as a line of minified code, so it is refused here with what to do instead.
+ */
+const NODE_MAJOR = 24
+const NODE_SCRIPT = new URL('../scripts/node24.sh', import.meta.url)
+
+function nodeIsTooOld() {
+  const major = Number(process.versions.node.split('.')[0])
+  if (major >= NODE_MAJOR) return false
+  const remedy = existsSync(NODE_SCRIPT)
+    ? `run \`source ${fileURLToPath(NODE_SCRIPT)}\` (it installs Node ${NODE_MAJOR} beside the project and puts it first on PATH)`
+    : `install Node ${NODE_MAJOR} or later (nodejs.org, or nvm install ${NODE_MAJOR}) and put it first on PATH`
+  process.stderr.write(
+    `agent-teams: needs Node ${NODE_MAJOR} or later, and this is Node ${process.versions.node} (${process.execPath}); ${remedy}, then try again.\n`,
+  )
+  return true
+}
 
 const BUNDLE = new URL('../out/cli/main.mjs', import.meta.url)
 const MANIFEST = new URL('../out/cli/manifest.json', import.meta.url)
@@ -69,15 +90,19 @@ function chooseCli() {
   return 'bundle'
 }
 
-const choice = chooseCli()
-if (choice === undefined) {
-  process.stderr.write(
-    'agent-teams: the CLI is not built (there is no out/cli/main.mjs), and tsx, which would ' +
-      'run it from the sources, is not installed. Run `npm run build:cli` in the project ' +
-      'folder, then try again.\n',
-  )
-  process.exitCode = 1
-} else {
+async function run() {
+  if (nodeIsTooOld()) return 1
+  const choice = chooseCli()
+  if (choice === undefined) {
+    process.stderr.write(
+      'agent-teams: the CLI is not built (there is no out/cli/main.mjs), and tsx, which would ' +
+        'run it from the sources, is not installed. Run `npm run build:cli` in the project ' +
+        'folder, then try again.\n',
+    )
+    return 1
+  }
   const { main } = choice === 'bundle' ? await loadBundle() : await loadFromSources()
-  process.exitCode = await main(process.argv.slice(2))
+  return main(process.argv.slice(2))
 }
+
+process.exitCode = await run()

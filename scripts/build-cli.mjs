@@ -73,6 +73,9 @@ export async function buildCli({ outDirectory = OUT } = {}) {
     // `node --enable-source-maps` maps them back to src/ through the linked map).
     minifyWhitespace: true,
     minifySyntax: true,
+    // jsonc-parser's main is a UMD module whose require() of its own parts esbuild cannot
+    // follow (the bundle would look for them beside itself): its ES module build instead.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     // ws's optional native add-ons are no dependencies of ours: skip looking for them.
     define: {
       'process.env.WS_NO_BUFFER_UTIL': '"1"',

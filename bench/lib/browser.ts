@@ -1,6 +1,7 @@
 // Browser mode for the benchmarks: `agent-teams serve` as a child process, Debian's Chromium
 // through Playwright with the offline flags, the probes in every page, and a contract client
 // over the server's WebSocket (to spawn and chat the way the UI does, without clicking).
+import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -250,7 +251,7 @@ export async function pollUntil(
   for (;;) {
     if (await page.evaluate(expression)) return true
     if (Date.now() > deadline) return false
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
+    await sleep(everyMs)
   }
 }
 
@@ -558,7 +559,7 @@ export async function scriptUrls(page: Page): Promise<Map<string, string>> {
   session.on('Debugger.scriptParsed', (event) => scripts.set(event.scriptId, event.url))
   try {
     await session.send('Debugger.enable')
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await sleep(200)
     await session.send('Debugger.disable')
   } finally {
     await session.detach()

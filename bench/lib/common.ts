@@ -37,9 +37,7 @@ export function now(): number {
   return performance.timeOrigin + performance.now()
 }
 
-export function sleep(milliseconds: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, milliseconds))
-}
+export { setTimeout as sleep } from 'node:timers/promises'
 
 /** Rejects after `milliseconds` with a message naming what took too long. */
 export async function within<T>(

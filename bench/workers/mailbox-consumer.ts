@@ -2,6 +2,7 @@
 // (a journal line per message and the batch's end, fsynced), then commit the cursor. Exits once
 // `expected` messages are in, or when the stop file exists and nothing is pending, or at the
 // time limit; reports when deliveries began and ended.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { existsSync } from 'node:fs'
 import { Mailbox } from '../../src/runtime/mailbox/mailbox'
 import { TeamPaths } from '../../src/runtime/team/paths'
@@ -43,7 +44,7 @@ while (delivered < expected && now() < deadline) {
     continue
   }
   if (stopping) break
-  await new Promise((resolve) => setTimeout(resolve, 2))
+  await sleep(2)
 }
 consumer.close()
 const used = process.cpuUsage(cpu)

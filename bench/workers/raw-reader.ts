@@ -1,5 +1,6 @@
 // The physical limit of consuming: read the file's new bytes, split the lines, JSON.parse each,
 // and count tags (to check that raw appends lose nothing). No cursor, no journal, no fsync.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs'
 import { tagOf } from '../../tests/stress/workers/content'
 import { now, report } from '../lib/common'
@@ -20,7 +21,7 @@ report({ type: 'ready' })
 const start = now()
 while (delivered < expected && now() < deadline) {
   if (!existsSync(file)) {
-    await new Promise((resolve) => setTimeout(resolve, 2))
+    await sleep(2)
     continue
   }
   const fd = openSync(file, 'r')
@@ -47,7 +48,7 @@ while (delivered < expected && now() < deadline) {
   if (got > 0) {
     if (first === 0) first = now()
     last = now()
-  } else await new Promise((resolve) => setTimeout(resolve, 2))
+  } else await sleep(2)
 }
 let duplicated = 0
 for (const times of tags.values()) if (times > 1) duplicated += times - 1

@@ -7,6 +7,7 @@
 //   -> {phase:'turns', ...}   after every teammate was woken by mail and made T model calls
 //                             (T-1 tool calls, read_inbox and read_file in turn, then an answer)
 //   -> {phase:'bare', ...}    bare HTTP round-trips to the same server (the reference)
+import { setTimeout as sleep } from 'node:timers/promises'
 import { writeFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
 import { Session } from 'node:inspector'
@@ -44,9 +45,6 @@ function inspector(method: string, params: Record<string, unknown> = {}): Promis
 function settle(): void {
   for (let round = 0; round < 4; round++) gc?.()
 }
-async function quiet(milliseconds: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, milliseconds))
-}
 
 const workspace = tempDirectory('runtime')
 // What read_file reads: about a kilobyte of notes.
@@ -72,7 +70,7 @@ async function turnsReached(target: number, what: string): Promise<void> {
   while (assistantTurns < target) {
     if (now() > deadline) throw new Error(`${what}: ${assistantTurns} of ${target} turns`)
     await host.whenIdle()
-    if (assistantTurns < target) await quiet(1)
+    if (assistantTurns < target) await sleep(1)
   }
   await host.whenIdle()
 }
@@ -82,7 +80,7 @@ await host.spawn({ name: 'warmup', role: 'worker', prompt: 'Stand by.' })
 await turnsReached(1, 'warm-up spawn')
 host.send({ to: 'warmup', content: 'GO' })
 await turnsReached(1 + T, 'warm-up turns')
-await quiet(200)
+await sleep(200)
 send({ phase: 'warm' })
 
 // Memory per idle teammate: spawned, answered once, idle (transcript, consumer, agent objects).
@@ -94,7 +92,7 @@ const spawnStart = now()
 for (const name of names) await host.spawn({ name, role: 'worker', prompt: 'Stand by.' })
 await turnsReached(baseTurns + N, 'spawn')
 const spawnMs = now() - spawnStart
-await quiet(300)
+await sleep(300)
 settle()
 const after = process.memoryUsage()
 send({

@@ -1,6 +1,7 @@
 // The tutorial's read_inbox, ported faithfully (read every line, then write the file empty), as
 // in tests/stress/workers/tutorial-drain.ts, with the times the benchmark needs. Drains until
 // the stop file exists and the inbox is empty, or the time limit.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { now, report } from '../lib/common'
 
@@ -45,7 +46,7 @@ while (now() < deadline) {
     continue
   }
   if (stopping) break
-  await new Promise((resolve) => setTimeout(resolve, 2))
+  await sleep(2)
 }
 const used = process.cpuUsage(cpu)
 report({ type: 'done', start, delivered, first, last, cpuMs: (used.user + used.system) / 1000 })

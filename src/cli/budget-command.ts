@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { TeamError } from '../shared/errors'
 import { MAX_BUDGET_USD, type Budget } from '../shared/budget'
 import { formatUsd } from '../shared/cost'
@@ -69,7 +70,7 @@ async function awaitBudget(paths: TeamPaths, name: string | null, wanted: Budget
         'invalid-argument',
         `The running team has not written ${whose(name)} new budget after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
 }
 

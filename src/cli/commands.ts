@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { plainMessage } from '../shared/messages'
 import { modelChoiceOf } from '../shared/model-choice'
 import { formatSecondsUtc } from '../shared/time'
@@ -172,7 +173,7 @@ const drain: Command = async (context) => {
       consumer.commit(batch)
       if (batch.waitMs > 0 && batch.deliveries.length === 0) {
         // Messages may wait behind an archived segment that is still open to late appends.
-        await new Promise((resolve) => setTimeout(resolve, batch.waitMs))
+        await sleep(batch.waitMs)
         continue
       }
       const nothingNew = batch.deliveries.length === 0 && batch.rejections.length === 0

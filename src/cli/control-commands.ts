@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../shared/errors'
@@ -65,7 +66,7 @@ async function awaitRecord(
         'invalid-argument',
         `The running team has not recorded request ${id} after ${RECORD_WAIT_MS / 1000} s; its window shows why (or see "agent-teams requests").`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
 }
 

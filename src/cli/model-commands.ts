@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { isValidServerName, MCP_SERVER_NAME_RULE } from '../shared/mcp'
 import { readMcpConfiguration } from '../runtime/mcp/config'
 import { TeamError } from '../shared/errors'
@@ -80,7 +81,7 @@ export async function awaitRoster(
         'invalid-argument',
         `The running team has not written ${what} after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { TeamError } from '../shared/errors'
 import {
   decisionsFor,
@@ -115,7 +116,7 @@ async function answer(context: CommandContext, decision: NeedsYouAnswer['decisio
         'invalid-argument',
         `The running team has not recorded the answer to ${id} after ${RECORD_WAIT_MS / 1000} s; its window says why (is ${entry.agent} still waiting on it?).`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { TeamError } from '../shared/errors'
 import { assertProfileChoice, type ApprovalMode } from '../shared/profiles'
 import { permissionOf } from '../runtime/permissions/agent-permissions'
@@ -83,7 +84,7 @@ export const profile: Command = async (context) => {
         'invalid-argument',
         `The running team has not written ${name}'s profile after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
 }
 

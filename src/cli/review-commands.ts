@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { TeamError } from '../shared/errors'
 import { USER } from '../shared/names'
 import { taskIdSchema } from '../shared/tasks'
@@ -227,7 +228,7 @@ export const remove: Command = async (context) => {
         'invalid-argument',
         `The running team has not removed ${name} after ${REMOVE_WAIT_MS / 1000} s; its window says why.`,
       )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await sleep(50)
   }
   await writeLine(context.output.stdout, `Removed ${name} from the team.`)
   return 0

@@ -29,7 +29,7 @@ export const diffViewStyleAttributeHashes = [
  * says why), as a CSP hash: no other inline script runs. The renderer build fails, and
  * tests/unit/shared/content-security-policy.test.ts too, when the script and its hash differ.
  */
-export const firstPaintScriptHash = "'sha256-VgJ9/UEgVbzeCWJrBpRv6ZTUGh45bs1lCYGg/KGSCTY='"
+export const firstPaintScriptHash = "'sha256-j3cWo0JNLBH4V5NAoa1wPL/8mdCdxOGMuseo1GeHTVI='"
 
 /**
  * The renderer's Content-Security-Policy, declared once. Main sends it as a response header and

@@ -14,13 +14,18 @@ export type RenderFirstView = (commands: CommandRunner) => Promise<string | null
 /** The element that holds the first view, before the app's own root. */
 export const FIRST_VIEW_ID = 'first-view'
 
+/** The element the app renders into (src/renderer/index.html). */
+export const APP_ROOT_ID = 'root'
+
 /** Where the first view goes: the built page's empty root. */
-const ROOT_ELEMENT = '<div id="root"></div>'
+const ROOT_ELEMENT = `<div id="${APP_ROOT_ID}"></div>`
 
 /**
  * The page with the first view before its root: a disabled, inert fieldset, so nothing in it
- * can be clicked, focused or typed into before the app replaces it. The page unchanged when it
- * has no empty root (a build that changed it) or there is nothing to show.
+ * can be focused or typed into before the app replaces it; what is clicked or pressed on it is
+ * kept by the page's inline script for the app to do (src/renderer/first-view/early-input.ts).
+ * The page unchanged when it has no empty root (a build that changed it) or there is nothing to
+ * show.
  */
 export function withFirstView(page: string, html: string | null): string {
   if (html === null || html === '' || !page.includes(ROOT_ELEMENT)) return page

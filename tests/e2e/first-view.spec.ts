@@ -133,6 +133,67 @@ test.describe('browser mode: the first view', () => {
     await context.close()
   })
 
+  test('a click on a roster row as soon as it shows opens that agent, after every reload', async ({
+    browser,
+  }) => {
+    // Tall enough for every row: the click is a pointer's, which does not scroll to its row.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } })
+    const page = await context.newPage()
+    const errors: string[] = []
+    watchErrors(page, errors)
+    // The app's chunk is held until the click is made: the click surely meets the first view,
+    // not the app, however fast this machine runs it.
+    let release = (): void => undefined
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await new Promise<void>((resolve) => (release = resolve))
+      await route.continue()
+    })
+    await page.goto(server!.url)
+    for (const [round, name] of ['alice', 'bob', 'carol', 'alice', 'bob'].entries()) {
+      // The lead's chat in the address, as the first view draws it: a reload opens on it.
+      if (round > 0) {
+        await page.evaluate("history.replaceState(null, '', '/#/lead/chat')")
+        await page.reload()
+      }
+      const row = page.locator(`#first-view [data-testid="roster-item-${name}"] .roster-open`)
+      await expect(row).toBeVisible()
+      const box = await row.boundingBox()
+      if (box === null) throw new Error(`no box for ${name}'s row`)
+      // A pointer's click where the row is drawn: the first view takes no click itself.
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+      await expect(page.locator('#first-view')).toHaveCount(1)
+      release()
+      await expect(page.locator('#first-view')).toHaveCount(0)
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+      await expect(page.getByTestId(`roster-item-${name}`).locator('.roster-open')).toHaveAttribute(
+        'aria-current',
+        'true',
+      )
+    }
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test('a shortcut pressed while the first view is up is done once the app is there', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    let release = (): void => undefined
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await new Promise<void>((resolve) => (release = resolve))
+      await route.continue()
+    })
+    await page.goto(server!.url)
+    await expect(page.locator('#first-view')).toBeVisible()
+    // Alt+3: the roster's third agent (the lead is the first).
+    await page.keyboard.press('Alt+3')
+    release()
+    await expect(page.locator('#first-view')).toHaveCount(0)
+    await expect(page.getByRole('heading', { level: 1, name: 'bob' })).toBeVisible()
+    await context.close()
+  })
+
   test("an address that opens another agent's tab hides the lead's chat until the app shows it", async ({
     browser,
   }) => {

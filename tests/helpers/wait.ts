@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+
 /**
  * Waits until `condition` holds, checking every `interval` ms; fails after `timeout` ms with
  * `describe()` in the message. Only a bound on waiting, never an assertion about time.
@@ -16,6 +18,6 @@ export async function waitFor(
     if (await condition()) return
     if (Date.now() > deadline)
       throw new Error(`Timed out after ${timeout} ms waiting for ${describe()}`)
-    await new Promise((resolve) => setTimeout(resolve, interval))
+    await sleep(interval)
   }
 }

@@ -71,9 +71,7 @@ export async function kill(worker: Worker): Promise<void> {
   await worker.exited
 }
 
-export function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolveSleep) => setTimeout(resolveSleep, milliseconds))
-}
+export { setTimeout as sleep } from 'node:timers/promises'
 
 /** A seeded generator (mulberry32), so that a failing run can be repeated with its seed. */
 export function seededRandom(seed: number): () => number {

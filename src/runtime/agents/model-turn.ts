@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { ModelClient, ModelTurn, StreamObserver, TurnRequest } from '../model/client'
 import { TransportSettingError } from '../model/transport'
 
@@ -177,7 +178,7 @@ export class ModelTurnRunner {
     signal.addEventListener('abort', abort, { once: true })
     this.backoff = backoff
     try {
-      await sleep(milliseconds, backoff.signal)
+      await sleep(milliseconds, undefined, { signal: backoff.signal })
     } catch {
       if (signal.aborted) throw signal.reason
       // Cut short by the person's retry: go on at once.
@@ -297,19 +298,4 @@ function formatDuration(milliseconds: number): string {
   return milliseconds < 1000
     ? `${milliseconds} ms`
     : `${(milliseconds / 1000).toFixed(milliseconds < 10_000 ? 1 : 0)} s`
-}
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason)
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    }, milliseconds)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
 }

@@ -1,10 +1,9 @@
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { addModelUsage, modelUsageSchema, type ModelUsage } from '../../shared/cost'
 import { usageSchema, type TranscriptRecord, type Usage } from '../../shared/transcript'
 import { NO_USAGE, addUsage } from '../../shared/usage'
+import { writeFileAtomicSync } from '../fs/durable'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import type { Position } from '../mailbox/position'
 import { isLineBoundary, linesBackward, parseLine } from './transcript-lines'
@@ -132,21 +131,5 @@ export function saveTotals(
     inbox_end: totals.inboxEnd,
     recent_ids: totals.recentIds.slice(-RECENT_IDS),
   }
-  const temp = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  )
-  // 'wx': a file or link already in that place is refused, never written through.
-  const fd = openSync(temp, 'wx', 0o644)
-  try {
-    const data = Buffer.from(`${JSON.stringify(file)}\n`)
-    let written = 0
-    while (written < data.length) written += writeSync(fd, data, written, data.length - written)
-  } catch (error) {
-    closeSync(fd)
-    unlinkSync(temp)
-    throw error
-  }
-  closeSync(fd)
-  renameSync(temp, path)
+  writeFileAtomicSync(path, `${JSON.stringify(file)}\n`, { durable: false })
 }

@@ -6,21 +6,24 @@ import { openRegularForAppendSync } from './safe-open'
 /**
  * Replaces `path` atomically: a temp file beside it, fsync, rename over the target, fsync of the
  * folder. A reader sees the old content or the new one, never a mix, even after a SIGKILL or a
- * power loss at any moment.
+ * power loss at any moment. `durable: false` leaves out both fsyncs, for a cache that is checked
+ * on every read: a crash may then lose the new content, but never mixes the two.
  */
 export function writeFileAtomicSync(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number; platform?: NodeJS.Platform } = {},
+  options: { mode?: number; platform?: NodeJS.Platform; durable?: boolean } = {},
 ): void {
+  const durable = options.durable ?? true
   const temp = join(
     dirname(path),
     `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   )
+  // 'wx': a file or link already in that place is refused, never written through.
   const fd = openSync(temp, 'wx', options.mode ?? 0o644)
   try {
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data)
-    fsyncSync(fd)
+    if (durable) fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
     unlinkSync(temp)
@@ -28,7 +31,7 @@ export function writeFileAtomicSync(
   }
   closeSync(fd)
   renameSync(temp, path)
-  fsyncDirectorySync(dirname(path), options.platform)
+  if (durable) fsyncDirectorySync(dirname(path), options.platform)
 }
 
 /**

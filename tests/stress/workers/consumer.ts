@@ -1,5 +1,6 @@
 // A stress consumer: drains one inbox exactly as an agent does (poll, record durably, commit)
 // until the stop file exists and nothing is pending. Killed and restarted at random by the test.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { existsSync } from 'node:fs'
 import { Mailbox } from '../../../src/runtime/mailbox/mailbox'
 import { TeamPaths } from '../../../src/runtime/team/paths'
@@ -31,6 +32,6 @@ for (;;) {
     continue
   }
   if (stopping) break
-  await new Promise((resolve) => setTimeout(resolve, 2))
+  await sleep(2)
 }
 consumer.close()

@@ -1,6 +1,7 @@
 // A whole team in one process, for the runtime crash suite: an offline model server with a
 // stateless script (each reply follows from the conversation it is sent), and a TeamHost on the
 // workspace. SIGKILLed at random by the test and started again until the work is done.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamHost } from '../../../src/runtime/host/host'
@@ -122,7 +123,7 @@ const finished = (): boolean => {
 for (;;) {
   await host.whenIdle()
   if (finished() && host.roster().members.every((member) => member.status === 'idle')) break
-  await new Promise((resolve) => setTimeout(resolve, 20))
+  await sleep(20)
 }
 await host.close()
 await server.close()

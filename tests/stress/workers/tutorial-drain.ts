@@ -1,5 +1,6 @@
 // The control: a faithful port of the tutorial's read_inbox (read every line, then write the
 // file empty), draining the same inbox the writers append to.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs'
 
 const [inbox, journal, stopFile] = process.argv.slice(2) as [string, string, string]
@@ -29,5 +30,5 @@ for (;;) {
     continue
   }
   if (stopping) break
-  await new Promise((resolve) => setTimeout(resolve, 2))
+  await sleep(2)
 }

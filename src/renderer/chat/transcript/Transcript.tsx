@@ -147,7 +147,12 @@ export function Transcript({
   if (firstView && status === 'ready' && rows.length > 0)
     return (
       <div className="transcript">
-        <div className="transcript-scroll transcript-first-view" data-testid="transcript">
+        <div
+          className="transcript-scroll transcript-first-view"
+          data-testid="transcript"
+          // Not the app's rows (no virtualizer here): a click in them has no counterpart there.
+          data-first-view-only=""
+        >
           {rows.slice(-FIRST_VIEW_ROWS).map((row) => (
             <div key={row.key} className="transcript-row">
               <RowView row={row} agent={name} spend={own(spends, row.key)} />
