@@ -277,7 +277,11 @@ export class AppService {
 
   private onTeamEvent(event: TeamEvent): void {
     if (event.type === 'agent-status-changed')
-      this.reasons.set(event.name, { reason: event.reason, cause: event.cause ?? null })
+      this.reasons.set(event.name, {
+        reason: event.reason,
+        cause: event.cause,
+        errorCode: event.error_code,
+      })
     this.history?.observe(event)
     if (event.type === 'roster-invalid')
       this.rosterProblem = {

@@ -3,7 +3,7 @@ import { mcpStateSchema } from './mcp'
 import { trustViewSchema } from './trust'
 import { needsYouEntrySchema } from './needs-you'
 import { mailMessageSchema } from './messages'
-import { memberStatusSchema, waitCauseSchema } from './roster'
+import { memberStatusSchema, statusCauseSchema, type StatusFacts } from './roster'
 import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
@@ -41,9 +41,12 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     previous: memberStatusSchema,
     status: memberStatusSchema,
+    /** Why, in words for the person; nothing decides anything from them. */
     reason: z.string(),
-    /** Why it waits, as data (absent: not waiting, or from before causes were sent). */
-    cause: waitCauseSchema.nullable().optional(),
+    /** Why it has the status, as data (a pause, a retry, a stop); null when nothing to say. */
+    cause: statusCauseSchema.nullable(),
+    /** The failure's code (status `error`; `auth`: the endpoint refused the key); else null. */
+    error_code: z.string().nullable(),
   }),
   z.object({
     type: z.literal('roster-changed'),
@@ -168,8 +171,15 @@ export function branchesChangedEvent(): TeamEventOf<'branches-changed'> {
   return { type: 'branches-changed' }
 }
 
+/** A status change, with what it means as data (`facts`; none given: nothing to say). */
 export function statusChangedEvent(
-  change: Omit<TeamEventOf<'agent-status-changed'>, 'type'>,
+  change: Pick<TeamEventOf<'agent-status-changed'>, 'name' | 'previous' | 'status' | 'reason'>,
+  facts: Partial<StatusFacts> = {},
 ): TeamEventOf<'agent-status-changed'> {
-  return { type: 'agent-status-changed', ...change }
+  return {
+    type: 'agent-status-changed',
+    ...change,
+    cause: facts.cause ?? null,
+    error_code: facts.errorCode ?? null,
+  }
 }

@@ -5,7 +5,6 @@ import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import { approvalModeSchema, DEFAULT_TEAMMATE_PROFILE } from '../../shared/profiles'
 import { addModelUsage } from '../../shared/cost'
-import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
 import { changeProtocol } from './protocols'
 import {
@@ -175,20 +174,20 @@ function changeStatus(state: TeamData, event: EventOf<'agent-status-changed'>): 
     ...agent,
     status: event.status,
     statusReason: event.reason,
-    statusCause: event.cause ?? null,
+    statusCause: event.cause,
     running: event.status === 'working',
-    failure: failureAfter(agent, event.status, event.reason),
+    failure: failureAfter(agent, event),
   }))
   return event.status === 'working' ? updated : settleLive(updated, event.name)
 }
 
 function failureAfter(
   agent: AgentState,
-  status: MemberStatus,
-  reason: string,
+  event: EventOf<'agent-status-changed'>,
 ): AgentState['failure'] {
-  if (status === 'working') return null
-  if (status === 'error') return agent.failure ?? { code: 'error', message: reason }
+  if (event.status === 'working') return null
+  if (event.status === 'error')
+    return agent.failure ?? { code: event.error_code ?? 'error', message: event.reason }
   return agent.failure
 }
 

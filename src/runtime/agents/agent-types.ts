@@ -1,6 +1,6 @@
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
-import type { MemberStatus, WaitCause } from '../../shared/roster'
+import type { MemberStatus, StatusCause, StatusFacts } from '../../shared/roster'
 import type { Clock } from '../system/clock'
 import type { Mailbox } from '../mailbox/mailbox'
 import type { ModelClient } from '../model/client'
@@ -14,7 +14,7 @@ import type { TurnPolicy } from './model-turn'
 export type AgentKind = 'lead' | 'teammate'
 
 /** What paused an agent: what lifts the pause is the matching fix (a budget, a key, a resume). */
-export type PauseCause = Extract<WaitCause, 'budget' | 'auth' | 'loop'>
+export type PauseCause = Extract<StatusCause, 'budget' | 'auth' | 'loop'>
 
 export interface AgentOptions {
   readonly name: string
@@ -41,8 +41,8 @@ export interface AgentOptions {
   readonly roundCap: number
   readonly turnPolicy?: TurnPolicy
   readonly emit: (event: TeamEvent) => void
-  /** `cause`: why it waits (a pause, a retry), null for any other status. */
-  readonly setStatus: (status: MemberStatus, reason: string, cause?: WaitCause | null) => void
+  /** `facts`: what the status means as data (why it waits, the failure's code); none: nothing. */
+  readonly setStatus: (status: MemberStatus, reason: string, facts?: Partial<StatusFacts>) => void
   /** Why a delivered message must be refused (the protocols), or null to take it. */
   readonly judge?: (message: MailMessage) => string | null
   /** Told of messages taken into the transcript (protocol requests act on this). */

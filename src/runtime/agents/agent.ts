@@ -69,7 +69,7 @@ export class Agent {
       signalled: options.mailSignalled ?? false,
     })
     this.turns = new ModelTurnRunner(options.turnPolicy ?? DEFAULT_TURN_POLICY, {
-      waiting: (reason, cause) => options.setStatus('waiting', reason, cause),
+      waiting: (reason, cause) => options.setStatus('waiting', reason, { cause }),
       working: () => options.setStatus('working', 'working again'),
       stalled: (reason) => options.setStatus('stalled', reason),
       reset: (reason) => options.emit({ type: 'stream-reset', agent: options.name, reason }),
@@ -198,14 +198,15 @@ export class Agent {
     const message = refused
       ? error.message
       : `internal error: ${error instanceof Error ? error.message : String(error)}`
-    this.lastEnd = { kind: 'error', code: refused ? error.code : 'internal', message }
+    const code = refused ? error.code : 'internal'
+    this.lastEnd = { kind: 'error', code, message }
     this.wakeRequested = false
     try {
       this.settle(this.lastEnd)
     } catch {
       // Recording the status failed too (the same fault): report it without a record.
       this.options.emit(agentErrorEvent(this.name, 'internal', message))
-      this.options.setStatus('error', message)
+      this.options.setStatus('error', message, { errorCode: code })
     }
   }
 
@@ -217,7 +218,7 @@ export class Agent {
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')
       this.options.emit(agentErrorEvent(this.name, end.code, end.message))
-    this.options.setStatus(outcome.status, outcome.reason, outcome.cause)
+    this.options.setStatus(outcome.status, outcome.reason, outcome.facts)
   }
 
   /**

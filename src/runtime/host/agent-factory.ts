@@ -139,7 +139,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     roundCap: deps.roundCap,
     turnPolicy: deps.turnPolicy,
     emit: (event) => team.publish(event),
-    setStatus: (status, reason, cause) => team.setStatus(name, status, reason, cause ?? null),
+    setStatus: (status, reason, facts) => team.setStatus(name, status, reason, facts),
     judge: (message) => protocols.judge(name, message),
     pauseReason: () => deps.pauseReason(name),
     planGate: () => (isLead ? null : protocols.planGate(name)),

@@ -3,13 +3,13 @@ import type { AgentView, TeamSnapshot } from '../../shared/contract'
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
 import { NO_BUDGET } from '../../shared/budget'
-import type { WaitCause } from '../../shared/roster'
+import type { StatusFacts } from '../../shared/roster'
 import type { TeamHost } from '../host/host'
 import { requestView } from '../protocols/service'
 
-export interface StatusReason {
+/** An agent's last status, in words and as data, from its status events. */
+export interface StatusReason extends StatusFacts {
   readonly reason: string
-  readonly cause: WaitCause | null
 }
 
 /** What the app knows beside the host: the folder, the roster's problem, reasons and alert. */
@@ -34,6 +34,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       status: 'idle',
       statusReason: null,
       statusCause: null,
+      errorCode: null,
       running: false,
       usage: NO_USAGE,
       usageByModel: [],
@@ -70,6 +71,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     budget: host.budgetOf(agent.name),
     statusReason: sources.reasons.get(agent.name)?.reason ?? null,
     statusCause: sources.reasons.get(agent.name)?.cause ?? null,
+    errorCode: sources.reasons.get(agent.name)?.errorCode ?? null,
     ...host.modelChoice(agent.name),
     pending: await pendingCount(host, agent.name),
     profile: host.permission(agent.name).profile.name,

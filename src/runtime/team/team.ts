@@ -4,7 +4,7 @@ import { TeamError } from '../../shared/errors'
 import { agentErrorEvent, statusChangedEvent, type TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import { LEAD } from '../../shared/names'
-import type { MemberStatus, WaitCause } from '../../shared/roster'
+import type { MemberStatus, StatusFacts } from '../../shared/roster'
 import { systemClock, randomIds, type Clock, type IdSource } from '../system/clock'
 import { Mailbox, type SendRequest } from '../mailbox/mailbox'
 import { acquireFileLock, type FileLock } from '../fs/file-lock'
@@ -85,7 +85,9 @@ export class Team {
         clock,
         ids: options.ids ?? randomIds(clock),
       })
-      const recovered: TeamEvent[] = roster.recoverStale().map(statusChangedEvent)
+      const recovered: TeamEvent[] = roster
+        .recoverStale()
+        .map((change) => statusChangedEvent(change))
       const team = new Team(paths, roster, mailbox, lock, recovered, clock)
       team.control = new ControlChannel(
         paths.control,
@@ -231,13 +233,13 @@ export class Team {
     name: string,
     status: MemberStatus,
     reason: string,
-    cause: WaitCause | null = null,
+    facts: Partial<StatusFacts> = {},
   ): void {
     if (name === LEAD) {
       const previous = this.lead
       if (previous === status) return
       this.lead = status
-      this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
+      this.emit(statusChangedEvent({ name, previous, status, reason }, facts))
       return
     }
     const member = this.roster.find(name)
@@ -256,7 +258,7 @@ export class Team {
         this.flushStatuses()
       })
     this.emit(this.rosterChanged())
-    this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
+    this.emit(statusChangedEvent({ name, previous, status, reason }, facts))
   }
 
   /**

@@ -7,7 +7,7 @@ import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
 
-const paused = "paused: the agent's token budget is used up (5200 of 5000); raise it to resume"
+const paused = "the agent's token budget is used up (5200 of 5000); raise it to resume"
 
 const team = snapshot({
   members: [

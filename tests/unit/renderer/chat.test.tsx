@@ -138,6 +138,8 @@ describe('the lead chat', () => {
           previous: 'working',
           status: 'idle',
           reason: 'stopped',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -156,6 +158,8 @@ describe('the lead chat', () => {
           previous: 'working',
           status: 'error',
           reason: 'invalid x-api-key',
+          cause: null,
+          error_code: null,
         },
       ]),
     )

@@ -35,6 +35,7 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     status: 'idle',
     statusReason: null,
     statusCause: null,
+    errorCode: null,
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
     usageByModel: [],

@@ -73,6 +73,8 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
     previous: 'idle',
     status: 'working',
     reason: 'activated',
+    cause: null,
+    error_code: null,
   },
   'roster-changed': {
     type: 'roster-changed',
@@ -282,6 +284,8 @@ describe('reduceEvents', () => {
       previous: 'idle',
       status: 'error',
       reason: 'boom',
+      cause: null,
+      error_code: null,
     })
     expect(state.agents['alice']).toMatchObject({
       status: 'error',
@@ -308,6 +312,8 @@ describe('reduceEvents', () => {
       previous: 'working',
       status: 'idle',
       reason: 'stopped',
+      cause: null,
+      error_code: null,
     })
     expect(state.live['bob']).toEqual({ text: '', lastText: 'half a thought', tools: [] })
   })
@@ -320,6 +326,8 @@ describe('reduceEvents', () => {
       previous: 'idle',
       status: 'working',
       reason: 'x',
+      cause: null,
+      error_code: null,
     })
     expect(next.agents).toBe(state.agents)
   })

@@ -73,6 +73,8 @@ describe('the roster', () => {
           previous: 'idle',
           status: 'working',
           reason: 'activated',
+          cause: null,
+          error_code: null,
         },
         {
           type: 'message-sent',
@@ -139,7 +141,7 @@ describe('the roster', () => {
           agentView('erin', { status: 'stalled', statusReason: 'no stream event for 90 s' }),
           agentView('fay', {
             status: 'waiting',
-            statusReason: "paused: the agent's token budget is used up (5200 of 5000)",
+            statusReason: "the agent's token budget is used up (5200 of 5000)",
             statusCause: 'budget',
           }),
         ],
@@ -240,6 +242,8 @@ describe('the roster', () => {
           previous: 'working',
           status: 'idle',
           reason: 'stopped',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -305,6 +309,8 @@ describe('the roster', () => {
           previous: 'idle',
           status: 'working',
           reason: 'activated',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -331,6 +337,8 @@ describe('the roster', () => {
           previous: 'working',
           status: 'shutdown',
           reason: 'my work is saved',
+          cause: null,
+          error_code: null,
         },
       ]),
     )

@@ -41,9 +41,16 @@ async function pausedByRounds(): Promise<HostUnderTest> {
   expect(requestsOf(team, 'alice')).toHaveLength(2)
   const [reason] = reasonsFor(team, 'alice', 'waiting')
   expect(reason).toMatch(/round budget/)
+  // That it is a pause is the cause's to say: the words carry no "paused:" for anyone to parse.
+  expect(reason).not.toMatch(/paused/)
   // The UI offers "Set budget" from this cause, never from the reason's words.
   expect(waitCausesOf(team, 'alice')).toEqual(['budget'])
-  expect(lastRecord(team, 'alice')).toMatchObject({ kind: 'status', status: 'waiting' })
+  // The transcript is for people: it says so in words.
+  expect(lastRecord(team, 'alice')).toMatchObject({
+    kind: 'status',
+    status: 'waiting',
+    reason: `paused: ${reason}`,
+  })
   return team
 }
 
