@@ -207,10 +207,10 @@ export class AppService {
           : { path: null, supported: false },
       listFolders: async ({ path }) => listFolders(path),
       resetRoster: async () => {
-        if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
+        if (!this.workspace) throw new TeamError('no-workspace', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.
         if (this.rosterProblem === null)
-          throw new TeamError('invalid-argument', 'The roster is valid: there is nothing to reset.')
+          throw new TeamError('roster-valid', 'The roster is valid: there is nothing to reset.')
         Roster.reset(new TeamPaths(this.workspace))
         return this.open(this.workspace)
       },
@@ -223,7 +223,7 @@ export class AppService {
     try {
       stats = statSync(workspace)
     } catch {
-      throw new TeamError('invalid-argument', `There is no folder ${workspace}.`)
+      throw new TeamError('not-found', `There is no folder ${workspace}.`)
     }
     if (!stats.isDirectory())
       throw new TeamError('invalid-argument', `${workspace} is a file, not a folder.`)
@@ -251,7 +251,7 @@ export class AppService {
         this.host = null
         await this.offline?.close()
         this.offline = null
-        throw new TeamError('invalid-argument', `${workspace} was closed while it opened.`)
+        throw new TeamError('team-closed', `${workspace} was closed while it opened.`)
       }
     } catch (error) {
       if (!(error instanceof TeamError) || error.code !== 'roster-invalid') {
@@ -340,7 +340,7 @@ export class AppService {
     const view = this.settings.view()
     if (!view.apiKeySet && !view.useOfflineModel && !this.isDemo()) {
       throw new TeamError(
-        'invalid-argument',
+        'no-api-key',
         'No API key is set. Enter one in Settings, or turn on the offline model to watch a scripted team.',
       )
     }
@@ -357,7 +357,7 @@ export class AppService {
   private requireHost(): TeamHost {
     if (this.host) return this.host
     if (this.rosterProblem) throw new TeamError('roster-invalid', `${this.rosterProblem.message}`)
-    throw new TeamError('invalid-argument', 'Open a workspace first.')
+    throw new TeamError('no-workspace', 'Open a workspace first.')
   }
 
   private emit(event: HostEvent): void {

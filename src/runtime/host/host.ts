@@ -469,6 +469,6 @@ export class TeamHost {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+    if (this.closed) throw new TeamError('team-closed', 'The team is closed.')
   }
 }

@@ -238,10 +238,7 @@ export class Mailbox {
     }
     if (from === USER || from === LEAD) return
     if (!this.isMember(from)) {
-      throw new TeamError(
-        'unknown-recipient',
-        `Unknown sender "${from}": not on the team's roster.`,
-      )
+      throw new TeamError('unknown-agent', `Unknown sender "${from}": not on the team's roster.`)
     }
   }
 

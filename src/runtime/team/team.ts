@@ -296,7 +296,7 @@ export class Team {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+    if (this.closed) throw new TeamError('team-closed', 'The team is closed.')
   }
 }
 

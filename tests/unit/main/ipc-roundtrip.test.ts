@@ -162,7 +162,7 @@ describe('the IPC adapter and the preload', () => {
   it('rejects with the error taxonomy: name, code and message', async () => {
     await expect(api.openWorkspace({ path: join(tmpdir(), 'no-such-folder-x') })).rejects.toEqual({
       name: 'TeamError',
-      code: 'invalid-argument',
+      code: 'not-found',
       message: expect.stringContaining('There is no folder'),
     })
     await expect(api.chat({ text: '' })).rejects.toMatchObject({

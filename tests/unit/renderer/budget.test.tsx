@@ -94,7 +94,7 @@ describe('budgets', () => {
 
   it('refuses a limit that is not a whole number, and shows a refused save', async () => {
     const api = fakeApi({ snapshot: team })
-    api.setBudget.mockRejectedValueOnce(rejection('invalid-argument', 'Open a workspace first.'))
+    api.setBudget.mockRejectedValueOnce(rejection('no-workspace', 'Open a workspace first.'))
     await renderApp(api)
     await open('alice')
     fireEvent.click(within(header()).getByRole('button', { name: 'Set budget…' }))

@@ -417,7 +417,7 @@ describe('the roster', () => {
   it('says so when the shutdown request fails', async () => {
     const api = fakeApi({ snapshot: team })
     api.requestShutdown.mockRejectedValueOnce(
-      rejection('unknown-recipient', '"alice" is not on the roster.'),
+      rejection('unknown-agent', '"alice" is not on the roster.'),
     )
     await renderApp(api)
 

@@ -67,7 +67,7 @@ describe('connectWebSocketApi against the real server', () => {
     expect(failure).toBeInstanceOf(RemoteCommandError)
     expect(failure).toMatchObject({
       name: 'TeamError',
-      code: 'invalid-argument',
+      code: 'not-found',
       message: expect.stringContaining('There is no folder'),
     })
   })
