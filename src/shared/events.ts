@@ -7,6 +7,14 @@ import { memberStatusSchema, statusCauseSchema, type StatusFacts } from './roste
 import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
+import { budgetSchema } from './budget'
+
+/** What happened to an inbox; `consumed` is its consumer's commit, never new mail. */
+export const inboxChangeSchema = z.enum(['added', 'appended', 'removed', 'consumed'])
+export type InboxChange = z.infer<typeof inboxChangeSchema>
+
+/** The most pending messages an inbox event counts: a count stops there (shown as that many). */
+export const PENDING_COUNT_LIMIT = 1000
 
 /**
  * The one event vocabulary from the runtime to every observer (UI, CLI, tests): a `type`-tagged
@@ -64,10 +72,16 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     line: z.number(),
     column: z.number(),
   }),
+  /**
+   * An inbox changed: its file was added, appended to or removed (by anyone), or its consumer
+   * took or set aside what it read (`consumed`). `pending` is how many of its messages wait to
+   * be delivered, counted after the change (at most PENDING_COUNT_LIMIT).
+   */
   z.object({
     type: z.literal('inbox-changed'),
     name: z.string(),
-    change: z.enum(['added', 'appended', 'removed']),
+    change: inboxChangeSchema,
+    pending: z.number().int().min(0),
   }),
   z.object({ type: z.literal('message-sent'), message: mailMessageSchema }),
   z.object({
@@ -132,6 +146,15 @@ export const teamEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,
+  }),
+  /**
+   * A budget was set (`name` null: the team's), from the window, the CLI or a control line:
+   * the budget as it now applies.
+   */
+  z.object({
+    type: z.literal('budget-changed'),
+    name: z.string().nullable(),
+    budget: budgetSchema,
   }),
   /** The task board changed (by an agent, the person, or another program): all of it. */
   z.object({ type: z.literal('tasks-changed'), board: taskBoardSchema }),

@@ -25,6 +25,7 @@ import {
   streamToolInput,
 } from './reducer-stream'
 import { own } from '../../shared/own'
+import { budgetChanged } from './budgets'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -60,7 +61,9 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
         },
       }
     case 'inbox-changed':
-      return updateInbox(state, event.name, (inbox) => ({ ...inbox, stale: true }))
+      return inboxChanged(state, event)
+    case 'budget-changed':
+      return budgetChanged(state, event.name, event.budget)
     case 'message-sent':
       return messageSent(state, event)
     case 'message-delivered':
@@ -282,19 +285,23 @@ function withChoice(agent: AgentState, choice: ModelChoice): AgentState {
     : { ...agent, ...choice }
 }
 
+/** The runtime counted what is pending after the change: the count is the event's. */
+function inboxChanged(state: TeamData, event: EventOf<'inbox-changed'>): TeamData {
+  const counted =
+    own(state.agents, event.name)?.pending === event.pending
+      ? state
+      : updateAgent(state, event.name, (agent) => ({ ...agent, pending: event.pending }))
+  return updateInbox(counted, event.name, (inbox) => ({ ...inbox, stale: true }))
+}
+
+/** Shown in the open inbox at its next read; the count comes with the `inbox-changed` after it. */
 function messageSent(state: TeamData, event: EventOf<'message-sent'>): TeamData {
-  const to = event.message.to
-  const counted = updateAgent(state, to, (agent) => ({ ...agent, pending: agent.pending + 1 }))
-  return updateInbox(counted, to, (inbox) => ({ ...inbox, stale: true }))
+  return updateInbox(state, event.message.to, (inbox) => ({ ...inbox, stale: true }))
 }
 
 function messagesDelivered(state: TeamData, event: EventOf<'message-delivered'>): TeamData {
   const ids = new Set(event.ids)
-  const counted = updateAgent(state, event.agent, (agent) => ({
-    ...agent,
-    pending: Math.max(0, agent.pending - event.ids.length),
-  }))
-  return updateInbox(counted, event.agent, (inbox) => {
+  return updateInbox(state, event.agent, (inbox) => {
     let marked = 0
     const entries = inbox.entries.map((entry) => {
       if (entry.id === null || !ids.has(entry.id)) return entry

@@ -380,6 +380,7 @@ export class TeamHost {
     this.assertOpen()
     if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
+    this.team.publish({ type: 'budget-changed', name, budget: this.budgetOf(name) })
   }
 
   /** New prices (settings changed): a dollar budget may now be enforceable, or not used up. */

@@ -18,6 +18,7 @@ import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import { join } from 'node:path'
 import { TaskBoard } from '../tasks/task-board'
 import { TaskFeed } from '../tasks/task-feed'
+import { InboxFeed } from '../mailbox/inbox-feed'
 import { sweepLeftovers } from '../tasks/task-files'
 
 export interface TeamOptions {
@@ -53,6 +54,8 @@ export class Team {
   readonly tasks: TaskBoard
   /** Reports the board's changes, whoever made them, as `tasks-changed`. */
   readonly taskFeed: TaskFeed
+  /** Reports each inbox's changes with its pending count, as `inbox-changed`. */
+  private readonly inboxFeed: InboxFeed
 
   private constructor(
     readonly paths: TeamPaths,
@@ -65,6 +68,7 @@ export class Team {
     this.tasks = new TaskBoard(paths.root, clock)
     sweepLeftovers(this.tasks.directory)
     this.taskFeed = new TaskFeed(this.tasks, (event) => this.emit(event))
+    this.inboxFeed = new InboxFeed(mailbox, (event) => this.emit(event))
   }
 
   static async open(options: TeamOptions): Promise<Team> {
@@ -134,6 +138,7 @@ export class Team {
     this.closed = true
     await this.watcher?.close()
     this.taskFeed.close()
+    await this.inboxFeed.close()
     this.flushStatuses()
     this.listeners.clear()
     this.lock.release()
@@ -183,7 +188,7 @@ export class Team {
       return
     }
     if (change.kind === 'inbox') {
-      this.emit({ type: 'inbox-changed', name: change.name, change: change.change })
+      this.inboxFeed.changed(change.name, change.change)
       return
     }
     try {
@@ -289,6 +294,9 @@ export class Team {
   /** Reports an event raised elsewhere in the runtime (agents, the host) to every subscriber. */
   publish(event: TeamEvent): void {
     this.emit(event)
+    // A consumer's commit moved the inbox's cursor: what is pending there is counted again.
+    if (event.type === 'message-delivered') this.inboxFeed.changed(event.agent, 'consumed')
+    else if (event.type === 'message-rejected') this.inboxFeed.changed(event.inbox, 'consumed')
   }
 
   private emit(event: TeamEvent): void {

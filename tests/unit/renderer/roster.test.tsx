@@ -76,18 +76,7 @@ describe('the roster', () => {
           cause: null,
           error_code: null,
         },
-        {
-          type: 'message-sent',
-          message: {
-            id: 'x',
-            type: 'message',
-            from: 'lead',
-            to: 'alice',
-            content: 'go',
-            timestamp: 1,
-            extra: {},
-          },
-        },
+        { type: 'inbox-changed', name: 'alice', change: 'appended', pending: 4 },
         {
           type: 'usage-reported',
           agent: 'alice',
@@ -103,8 +92,15 @@ describe('the roster', () => {
     // Sonnet 4.5 at $3 in, $15 out a million: 0.12 + 0.03.
     expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('42k · $0.15')
 
-    act(() => api.emit([{ type: 'message-delivered', agent: 'alice', ids: ['a', 'b', 'c', 'x'] }]))
+    act(() =>
+      api.emit([
+        { type: 'message-delivered', agent: 'alice', ids: ['a', 'b', 'c', 'x'] },
+        { type: 'inbox-changed', name: 'alice', change: 'consumed', pending: 0 },
+      ]),
+    )
     expect(screen.queryByTestId('unread-alice')).not.toBeInTheDocument()
+    // The counts came with the events: no snapshot was read for them (the boot's one only).
+    expect(api.getSnapshot).toHaveBeenCalledTimes(1)
   })
 
   it('shows tokens and cost in the roster, the cached share and the cost in its title', async () => {

@@ -5,6 +5,7 @@ import { text, toolCall, type Reply } from '../../../../src/offline-model/script
 import { agentScript, requestsOf } from '../../../helpers/agents'
 import { cli } from '../../../helpers/cli'
 import {
+  eventsOf,
   lastRecord,
   reasonsFor,
   statusOf,
@@ -92,6 +93,10 @@ describe('budgets', () => {
     )
     await team.host.whenIdle()
     expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 9, usd: null })
+    // The window learns a budget set from the CLI from this event, not by reading a snapshot.
+    expect(eventsOf(team, 'budget-changed')).toEqual([
+      { type: 'budget-changed', name: 'alice', budget: { tokens: null, rounds: 9, usd: null } },
+    ])
     expect(statusOf(team, 'alice')).toBe('idle')
   })
 
