@@ -59,7 +59,8 @@ type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> 
 /**
  * The app behind every UI: one workspace's team at a time, the settings, the offline model.
  * Transport-free: the Electron IPC adapter and the browser-mode server both call `execute`,
- * which parses each request and reply with the contract's schemas.
+ * which parses each request with the contract's schemas (a request enters this process here).
+ * Its replies are typed by the same schemas and parsed once, where they arrive: in the page.
  */
 export class AppService {
   private host: TeamHost | null = null
@@ -101,7 +102,7 @@ export class AppService {
     return service
   }
 
-  /** Runs one command: parses its parameters, runs it, parses its result. */
+  /** Runs one command: parses its parameters and runs it; the result is the handler's. */
   async execute(name: string, rawParams: unknown): Promise<unknown> {
     if (!Object.hasOwn(commands, name))
       throw new TeamError('invalid-argument', `Unknown command "${name}".`)
@@ -114,7 +115,7 @@ export class AppService {
       )
     }
     const handler = this.handlers[name as CommandName] as (params: unknown) => Promise<unknown>
-    return command.result.parse(await handler(parsed.data))
+    return handler(parsed.data)
   }
 
   onEvent(listener: (event: HostEvent) => void): () => void {

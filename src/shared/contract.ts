@@ -450,8 +450,12 @@ export type CommandError = z.infer<typeof commandErrorSchema>
 export type AgentTeamsApi = {
   readonly [N in CommandName]: (params: Params<N>) => Promise<Result<N>>
 } & {
-  /** Events arrive in batches (at most one a frame); returns the unsubscribe function. */
-  onEvents(listener: (events: HostEvent[]) => void): () => void
+  /**
+   * Events arrive in batches (at most one a frame), as they crossed the process boundary: not
+   * parsed yet. The store parses each one (`hostEventSchema`) before it folds them. Returns the
+   * unsubscribe function.
+   */
+  onEvents(listener: (events: readonly unknown[]) => void): () => void
 }
 
 /** Every command of the contract, each sent through `execute`: a transport, or a host in process. */

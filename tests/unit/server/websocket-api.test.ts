@@ -8,7 +8,7 @@ import {
   type WebSocketApi,
 } from '../../../src/renderer/transport/websocket-api'
 import { startBrowserServer, type BrowserServer } from '../../../src/server/browser-server'
-import type { HostEvent } from '../../../src/shared/contract'
+import { hostEventSchema, type HostEvent } from '../../../src/shared/contract'
 import { waitFor } from '../../helpers/wait'
 import { startFixture, type Fixture } from './fixture'
 
@@ -74,7 +74,9 @@ describe('connectWebSocketApi against the real server', () => {
 
   it('delivers events in batches to onEvents listeners until they unsubscribe', async () => {
     const batches: HostEvent[][] = []
-    const unsubscribe = api.onEvents((events) => batches.push(events))
+    const unsubscribe = api.onEvents((events) =>
+      batches.push(hostEventSchema.array().parse(events)),
+    )
     await api.saveSettings({ useOfflineModel: true })
     await waitFor(
       () => batches.length > 0,
