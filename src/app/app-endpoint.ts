@@ -43,7 +43,7 @@ export class AppEndpoint {
   assertUsable(): void {
     if (this.usable) return
     throw new TeamError(
-      'invalid-argument',
+      'no-api-key',
       'No API key is set. Enter one in Settings, or turn on the offline model to watch a scripted team.',
     )
   }

@@ -58,7 +58,8 @@ type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> 
 /**
  * The app behind every UI: one workspace's team at a time, the settings, the offline model.
  * Transport-free: the Electron IPC adapter and the browser-mode server both call `execute`,
- * which parses each request and reply with the contract's schemas.
+ * which parses each request with the contract's schemas (a request enters this process here).
+ * Its replies are typed by the same schemas and parsed once, where they arrive: in the page.
  */
 export class AppService {
   private host: TeamHost | null = null
@@ -102,7 +103,7 @@ export class AppService {
     return service
   }
 
-  /** Runs one command: parses its parameters, runs it, parses its result. */
+  /** Runs one command: parses its parameters and runs it; the result is the handler's. */
   async execute(name: string, rawParams: unknown): Promise<unknown> {
     if (!Object.hasOwn(commands, name))
       throw new TeamError('invalid-argument', `Unknown command "${name}".`)
@@ -115,7 +116,7 @@ export class AppService {
       )
     }
     const handler = this.handlers[name as CommandName] as (params: unknown) => Promise<unknown>
-    return command.result.parse(await handler(parsed.data))
+    return handler(parsed.data)
   }
 
   onEvent(listener: (event: HostEvent) => void): Disposable {
@@ -214,10 +215,10 @@ export class AppService {
           : { path: null, supported: false },
       listFolders: async ({ path }) => listFolders(path),
       resetRoster: async () => {
-        if (!this.workspace) throw new TeamError('invalid-argument', 'Open a workspace first.')
+        if (!this.workspace) throw new TeamError('no-workspace', 'Open a workspace first.')
         // A reset empties the team: it is for a roster that cannot be read, never a valid one.
         if (this.rosterProblem === null)
-          throw new TeamError('invalid-argument', 'The roster is valid: there is nothing to reset.')
+          throw new TeamError('roster-valid', 'The roster is valid: there is nothing to reset.')
         Roster.reset(new TeamPaths(this.workspace))
         return this.open(this.workspace)
       },
@@ -230,7 +231,7 @@ export class AppService {
     try {
       stats = statSync(workspace)
     } catch {
-      throw new TeamError('invalid-argument', `There is no folder ${workspace}.`)
+      throw new TeamError('not-found', `There is no folder ${workspace}.`)
     }
     if (!stats.isDirectory())
       throw new TeamError('invalid-argument', `${workspace} is a file, not a folder.`)
@@ -257,7 +258,7 @@ export class AppService {
         await this.host.close()
         this.host = null
         await this.endpoint.close()
-        throw new TeamError('invalid-argument', `${workspace} was closed while it opened.`)
+        throw new TeamError('team-closed', `${workspace} was closed while it opened.`)
       }
     } catch (error) {
       if (!(error instanceof TeamError) || error.code !== 'roster-invalid') {
@@ -283,7 +284,11 @@ export class AppService {
 
   private onTeamEvent(event: TeamEvent): void {
     if (event.type === 'agent-status-changed')
-      this.reasons.set(event.name, { reason: event.reason, cause: event.cause ?? null })
+      this.reasons.set(event.name, {
+        reason: event.reason,
+        cause: event.cause,
+        errorCode: event.error_code,
+      })
     this.history?.observe(event)
     if (event.type === 'roster-invalid')
       this.rosterProblem = {
@@ -334,7 +339,7 @@ export class AppService {
   private requireHost(): TeamHost {
     if (this.host) return this.host
     if (this.rosterProblem) throw new TeamError('roster-invalid', `${this.rosterProblem.message}`)
-    throw new TeamError('invalid-argument', 'Open a workspace first.')
+    throw new TeamError('no-workspace', 'Open a workspace first.')
   }
 
   private emit(event: HostEvent): void {

@@ -54,7 +54,7 @@ export function projectHandlers(deps: ProjectHandlerDependencies): Handlers {
       const previous = deps.templates.get(previousName)
       if (previous.builtin)
         throw new TeamError(
-          'invalid-argument',
+          'reserved-name',
           `"${previousName}" is a built-in template: save your changes under a new name.`,
         )
       const renamed = template.name !== previousName

@@ -1,4 +1,5 @@
 import type { TeamEvent } from '../shared/events'
+import { isPause } from '../shared/roster'
 import type { Writable } from 'node:stream'
 import { visibleText } from './output'
 
@@ -42,7 +43,7 @@ function describe(event: TeamEvent): string | null {
     case 'message-sent':
       return `[${event.message.from} → ${event.message.to}] (${event.message.type}) ${flat(event.message.content)}`
     case 'agent-status-changed':
-      return `[${event.name}] ${event.previous} → ${event.status} (${event.reason})`
+      return `[${event.name}] ${event.previous} → ${event.status} (${isPause(event.cause) ? 'paused: ' : ''}${event.reason})`
     case 'agent-error':
       return `[${event.agent}] error: ${event.message}`
     case 'message-rejected':

@@ -67,7 +67,7 @@ async function awaitBudget(paths: TeamPaths, name: string | null, wanted: Budget
       return
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not written ${whose(name)} new budget after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
     await sleep(50)

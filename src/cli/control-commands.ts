@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TeamError } from '../shared/errors'
+import { TeamError, type ErrorCode } from '../shared/errors'
 import { LEAD } from '../shared/names'
 import type { MemberStatus } from '../shared/roster'
 import { randomIds } from '../runtime/system/clock'
@@ -32,7 +32,7 @@ export function knownAgent(paths: TeamPaths, name: string): void {
 function assertRunning(paths: TeamPaths): void {
   if (!isTeamRunning(paths))
     throw new TeamError(
-      'invalid-argument',
+      'not-running',
       `No team is running in ${paths.workspace} (start it with the app, "agent-teams serve" or "agent-teams chat").`,
     )
 }
@@ -63,7 +63,7 @@ async function awaitRecord(
     if (done(request)) return request
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not recorded request ${id} after ${RECORD_WAIT_MS / 1000} s; its window shows why (or see "agent-teams requests").`,
       )
     await sleep(50)
@@ -80,17 +80,36 @@ function oneName(context: CommandContext): string {
   return context.positionals[0] ?? ''
 }
 
-/** What stop and resume cannot do to an agent in a status, said as it is; null: ask the team. */
-const NOTHING_TO_STOP: Partial<Record<MemberStatus, string>> = {
-  idle: 'is idle: there is nothing to stop',
-  error:
+/**
+ * What stop and resume cannot do to an agent in a status, said as it is, with the code of what
+ * holds it; absent: ask the team.
+ */
+const NOTHING_TO_STOP: Partial<Record<MemberStatus, readonly [ErrorCode, string]>> = {
+  idle: ['not-running', 'is idle: there is nothing to stop'],
+  error: [
+    'not-running',
     'ended in error and is not running: there is nothing to stop ("agent-teams resume" retries)',
-  shutdown: 'is shut down: there is nothing to stop',
+  ],
+  shutdown: ['member-shut-down', 'is shut down: there is nothing to stop'],
 }
-const NOTHING_TO_RESUME: Partial<Record<MemberStatus, string>> = {
-  working: 'is working: there is nothing to resume',
-  'waiting-for-you': 'waits for your answer: answer it ("agent-teams queue" lists it)',
-  shutdown: 'is shut down: spawn it again to give it work',
+const NOTHING_TO_RESUME: Partial<Record<MemberStatus, readonly [ErrorCode, string]>> = {
+  working: ['member-working', 'is working: there is nothing to resume'],
+  'waiting-for-you': [
+    'awaiting-answer',
+    'waits for your answer: answer it ("agent-teams queue" lists it)',
+  ],
+  shutdown: ['member-shut-down', 'is shut down: spawn it again to give it work'],
+}
+
+/** Refuses what `refusals` holds for the agent's status in config.json. */
+function refuseByStatus(
+  paths: TeamPaths,
+  name: string,
+  refusals: Partial<Record<MemberStatus, readonly [ErrorCode, string]>>,
+): void {
+  const status = memberStatus(paths, name)
+  const refusal = status === null ? undefined : refusals[status]
+  if (refusal !== undefined) throw new TeamError(refusal[0], `${name} ${refusal[1]}.`)
 }
 
 export const stop: Command = async (context) => {
@@ -98,9 +117,7 @@ export const stop: Command = async (context) => {
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
   assertRunning(paths)
-  const status = memberStatus(paths, name)
-  const nothing = status === null ? undefined : NOTHING_TO_STOP[status]
-  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
+  refuseByStatus(paths, name, NOTHING_TO_STOP)
   sendControl(paths, { command: 'stop', name })
   await writeLine(context.output.stdout, `Asked the running team to stop ${name}.`)
   return 0
@@ -111,9 +128,7 @@ export const resume: Command = async (context) => {
   const paths = new TeamPaths(context.options.workspace)
   knownAgent(paths, name)
   assertRunning(paths)
-  const status = memberStatus(paths, name)
-  const nothing = status === null ? undefined : NOTHING_TO_RESUME[status]
-  if (nothing !== undefined) throw new TeamError('invalid-argument', `${name} ${nothing}.`)
+  refuseByStatus(paths, name, NOTHING_TO_RESUME)
   sendControl(paths, { command: 'resume', name })
   await writeLine(context.output.stdout, `Asked the running team to resume ${name}.`)
   return 0
@@ -125,11 +140,11 @@ export const shutdown: Command = async (context) => {
   knownAgent(paths, name)
   if (name === LEAD)
     throw new TeamError(
-      'invalid-argument',
+      'not-permitted',
       'The lead is not shut down by the protocol; stop it instead.',
     )
   if (memberStatus(paths, name) === 'shutdown')
-    throw new TeamError('invalid-argument', `${name} is already shut down.`)
+    throw new TeamError('member-shut-down', `${name} is already shut down.`)
   // The runtime records the request and sends its notice: a line appended to the inbox by us
   // would only claim a request, and the runtime refuses such claims.
   const id = randomIds().next('shutdown')
@@ -164,11 +179,11 @@ export const plan: Command = async (context) => {
   )
   if (!request)
     throw new TeamError(
-      'invalid-argument',
+      'not-found',
       `There is no plan request ${requestId} (see "agent-teams requests").`,
     )
   if (request.status !== 'pending')
-    throw new TeamError('invalid-argument', `Plan ${requestId} was already ${request.status}.`)
+    throw new TeamError('already-settled', `Plan ${requestId} was already ${request.status}.`)
   const approve = decision === 'approve'
   sendControl(paths, { command: 'plan', request_id: requestId, approve, feedback })
   const settled = await awaitRecord(
@@ -179,7 +194,7 @@ export const plan: Command = async (context) => {
   const wanted = approve ? 'approved' : 'rejected'
   if (settled?.status !== wanted)
     throw new TeamError(
-      'invalid-argument',
+      'already-settled',
       `Plan ${requestId} was ${settled?.status ?? 'settled'} meanwhile, not by this command.`,
     )
   await writeLine(

@@ -80,7 +80,7 @@ function opened<T>(path: string, action: () => T): T {
 
 function cannotWrite(path: string, error: unknown): TeamError {
   return new TeamError(
-    'invalid-argument',
+    'io',
     `Could not write ${path}: ${(error as Error).message}. Choose a file in a folder you can write to.`,
   )
 }

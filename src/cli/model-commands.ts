@@ -78,7 +78,7 @@ export async function awaitRoster(
     if (done(file)) return file
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not written ${what} after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
     await sleep(50)
@@ -133,7 +133,7 @@ export const spawn: Command = async (context) => {
   const unknown = (servers.mcp_servers ?? []).filter((server) => !known.includes(server))
   if (unknown.length > 0)
     throw new TeamError(
-      'invalid-argument',
+      'not-found',
       `No MCP server ${unknown.map((server) => `"${server}"`).join(', ')} in this workspace; ${known.length === 0 ? 'it has none' : `it has ${known.join(', ')}`}.`,
     )
   const command = {

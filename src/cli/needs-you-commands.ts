@@ -84,10 +84,9 @@ async function answer(context: CommandContext, decision: NeedsYouAnswer['decisio
     )
   const paths = new TeamPaths(context.options.workspace)
   const entry = entries(paths).find((candidate) => candidate.id === id)
-  if (!entry)
-    throw new TeamError('invalid-argument', `There is no entry ${id} (see "agent-teams queue").`)
+  if (!entry) throw new TeamError('not-found', `There is no entry ${id} (see "agent-teams queue").`)
   if (entry.status !== 'pending')
-    throw new TeamError('invalid-argument', `Entry ${id} was already ${entry.status}.`)
+    throw new TeamError('already-settled', `Entry ${id} was already ${entry.status}.`)
   if (!decisionsFor(entry.kind).includes(decision))
     throw new TeamError(
       'invalid-argument',
@@ -113,7 +112,7 @@ async function answer(context: CommandContext, decision: NeedsYouAnswer['decisio
     }
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not recorded the answer to ${id} after ${RECORD_WAIT_MS / 1000} s; its window says why (is ${entry.agent} still waiting on it?).`,
       )
     await sleep(50)

@@ -19,7 +19,7 @@ export async function note(context: CommandContext): Promise<number> {
     case 'show': {
       if (rest.length > 0) throw new UsageError('"note show" takes no arguments')
       const view = file.read()
-      if (view.problem !== null) throw new TeamError('invalid-argument', view.problem)
+      if (view.problem !== null) throw new TeamError('file-invalid', view.problem)
       if (context.options.json) await writeLine(context.output.stdout, JSON.stringify(view))
       else if (view.text === '')
         await writeLine(context.output.stdout, `No team note in ${paths.workspace}.`)
@@ -40,7 +40,7 @@ export async function note(context: CommandContext): Promise<number> {
         code: 'invalid-argument',
       })
       if (text === null)
-        throw new TeamError('invalid-argument', `There is no file ${context.options.file}.`)
+        throw new TeamError('not-found', `There is no file ${context.options.file}.`)
       return saved(context, file.write(text, Date.now() / 1000).text)
     }
     default:

@@ -53,7 +53,7 @@ export const profile: Command = async (context) => {
   assertProfileChoice(change)
   if (typeof change.profile === 'string' && store.find(change.profile) === undefined)
     throw new TeamError(
-      'invalid-argument',
+      'not-found',
       `There is no profile "${change.profile}" (see "agent-teams profiles").`,
     )
   const show = async (): Promise<number> => {
@@ -81,7 +81,7 @@ export const profile: Command = async (context) => {
     if (profileDone && approvalDone) return show()
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not written ${name}'s profile after ${WRITE_WAIT_MS / 1000} s; its window says why.`,
       )
     await sleep(50)

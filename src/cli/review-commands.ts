@@ -225,7 +225,7 @@ export const remove: Command = async (context) => {
   while (Roster.read(paths).members.some((member) => member.name === name)) {
     if (Date.now() > deadline)
       throw new TeamError(
-        'invalid-argument',
+        'timed-out',
         `The running team has not removed ${name} after ${REMOVE_WAIT_MS / 1000} s; its window says why.`,
       )
     await sleep(50)

@@ -40,12 +40,12 @@ export async function resetRoster(context: CommandContext, paths: TeamPaths): Pr
   if (problem === null) {
     if (!existsSync(paths.config))
       throw new TeamError(
-        'invalid-argument',
+        'not-found',
         `There is no ${paths.config} to reset; the team is empty already.`,
       )
     const count = Roster.read(paths).members.length
     throw new TeamError(
-      'invalid-argument',
+      'roster-valid',
       `${paths.config} is valid (${count} member${count === 1 ? '' : 's'}): nothing to reset. --reset only sets aside a file that cannot be read.`,
     )
   }
@@ -53,7 +53,7 @@ export async function resetRoster(context: CommandContext, paths: TeamPaths): Pr
     const canAsk = context.output.stdin?.isTTY === true
     if (!canAsk)
       throw new TeamError(
-        'invalid-argument',
+        'needs-confirmation',
         `${problem.message}\nResetting sets it aside and empties the team; run again with --yes to do so.`,
       )
     await writeLine(context.output.stderr, problem.message)

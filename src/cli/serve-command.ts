@@ -75,7 +75,7 @@ async function makeService(
   const staticDirectory = dependencies.staticDirectory ?? DEFAULT_STATIC_DIRECTORY
   if (!existsSync(join(staticDirectory, 'index.html')))
     throw new TeamError(
-      'invalid-argument',
+      'ui-not-built',
       `Build the UI first: npm run build (there is no index.html in ${staticDirectory}).`,
     )
   const env = dependencies.env ?? process.env

@@ -89,7 +89,7 @@ export function configuredEndpoint(): ModelEndpoint {
   const config = loadModelConfig()
   if (!config.apiKey) {
     throw new TeamError(
-      'invalid-argument',
+      'no-api-key',
       'No API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint), or save one in the settings; "agent-teams demo" runs a team on the built-in offline model.',
     )
   }

@@ -116,7 +116,7 @@ const apply: Command = async (context) => {
   const members = Roster.read(paths).members
   if (members.length > 0)
     throw new TeamError(
-      'invalid-argument',
+      'team-not-empty',
       `The team in ${paths.workspace} already has members (${members.map((member) => member.name).join(', ')}); apply a template to a new or empty workspace.`,
     )
   if (template.lead)
@@ -166,10 +166,7 @@ const exportTemplate: Command = async (context) => {
     return 0
   }
   if (existsSync(file) && !context.options.replace)
-    throw new TeamError(
-      'invalid-argument',
-      `${file} exists; choose another file, or add --replace.`,
-    )
+    throw new TeamError('already-exists', `${file} exists; choose another file, or add --replace.`)
   writeFileAtomicSync(file, text)
   await writeLine(context.output.stdout, `Exported the template "${name}" to ${file}.`)
   return 0
@@ -186,7 +183,7 @@ const importTemplate: Command = async (context) => {
     code: 'invalid-argument',
     remedy: 'Give the JSON file "agent-teams team export" wrote.',
   })
-  if (text === null) throw new TeamError('invalid-argument', `There is no file ${file}.`)
+  if (text === null) throw new TeamError('not-found', `There is no file ${file}.`)
   let template: TeamTemplate
   try {
     template = templateStore().importText(text, {

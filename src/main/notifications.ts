@@ -1,7 +1,6 @@
 import type { HostEvent } from '../shared/contract'
-import { PAUSED_REASON_PREFIX } from '../shared/desktop'
 import { LEAD } from '../shared/names'
-import { isPause, type MemberStatus, type WaitCause } from '../shared/roster'
+import { isPause, type MemberStatus, type StatusCause } from '../shared/roster'
 
 /** Why an agent needs the person; each one counts in the dock badge until it is settled. */
 export type NeedKind = 'paused' | 'error' | 'stalled'
@@ -31,8 +30,8 @@ export interface Observed {
   readonly notifications: readonly DesktopNotification[]
 }
 
-/** Whether a status (with its reason) waits on the person rather than on time. */
-function needOf(status: MemberStatus, cause: WaitCause | null | undefined): NeedKind | null {
+/** Whether a status (with its cause) waits on the person rather than on time. */
+function needOf(status: MemberStatus, cause: StatusCause | null): NeedKind | null {
   if (status === 'error') return 'error'
   if (status === 'stalled') return 'stalled'
   // A retry wait goes on by itself; a pause (budget, refused key) waits for the person.
@@ -41,16 +40,12 @@ function needOf(status: MemberStatus, cause: WaitCause | null | undefined): Need
 }
 
 function needNotification(name: string, need: NeedKind, reason: string): DesktopNotification {
-  const detail =
-    need === 'paused' && reason.startsWith(PAUSED_REASON_PREFIX)
-      ? reason.slice(PAUSED_REASON_PREFIX.length)
-      : reason
   const titles: Record<NeedKind, string> = {
     paused: `${name} is paused and needs you`,
     error: `${name} stopped on an error`,
     stalled: `${name} stalled: its model went silent`,
   }
-  return { title: titles[need], body: detail, agent: name }
+  return { title: titles[need], body: reason, agent: name }
 }
 
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {

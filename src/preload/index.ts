@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import type { AgentTeamsApi, HostEvent } from '../shared/contract'
+import type { AgentTeamsApi } from '../shared/contract'
 // Straight from the zod-free modules, never via ../shared/contract: the sandboxed preload is one
 // bundled file, and a schema library has no place in it.
 import { commandChannel, commandNames, EVENTS_CHANNEL } from '../shared/ipc-channels'
@@ -22,7 +22,8 @@ function createApi(): AgentTeamsApi {
   return {
     ...commands,
     onEvents(listener) {
-      const forward = (_event: IpcRendererEvent, events: HostEvent[]): void => listener(events)
+      // Handed on as they came: the page's store parses each event.
+      const forward = (_event: IpcRendererEvent, events: unknown[]): void => listener(events)
       ipcRenderer.on(EVENTS_CHANNEL, forward)
       return {
         dispose: () => {

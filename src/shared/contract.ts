@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Disposable } from './disposable'
 import { mcpServerInputSchema, mcpServerNameSchema, mcpStateSchema } from './mcp'
 import { protocolRequestViewSchema, teamEventSchema, type ProtocolRequestView } from './events'
-import { memberStatusSchema, waitCauseSchema } from './roster'
+import { memberStatusSchema, statusCauseSchema } from './roster'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { ENTRY_STATES, MESSAGE_TYPES } from './messages'
 import { commandNames, type CommandName } from './ipc-channels'
@@ -70,10 +70,12 @@ export const agentViewSchema = z.object({
   name: z.string(),
   role: z.string(),
   status: memberStatusSchema,
-  /** Why it has that status (the error's message, "round cap reached", …). */
+  /** Why it has that status, in words for the person (the error's message, …). */
   statusReason: z.string().nullable(),
-  /** Why it waits, as data: the UI chooses its actions from this, never from the words. */
-  statusCause: waitCauseSchema.nullable(),
+  /** Why it has that status, as data: the UI chooses its actions from this, never the words. */
+  statusCause: statusCauseSchema.nullable(),
+  /** The failure's code while its status is `error` (`auth`: the key was refused); else null. */
+  errorCode: z.string().nullable(),
   running: z.boolean(),
   usage: usageSchema,
   /** Its own model (config.json); null: the team's, `TeamSnapshot.defaultModel`. */
@@ -449,8 +451,11 @@ export type CommandError = z.infer<typeof commandErrorSchema>
 export type AgentTeamsApi = {
   readonly [N in CommandName]: (params: Params<N>) => Promise<Result<N>>
 } & {
-  /** Events arrive in batches (at most one a frame) until the subscription is disposed. */
-  onEvents(listener: (events: HostEvent[]) => void): Disposable
+  /**
+   * Events arrive in batches (at most one a frame), as they crossed the process boundary: not
+   * parsed yet. The store parses each one (`hostEventSchema`) before it folds them.
+   */
+  onEvents(listener: (events: readonly unknown[]) => void): Disposable
 }
 
 /** Every command of the contract, each sent through `execute`: a transport, or a host in process. */

@@ -35,10 +35,3 @@ export const desktopEventSchema = z.discriminatedUnion('type', [
   }),
 ])
 export type DesktopEvent = z.infer<typeof desktopEventSchema>
-
-/**
- * How the runtime words a pause that waits on the person (a budget, a refused key) as opposed
- * to a retry wait: the prefix of the status reason. Shared so that the shell's notifications and
- * the runtime agree on one constant instead of each guessing the wording.
- */
-export const PAUSED_REASON_PREFIX = 'paused: '

@@ -3,10 +3,18 @@ import { mcpStateSchema } from './mcp'
 import { trustViewSchema } from './trust'
 import { needsYouEntrySchema } from './needs-you'
 import { mailMessageSchema } from './messages'
-import { memberStatusSchema, waitCauseSchema } from './roster'
+import { memberStatusSchema, statusCauseSchema, type StatusFacts } from './roster'
 import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
+import { budgetSchema } from './budget'
+
+/** What happened to an inbox; `consumed` is its consumer's commit, never new mail. */
+export const inboxChangeSchema = z.enum(['added', 'appended', 'removed', 'consumed'])
+export type InboxChange = z.infer<typeof inboxChangeSchema>
+
+/** The most pending messages an inbox event counts: a count stops there (shown as that many). */
+export const PENDING_COUNT_LIMIT = 1000
 
 /**
  * The one event vocabulary from the runtime to every observer (UI, CLI, tests): a `type`-tagged
@@ -41,9 +49,12 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     previous: memberStatusSchema,
     status: memberStatusSchema,
+    /** Why, in words for the person; nothing decides anything from them. */
     reason: z.string(),
-    /** Why it waits, as data (absent: not waiting, or from before causes were sent). */
-    cause: waitCauseSchema.nullable().optional(),
+    /** Why it has the status, as data (a pause, a retry, a stop); null when nothing to say. */
+    cause: statusCauseSchema.nullable(),
+    /** The failure's code (status `error`; `auth`: the endpoint refused the key); else null. */
+    error_code: z.string().nullable(),
   }),
   z.object({
     type: z.literal('roster-changed'),
@@ -61,10 +72,16 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     line: z.number(),
     column: z.number(),
   }),
+  /**
+   * An inbox changed: its file was added, appended to or removed (by anyone), or its consumer
+   * took or set aside what it read (`consumed`). `pending` is how many of its messages wait to
+   * be delivered, counted after the change (at most PENDING_COUNT_LIMIT).
+   */
   z.object({
     type: z.literal('inbox-changed'),
     name: z.string(),
-    change: z.enum(['added', 'appended', 'removed']),
+    change: inboxChangeSchema,
+    pending: z.number().int().min(0),
   }),
   z.object({ type: z.literal('message-sent'), message: mailMessageSchema }),
   z.object({
@@ -130,6 +147,15 @@ export const teamEventSchema = z.discriminatedUnion('type', [
     type: z.literal('protocol-changed'),
     request: protocolRequestViewSchema,
   }),
+  /**
+   * A budget was set (`name` null: the team's), from the window, the CLI or a control line:
+   * the budget as it now applies.
+   */
+  z.object({
+    type: z.literal('budget-changed'),
+    name: z.string().nullable(),
+    budget: budgetSchema,
+  }),
   /** The task board changed (by an agent, the person, or another program): all of it. */
   z.object({ type: z.literal('tasks-changed'), board: taskBoardSchema }),
   /** An agent with auto-claim on took a task by itself. */
@@ -168,8 +194,15 @@ export function branchesChangedEvent(): TeamEventOf<'branches-changed'> {
   return { type: 'branches-changed' }
 }
 
+/** A status change, with what it means as data (`facts`; none given: nothing to say). */
 export function statusChangedEvent(
-  change: Omit<TeamEventOf<'agent-status-changed'>, 'type'>,
+  change: Pick<TeamEventOf<'agent-status-changed'>, 'name' | 'previous' | 'status' | 'reason'>,
+  facts: Partial<StatusFacts> = {},
 ): TeamEventOf<'agent-status-changed'> {
-  return { type: 'agent-status-changed', ...change }
+  return {
+    type: 'agent-status-changed',
+    ...change,
+    cause: facts.cause ?? null,
+    error_code: facts.errorCode ?? null,
+  }
 }

@@ -28,19 +28,41 @@ export const memberStatusSchema = z.enum(MEMBER_STATUSES)
 export type MemberStatus = z.infer<typeof memberStatusSchema>
 
 /**
- * Why an agent waits, as data: the UI decides which buttons to show from this, never from the
- * reason's words. budget, auth and loop are pauses that wait for the person (a raised budget, a
- * key, a resume); retry and unreachable go on by themselves (unreachable: the model endpoint
- * could not be reached at all, which the model chip shows).
+ * Why an agent has its status, as data: the UI, the shell's notifications, the Needs-you
+ * queue and the runtime decide from this, never from the reason's words. While `waiting`:
+ * budget, auth and loop are pauses that wait for the person (a raised budget, a key, a
+ * resume); retry and unreachable go on by themselves (unreachable: the model endpoint could
+ * not be reached at all, which the model chip shows). While `idle`: stopped (by the person)
+ * and round-cap (its activation hit the cap) say why the turn ended early.
  */
-export const WAIT_CAUSES = ['budget', 'auth', 'loop', 'retry', 'unreachable'] as const
-export const waitCauseSchema = z.enum(WAIT_CAUSES)
-export type WaitCause = z.infer<typeof waitCauseSchema>
+export const STATUS_CAUSES = [
+  'budget',
+  'auth',
+  'loop',
+  'retry',
+  'unreachable',
+  'stopped',
+  'round-cap',
+] as const
+export const statusCauseSchema = z.enum(STATUS_CAUSES)
+export type StatusCause = z.infer<typeof statusCauseSchema>
 
 /** A pause: the agent goes on only when the person acts. */
-export function isPause(cause: WaitCause | null | undefined): boolean {
+export function isPause(cause: StatusCause | null | undefined): boolean {
   return cause === 'budget' || cause === 'auth' || cause === 'loop'
 }
+
+/**
+ * What a status says besides its words, set where the status is set: why (`cause`), and for
+ * `error` the failure's code (the error taxonomy's, `auth` for a refused key, `internal`).
+ */
+export interface StatusFacts {
+  readonly cause: StatusCause | null
+  readonly errorCode: string | null
+}
+
+/** A status that needs no facts (working, a plain idle, shutdown). */
+export const NO_STATUS_FACTS: StatusFacts = { cause: null, errorCode: null }
 
 /**
  * s09's member shape; extra fields (created_at, anything another tool adds) are kept. `model`

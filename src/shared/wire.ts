@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { commandErrorSchema, hostEventSchema } from './contract'
+import { commandErrorSchema, type HostEvent } from './contract'
 import { commandNames } from './ipc-channels'
 
 /**
@@ -33,14 +33,18 @@ export const responseFrameSchema = z.union([
 ])
 export type ResponseFrame = z.infer<typeof responseFrameSchema>
 
+/**
+ * A batch of events. Only the envelope is checked on arrival: each event is parsed once, by the
+ * store that folds it (the same parse as the Electron window's).
+ */
 export const eventsFrameSchema = z.object({
   kind: z.literal('events'),
-  events: z.array(hostEventSchema),
+  events: z.array(z.unknown()),
 })
-export type EventsFrame = z.infer<typeof eventsFrameSchema>
-
-export const serverFrameSchema = z.union([responseFrameSchema, eventsFrameSchema])
-export type ServerFrame = z.infer<typeof serverFrameSchema>
+/** A batch as the server sends it: events as the runtime made them. */
+export type EventsFrame = Omit<z.infer<typeof eventsFrameSchema>, 'events'> & {
+  readonly events: readonly HostEvent[]
+}
 
 /** The largest frame the server sends (a transcript page, a batch of events). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024

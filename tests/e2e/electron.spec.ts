@@ -186,7 +186,7 @@ test.describe('the desktop app', () => {
     }, missing)
     expect(rejection).toEqual({
       name: 'TeamError',
-      code: 'invalid-argument',
+      code: 'not-found',
       message: expect.stringContaining('There is no folder'),
     })
   })

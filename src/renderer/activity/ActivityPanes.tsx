@@ -74,7 +74,12 @@ const ActivityPane = memo(function ActivityPane({ name, writer, observers }: Pan
           <span className="pane-name">{name}</span>
           <span className="pane-role">{agent.role}</span>
         </button>
-        <StatusBadge name={`${name}-pane`} status={agent.status} reason={agent.statusReason} />
+        <StatusBadge
+          name={`${name}-pane`}
+          status={agent.status}
+          cause={agent.statusCause}
+          reason={agent.statusReason}
+        />
       </header>
       {tool ? (
         <div

@@ -187,7 +187,7 @@ function RosterEntry({
         type="button"
         className="roster-open"
         aria-current={selected ? 'true' : undefined}
-        aria-label={`Open ${name} (${agent.role}, ${badgeLook(agent.status, agent.statusReason).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
+        aria-label={`Open ${name} (${agent.role}, ${badgeLook(agent.status, agent.statusCause).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
         onClick={() => select(name, 'conversation')}
         title={position <= 9 ? `Open ${name} (Ctrl+${position})` : `Open ${name}`}
       >
@@ -204,7 +204,12 @@ function RosterEntry({
           {compact ? null : <RosterModel agent={agent} />}
           {compact ? null : <RosterProfile agent={agent} />}
           <span className="roster-line">
-            <StatusBadge name={name} status={agent.status} reason={agent.statusReason} />
+            <StatusBadge
+              name={name}
+              status={agent.status}
+              cause={agent.statusCause}
+              reason={agent.statusReason}
+            />
             {compact ? null : (
               <span className="roster-tokens" title={describeSpend(agent.usage, cost)}>
                 {formatSpendCompact(agent.usage, cost)}
@@ -251,9 +256,8 @@ function RosterModel({ agent }: { readonly agent: AgentState }) {
 function StatusDetail({ agent }: { readonly agent: AgentState }) {
   const openDialog = useAppStore((state) => state.openDialog)
   const alert = useAppStore((state) => state.alert)
-  const reason = agent.failure?.message ?? agent.statusReason
   // The team banner says it in full, once; the roster only points there.
-  if (alert !== null && reason !== null && reason.includes(alert.message)) {
+  if (stoppedByAlert(agent, alert)) {
     return (
       <p className={`roster-reason${agent.status === 'error' ? ' roster-reason-error' : ''}`}>
         Stopped by the team alert above
@@ -285,6 +289,17 @@ function StatusDetail({ agent }: { readonly agent: AgentState }) {
     return <p className="roster-reason">{pauseReason(agent) ?? agent.statusReason}</p>
   }
   return null
+}
+
+/**
+ * Whether the team alert is what holds the agent: the alert of a refused key (`auth`, the only
+ * one that stops agents) is up, and that refusal ended the agent in error or paused it.
+ */
+function stoppedByAlert(agent: AgentState, alert: { readonly code: string } | null): boolean {
+  if (alert?.code !== 'auth') return false
+  return (
+    agent.failure?.code === 'auth' || (agent.status === 'waiting' && agent.statusCause === 'auth')
+  )
 }
 
 /** The handshakes that concern this member, each a chip that opens where it is answered. */

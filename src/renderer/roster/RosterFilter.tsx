@@ -7,7 +7,7 @@ import { densityController, parseDensityChoice, type RosterDensityChoice } from 
 export function matchesRosterFilter(agent: AgentState, query: string): boolean {
   const wanted = query.trim().toLowerCase()
   if (wanted === '') return true
-  const status = badgeLook(agent.status, agent.statusReason).label
+  const status = badgeLook(agent.status, agent.statusCause).label
   return [agent.name, agent.role, agent.status, status].some((text) =>
     text.toLowerCase().includes(wanted),
   )

@@ -78,6 +78,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           <StatusBadge
             name={`${selected}-header`}
             status={agent.status}
+            cause={agent.statusCause}
             reason={agent.statusReason}
           />
           <AgentModelButton agent={agent} />

@@ -1,6 +1,5 @@
 import type { AgentState, Budget, TeamData } from './state'
 import { own } from '../../shared/own'
-import { PAUSED_REASON_PREFIX } from '../../shared/desktop'
 import { isPause } from '../../shared/roster'
 
 /**
@@ -26,13 +25,14 @@ export function budgetChanged(
   }
 }
 
+/** Whether the agent is paused: it goes on only when the person acts. */
+export function isPaused(agent: Pick<AgentState, 'status' | 'statusCause'>): boolean {
+  return agent.status === 'waiting' && isPause(agent.statusCause)
+}
+
 /** Why the agent is paused, in words, or null when it is not paused (the cause says which). */
 export function pauseReason(agent: AgentState): string | null {
-  if (agent.status !== 'waiting' || !isPause(agent.statusCause)) return null
-  const reason = agent.statusReason ?? ''
-  return reason.startsWith(PAUSED_REASON_PREFIX)
-    ? reason.slice(PAUSED_REASON_PREFIX.length)
-    : reason
+  return isPaused(agent) ? (agent.statusReason ?? '') : null
 }
 
 /** Paused because a budget ran out: raising it lets the agent go on. */

@@ -237,12 +237,12 @@ export function inboxRefreshStart(
 }
 
 /**
- * A fresh snapshot: the truth the optimistic counts converge to (unread messages, rounds) and
- * what no event reports (budgets, whether the team runs offline).
+ * A fresh snapshot, read after a settings change: what no event reports (whether the team runs
+ * offline, its default model), and the counts as they stand then.
  */
 export function snapshotRefreshed(state: TeamData, snapshot: TeamSnapshot): TeamData {
   if (snapshot.workspace !== state.workspace) return state
-  // Re-read after every inbox event: what did not change keeps its object, so that the
+  // Re-read after a settings change: what did not change keeps its object, so that the
   // components showing it (the roster, the panes) do not render again.
   let agents = state.agents
   for (const view of [snapshot.lead, ...snapshot.members]) {

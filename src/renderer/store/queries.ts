@@ -62,8 +62,9 @@ export interface Queries {
   loadMoreInbox(name: string): Promise<void>
   refreshInbox(name: string): Promise<void>
   /**
-   * Re-reads the snapshot for what events do not carry exactly (unread counts, budgets):
-   * coalesced, one request in flight and one more queued at most.
+   * Re-reads the snapshot for what a settings change decides and no event carries (whether the
+   * team runs offline, its default model): coalesced, one request in flight and one more queued
+   * at most.
    */
   refreshSnapshot(): void
 }
@@ -191,7 +192,7 @@ export function createQueries(api: AgentTeamsApi, set: SetState, get: GetState):
             if (snapshot !== null) set((state) => snapshotRefreshed(state, snapshot))
           } while (countsAgain)
         } catch {
-          // The data stays as the events left it; the next inbox event tries again.
+          // The data stays as the events left it; the next settings change tries again.
         } finally {
           countsInFlight = false
         }

@@ -5,7 +5,6 @@ import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import { approvalModeSchema, DEFAULT_TEAMMATE_PROFILE } from '../../shared/profiles'
 import { addModelUsage } from '../../shared/cost'
-import type { MemberStatus } from '../../shared/roster'
 import { addNotice } from './notices'
 import { changeProtocol } from './protocols'
 import {
@@ -26,6 +25,7 @@ import {
   streamToolInput,
 } from './reducer-stream'
 import { own } from '../../shared/own'
+import { budgetChanged } from './budgets'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -61,7 +61,9 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
         },
       }
     case 'inbox-changed':
-      return updateInbox(state, event.name, (inbox) => ({ ...inbox, stale: true }))
+      return inboxChanged(state, event)
+    case 'budget-changed':
+      return budgetChanged(state, event.name, event.budget)
     case 'message-sent':
       return messageSent(state, event)
     case 'message-delivered':
@@ -175,20 +177,20 @@ function changeStatus(state: TeamData, event: EventOf<'agent-status-changed'>): 
     ...agent,
     status: event.status,
     statusReason: event.reason,
-    statusCause: event.cause ?? null,
+    statusCause: event.cause,
     running: event.status === 'working',
-    failure: failureAfter(agent, event.status, event.reason),
+    failure: failureAfter(agent, event),
   }))
   return event.status === 'working' ? updated : settleLive(updated, event.name)
 }
 
 function failureAfter(
   agent: AgentState,
-  status: MemberStatus,
-  reason: string,
+  event: EventOf<'agent-status-changed'>,
 ): AgentState['failure'] {
-  if (status === 'working') return null
-  if (status === 'error') return agent.failure ?? { code: 'error', message: reason }
+  if (event.status === 'working') return null
+  if (event.status === 'error')
+    return agent.failure ?? { code: event.error_code ?? 'error', message: event.reason }
   return agent.failure
 }
 
@@ -283,19 +285,23 @@ function withChoice(agent: AgentState, choice: ModelChoice): AgentState {
     : { ...agent, ...choice }
 }
 
+/** The runtime counted what is pending after the change: the count is the event's. */
+function inboxChanged(state: TeamData, event: EventOf<'inbox-changed'>): TeamData {
+  const counted =
+    own(state.agents, event.name)?.pending === event.pending
+      ? state
+      : updateAgent(state, event.name, (agent) => ({ ...agent, pending: event.pending }))
+  return updateInbox(counted, event.name, (inbox) => ({ ...inbox, stale: true }))
+}
+
+/** Shown in the open inbox at its next read; the count comes with the `inbox-changed` after it. */
 function messageSent(state: TeamData, event: EventOf<'message-sent'>): TeamData {
-  const to = event.message.to
-  const counted = updateAgent(state, to, (agent) => ({ ...agent, pending: agent.pending + 1 }))
-  return updateInbox(counted, to, (inbox) => ({ ...inbox, stale: true }))
+  return updateInbox(state, event.message.to, (inbox) => ({ ...inbox, stale: true }))
 }
 
 function messagesDelivered(state: TeamData, event: EventOf<'message-delivered'>): TeamData {
   const ids = new Set(event.ids)
-  const counted = updateAgent(state, event.agent, (agent) => ({
-    ...agent,
-    pending: Math.max(0, agent.pending - event.ids.length),
-  }))
-  return updateInbox(counted, event.agent, (inbox) => {
+  return updateInbox(state, event.agent, (inbox) => {
     let marked = 0
     const entries = inbox.entries.map((entry) => {
       if (entry.id === null || !ids.has(entry.id)) return entry

@@ -25,9 +25,12 @@ export type AgentFailure = Readonly<Pick<TeamEventOf<'agent-error'>, 'code' | 'm
 
 /**
  * One agent as the window shows it: the contract's view (declared once, in contract.ts) plus
- * what events tell us. `profile` and `approval` are null where the host did not say.
+ * what events tell us. `profile` and `approval` are null where the host did not say; the view's
+ * `errorCode` is the code of `failure`.
  */
-export interface AgentState extends Readonly<Omit<AgentView, 'profile' | 'approval'>> {
+export interface AgentState extends Readonly<
+  Omit<AgentView, 'profile' | 'approval' | 'errorCode'>
+> {
   /** The last error its loop ended with, until it works again. */
   readonly failure: AgentFailure | null
   readonly profile: string | null
@@ -198,7 +201,7 @@ export function agentFromView(view: AgentView): AgentState {
     budget: view.budget,
     failure:
       view.status === 'error' && view.statusReason !== null
-        ? { code: 'error', message: view.statusReason }
+        ? { code: view.errorCode ?? 'error', message: view.statusReason }
         : null,
     profile: view.profile ?? null,
     approval: view.approval ?? null,

@@ -66,13 +66,6 @@ export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
 
-const inboxEvents = new Set<HostEvent['type']>([
-  'inbox-changed',
-  'message-sent',
-  'message-delivered',
-  'message-rejected',
-])
-
 /** One store from slices: the folded data, the window's own state, and the actions beside them. */
 export function createAppStore(api: AgentTeamsApi): AppStore {
   return createStore<AppState>()((set, get) => {
@@ -111,11 +104,9 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
         const { view, selected, inboxes, agents } = get()
         if (own(agents, selected) === undefined && own(agents, LEAD) !== undefined)
           set({ selected: LEAD, view: isTeamView(view) ? view : 'conversation' })
-        // The open inbox is read first: the person is looking at it, and the server answers
-        // requests in order, so it would otherwise wait behind the snapshot.
+        // The open inbox is read again; the counts came with the events.
         if (view === 'inbox' && own(inboxes, selected)?.stale === true)
           void get().refreshInbox(selected)
-        if (events.some((event) => inboxEvents.has(event.type))) queries.refreshSnapshot()
         for (const event of events)
           if (event.type === 'menu-command') runMenuCommand(get(), event.command)
       },

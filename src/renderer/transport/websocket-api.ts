@@ -1,10 +1,8 @@
 import {
-  commands,
   commandsOver,
   type AgentTeamsApi,
   type CommandError,
   type CommandName,
-  type HostEvent,
 } from '../../shared/contract'
 import {
   eventsFrameSchema,
@@ -137,7 +135,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
   const probe = options.probe ?? probeOverHttp
 
   const pending = new Map<number, Pending>()
-  const eventListeners = new Set<(events: HostEvent[]) => void>()
+  const eventListeners = new Set<(events: readonly unknown[]) => void>()
   const stateListeners = new Set<(state: ConnectionState) => void>()
   let nextId = 1
   let state: ConnectionState = 'connecting'
@@ -230,17 +228,9 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
     const request = pending.get(frame.data.id)
     if (request === undefined) return
     pending.delete(frame.data.id)
-    if (!frame.data.ok) return request.reject(new RemoteCommandError(frame.data.error))
-    const result = commands[request.command].result.safeParse(frame.data.result)
-    if (result.success) request.resolve(result.data)
-    else
-      request.reject(
-        new RemoteCommandError({
-          name: 'ProtocolError',
-          code: 'invalid-response',
-          message: `The server's answer to ${request.command} does not match the contract: ${result.error.message}`,
-        }),
-      )
+    // Only the envelope is checked here: the result is parsed once, by checkReplies.
+    if (frame.data.ok) request.resolve(frame.data.result)
+    else request.reject(new RemoteCommandError(frame.data.error))
   }
 
   const deliverEvents = (value: unknown): void => {
@@ -249,6 +239,7 @@ export function connectWebSocketApi(options: WebSocketApiOptions = {}): WebSocke
       console.error('[agent-teams] skipped an invalid events frame:', frame.error.message)
       return
     }
+    // Each event is parsed once, by the store that folds it (receiveEvents).
     for (const listener of [...eventListeners]) {
       try {
         listener(frame.data.events)

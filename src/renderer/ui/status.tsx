@@ -1,5 +1,5 @@
 import { assertNever } from '../../shared/errors'
-import type { MemberStatus } from '../../shared/roster'
+import { isPause, type MemberStatus, type StatusCause } from '../../shared/roster'
 
 interface StatusLook {
   readonly label: string
@@ -29,8 +29,8 @@ export function statusLook(status: MemberStatus): StatusLook {
 }
 
 /** A wait the runtime calls a pause (a budget, a loop, a refused key) says so. */
-export function badgeLook(status: MemberStatus, reason: string | null): StatusLook {
-  if (status === 'waiting' && reason?.startsWith('paused:') === true)
+export function badgeLook(status: MemberStatus, cause: StatusCause | null): StatusLook {
+  if (status === 'waiting' && isPause(cause))
     return { label: 'Paused', meaning: 'paused until the cause is fixed' }
   return statusLook(status)
 }
@@ -39,13 +39,15 @@ export function badgeLook(status: MemberStatus, reason: string | null): StatusLo
 export function StatusBadge({
   name,
   status,
+  cause,
   reason,
 }: {
   readonly name: string
   readonly status: MemberStatus
+  readonly cause: StatusCause | null
   readonly reason: string | null
 }) {
-  const look = badgeLook(status, reason)
+  const look = badgeLook(status, cause)
   const title = reason ? `${look.label}: ${reason}` : `${look.label} — ${look.meaning}`
   return (
     <span

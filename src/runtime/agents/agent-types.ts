@@ -1,6 +1,6 @@
 import type { TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
-import type { MemberStatus, WaitCause } from '../../shared/roster'
+import type { MemberStatus, StatusCause, StatusFacts } from '../../shared/roster'
 import type { Clock } from '../system/clock'
 import type { Mailbox } from '../mailbox/mailbox'
 import type { ModelClient } from '../model/client'
@@ -12,7 +12,7 @@ import type { CompactionPolicy } from './compaction'
 import type { TurnPolicy } from './model-turn'
 
 /** What paused an agent: what lifts the pause is the matching fix (a budget, a key, a resume). */
-export type PauseCause = Extract<WaitCause, 'budget' | 'auth' | 'loop'>
+export type PauseCause = Extract<StatusCause, 'budget' | 'auth' | 'loop'>
 
 /**
  * What an agent is made of, as six ports and a clock, each built once per agent by
@@ -101,8 +101,8 @@ export interface AgentGuard {
 /** What it tells the team: its events and its status. */
 export interface AgentEvents {
   readonly emit: (event: TeamEvent) => void
-  /** `cause`: why it waits (a pause, a retry), null for any other status. */
-  readonly setStatus: (status: MemberStatus, reason: string, cause?: WaitCause | null) => void
+  /** `facts`: what the status means as data (why it waits, the failure's code); none: nothing. */
+  readonly setStatus: (status: MemberStatus, reason: string, facts?: Partial<StatusFacts>) => void
 }
 
 /** How one activation ended: the typed step the agent and the host act on. */

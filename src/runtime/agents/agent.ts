@@ -81,7 +81,7 @@ export class Agent {
       signalled: mail.signalled,
     })
     this.turns = new ModelTurnRunner(model.turnPolicy, {
-      waiting: (reason, cause) => events.setStatus('waiting', reason, cause),
+      waiting: (reason, cause) => events.setStatus('waiting', reason, { cause }),
       working: () => events.setStatus('working', 'working again'),
       stalled: (reason) => events.setStatus('stalled', reason),
       reset: (reason) => events.emit({ type: 'stream-reset', agent: identity.name, reason }),
@@ -206,14 +206,15 @@ export class Agent {
     const message = refused
       ? error.message
       : `internal error: ${error instanceof Error ? error.message : String(error)}`
-    this.lastEnd = { kind: 'error', code: refused ? error.code : 'internal', message }
+    const code = refused ? error.code : 'internal'
+    this.lastEnd = { kind: 'error', code, message }
     this.wakeRequested = false
     try {
       this.settle(this.lastEnd)
     } catch {
       // Recording the status failed too (the same fault): report it without a record.
       this.events.emit(agentErrorEvent(this.name, 'internal', message))
-      this.events.setStatus('error', message)
+      this.events.setStatus('error', message, { errorCode: code })
     }
   }
 
@@ -225,7 +226,7 @@ export class Agent {
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')
       this.events.emit(agentErrorEvent(this.name, end.code, end.message))
-    this.events.setStatus(outcome.status, outcome.reason, outcome.cause)
+    this.events.setStatus(outcome.status, outcome.reason, outcome.facts)
   }
 
   /**

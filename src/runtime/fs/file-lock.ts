@@ -41,7 +41,7 @@ export function acquireFileLock(
   path: string,
   purpose: string,
   describeBusy: (holder: string) => string,
-  busyCode: ErrorCode = 'inbox-busy',
+  busyCode: ErrorCode,
 ): FileLock {
   mkdirSync(dirname(path), { recursive: true })
   const record: LockRecord = {

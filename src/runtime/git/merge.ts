@@ -59,7 +59,7 @@ export async function mergeBranch(
     `refs/heads/${into}`,
   ])
   if (exists.status !== 0)
-    throw new TeamError('invalid-argument', `There is no branch "${into}" to merge into.`)
+    throw new TeamError('not-found', `There is no branch "${into}" to merge into.`)
   if (worktrees.exists(name)) await worktrees.checkpoint(name, `${name}: work in progress`)
   const trial = await trialMerge(git, workspace, into, branch)
   if (trial.conflicts.length > 0) return { outcome: 'conflict', into, files: trial.conflicts }
@@ -153,12 +153,12 @@ async function assertClean(git: Git, folder: string, branch: string): Promise<vo
   const dirty = (await git.output(folder, ['status', '--porcelain', '--untracked-files=no'])).trim()
   if (dirty !== '')
     throw new TeamError(
-      'invalid-argument',
+      'merge-blocked',
       `${folder} (where ${branch} is checked out) has uncommitted changes; commit or stash them, then merge again.`,
     )
   if ((await git.run(folder, ['rev-parse', '--verify', '--quiet', 'MERGE_HEAD'])).status === 0)
     throw new TeamError(
-      'invalid-argument',
+      'merge-blocked',
       `${folder} is in the middle of a merge; finish it or run "git merge --abort" there first.`,
     )
 }

@@ -91,7 +91,7 @@ export class TeamWorktrees {
     if (this.record(name) === null) return this.deps.workspace
     if (this.git.record(name) === null)
       throw new TeamError(
-        'invalid-argument',
+        'worktree-not-ready',
         `${name}'s worktree is not ready yet; its tools run once the app has made it.`,
       )
     return this.git.root(name)
@@ -122,7 +122,7 @@ export class TeamWorktrees {
 
   setDefault(on: boolean): void {
     if (!this.deps.updateRoster)
-      throw new TeamError('invalid-argument', 'The team must be running to change its settings.')
+      throw new TeamError('not-running', 'The team must be running to change its settings.')
     this.deps.updateRoster((draft) => {
       draft.worktrees = on
     })
@@ -305,8 +305,7 @@ export class TeamWorktrees {
 
   /** A line comment: the teammate gets a message naming the file and the line. */
   comment(name: string, comment: { file: string; line: number; text: string }): void {
-    if (!this.member(name))
-      throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+    if (!this.member(name)) throw new TeamError('unknown-agent', `"${name}" is not on the roster.`)
     this.deps.sendToTeammate(
       name,
       `Review comment on ${comment.file}, line ${comment.line}: ${comment.text}`,
@@ -392,7 +391,7 @@ export class TeamWorktrees {
       `${revision}^{commit}`,
     ])
     if (result.status !== 0)
-      throw new TeamError('invalid-argument', `"${revision}" is not a commit in this repository.`)
+      throw new TeamError('not-found', `"${revision}" is not a commit in this repository.`)
     return result.stdout.trim()
   }
 
@@ -401,12 +400,11 @@ export class TeamWorktrees {
   }
 
   private required(name: string): MemberWorktree {
-    if (!this.member(name))
-      throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+    if (!this.member(name)) throw new TeamError('unknown-agent', `"${name}" is not on the roster.`)
     const record = this.record(name)
     if (record === null)
       throw new TeamError(
-        'invalid-argument',
+        'no-worktree',
         `${name} works in the shared workspace: it has no branch of its own to review.`,
       )
     return record

@@ -88,7 +88,7 @@ export class Worktrees {
   async create(name: string): Promise<MemberWorktree> {
     if (!(await this.available()))
       throw new TeamError(
-        'invalid-argument',
+        'not-a-repository',
         `${this.workspace} is not a git repository with a commit; a worktree needs one.`,
       )
     const baseCommit = (await this.git.output(this.workspace, ['rev-parse', 'HEAD'])).trim()
@@ -239,7 +239,7 @@ export class Worktrees {
   private required(name: string): WorktreeRecord {
     const record = this.record(name)
     if (record === null)
-      throw new TeamError('invalid-argument', `${name} has no worktree made by this app.`)
+      throw new TeamError('no-worktree', `${name} has no worktree made by this app.`)
     return record
   }
 
@@ -261,7 +261,7 @@ export class Worktrees {
     const gitDir = realpathSync(readGitFile(join(folder, '.git')))
     if (dirname(gitDir) !== join(folders.common, 'worktrees'))
       throw new TeamError(
-        'io',
+        'unsafe-repository',
         `git made ${folder} with its admin folder at ${gitDir}, outside ${folders.common}.`,
       )
     this.records.set(name, {
@@ -359,7 +359,8 @@ function readGitFile(path: string): string {
       maxBytes: FILE_CAPS.cursor,
     }).toString('utf8')
     const match = /^gitdir:\s*(.+)$/m.exec(text)
-    if (match?.[1] === undefined) throw new TeamError('io', `${path} names no git folder.`)
+    if (match?.[1] === undefined)
+      throw new TeamError('file-invalid', `${path} names no git folder.`)
     return resolve(dirname(path), match[1].trim())
   } finally {
     closeSync(fd)

@@ -128,7 +128,7 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
     },
     events: {
       emit: (event) => team.publish(event),
-      setStatus: (status, reason, cause) => team.setStatus(name, status, reason, cause ?? null),
+      setStatus: (status, reason, facts) => team.setStatus(name, status, reason, facts),
     },
     clock: deps.clock,
   })

@@ -394,6 +394,7 @@ export class TeamHost {
     this.assertOpen()
     if (name !== null) assertKnownAgent(name, this.team.roster)
     this.budgets.set(name, budget, (change) => this.team.updateRoster(change))
+    this.team.publish({ type: 'budget-changed', name, budget: this.budgetOf(name) })
   }
 
   /** New prices (settings changed): a dollar budget may now be enforceable, or not used up. */
@@ -484,6 +485,6 @@ export class TeamHost {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+    if (this.closed) throw new TeamError('team-closed', 'The team is closed.')
   }
 }

@@ -15,7 +15,7 @@ export function assertKnownAgent(
   assertValidName(name, 'agent name')
   if (name === LEAD || roster.find(name) !== undefined) return
   throw new TeamError(
-    'unknown-recipient',
+    'unknown-agent',
     `"${name}" is not on the roster${workspace ? ` of ${workspace}` : ''}; "agent-teams roster" lists the team.`,
   )
 }

@@ -20,8 +20,7 @@ export class LoadedAgents extends Map<string, Agent> {
   load(name: string): Agent {
     const existing = this.get(name)
     if (existing) return existing
-    if (name !== LEAD && !this.team.roster.find(name))
-      throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+    this.assertOnRoster(name)
     const agent = this.create(name)
     this.set(name, agent)
     return agent
@@ -30,8 +29,14 @@ export class LoadedAgents extends Map<string, Agent> {
   /** The agent if it is loaded; a command to one that is not is refused. */
   loaded(name: string): Agent {
     const agent = this.get(name)
-    if (!agent) throw new TeamError('unknown-recipient', `No agent "${name}" is running.`)
-    return agent
+    if (agent) return agent
+    this.assertOnRoster(name)
+    throw new TeamError('not-running', `No agent "${name}" is running.`)
+  }
+
+  private assertOnRoster(name: string): void {
+    if (name !== LEAD && !this.team.roster.find(name))
+      throw new TeamError('unknown-agent', `"${name}" is not on the roster.`)
   }
 
   /** After a start: every agent with something pending (mail, an unanswered turn) goes on. */

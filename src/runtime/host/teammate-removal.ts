@@ -17,7 +17,7 @@ export async function removeTeammate(
 ): Promise<string> {
   const member = parts.team.roster.find(name)
   if (name === LEAD || !member)
-    throw new TeamError('unknown-recipient', `"${name}" is not a teammate on the roster.`)
+    throw new TeamError('unknown-agent', `"${name}" is not a teammate on the roster.`)
   if (member.status === 'working')
     throw new TeamError(
       'member-working',

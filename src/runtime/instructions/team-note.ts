@@ -53,7 +53,7 @@ export class TeamNote {
     const current = this.read()
     if (current.problem !== null)
       throw new TeamError(
-        'invalid-argument',
+        'file-invalid',
         `${current.problem} It was not replaced: move it aside first, then save the note again.`,
       )
     mkdirSync(this.teamRoot, { recursive: true })
@@ -76,7 +76,7 @@ function readTeamNote(path: string): TeamNoteView {
     text = readRegularTextSync(path, {
       what: 'The team note',
       maxBytes: FILE_CAPS.record,
-      code: 'invalid-argument',
+      code: 'file-invalid',
     })
   } catch (error) {
     return { ...NO_NOTE, problem: (error as Error).message }

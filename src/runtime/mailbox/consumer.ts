@@ -96,6 +96,7 @@ export class InboxConsumer {
       `consume ${name}`,
       (holder) =>
         `The inbox of "${name}" is already being consumed by ${holder}; only one consumer may read an inbox at a time. Stop that one first.`,
+      'inbox-busy',
     )
     try {
       return new InboxConsumer(paths, name, lock, options.clock ?? systemClock, options)
@@ -166,7 +167,7 @@ export class InboxConsumer {
     this.assertOpen()
     if (comparePositions(batch.start, this.cursor) !== 0) {
       throw new TeamError(
-        'invalid-argument',
+        'stale-batch',
         `This batch of "${this.name}" starts at a position that is no longer the cursor (was it committed already?).`,
       )
     }
@@ -234,7 +235,7 @@ export class InboxConsumer {
 
   private assertOpen(): void {
     if (this.closed)
-      throw new TeamError('invalid-argument', `The consumer of "${this.name}" is closed.`)
+      throw new TeamError('consumer-closed', `The consumer of "${this.name}" is closed.`)
   }
 }
 
@@ -262,7 +263,7 @@ export function readCursor(paths: TeamPaths, name: string): Position {
   if (!isPosition(record) || (record as { v?: unknown }).v !== CURSOR_FORMAT_VERSION) {
     // Never guess a cursor: a wrong one would lose or repeat messages.
     throw new TeamError(
-      'io',
+      'file-invalid',
       `The cursor file ${paths.cursor(name)} is damaged; move it aside to re-read the inbox of "${name}" from the start (ids keep repeats out of the transcript).`,
     )
   }

@@ -19,6 +19,9 @@ import { scanSegment } from './lines'
 import { comparePositions, START, type Position } from './position'
 import { archivedSegmentCount, segmentPath } from './segments'
 
+/** How much of an inbox a count reads at a time. */
+const COUNT_READ_BYTES = 1024 * 1024
+
 export interface SendRequest {
   readonly from: string
   readonly to: string
@@ -169,6 +172,28 @@ export class Mailbox {
     return { entries, next: at }
   }
 
+  /**
+   * How many messages wait in `name`'s inbox, from its cursor on, up to `limit`: the lines that
+   * read as messages (the others are set aside unread). It keeps no message and reads a little
+   * at a time, as it runs after every change of the inbox. A line the consumer will refuse (a
+   * duplicate, a claim the record does not hold) counts until its commit, as `peek` shows it.
+   */
+  async countPending(name: string, limit: number): Promise<number> {
+    this.assertInboxName(name)
+    const archived = archivedSegmentCount(this.paths, name)
+    let at = readCursor(this.paths, name)
+    let count = 0
+    for (;;) {
+      const path = segmentPath(this.paths, name, at.segment, archived)
+      const scan = await scanSegment(path, name, at.segment, at.offset, COUNT_READ_BYTES)
+      for (const line of scan.lines) if (line.kind === 'message') count++
+      if (count >= limit) return limit
+      if (scan.next > at.offset) at = { segment: at.segment, offset: scan.next }
+      else if (at.segment > archived) return count
+      else at = { segment: at.segment + 1, offset: 0 }
+    }
+  }
+
   /** The message a valid request makes, with its id and time; throws a TeamError otherwise. */
   private compose(request: SendRequest): MailMessage {
     const type = request.type ?? 'message'
@@ -238,10 +263,7 @@ export class Mailbox {
     }
     if (from === USER || from === LEAD) return
     if (!this.isMember(from)) {
-      throw new TeamError(
-        'unknown-recipient',
-        `Unknown sender "${from}": not on the team's roster.`,
-      )
+      throw new TeamError('unknown-agent', `Unknown sender "${from}": not on the team's roster.`)
     }
   }
 

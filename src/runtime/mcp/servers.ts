@@ -76,7 +76,7 @@ export class McpServers {
     const unknown = (servers ?? []).filter((server) => !known.includes(server))
     if (unknown.length > 0)
       throw new TeamError(
-        'invalid-argument',
+        'not-found',
         `No MCP server ${unknown.map((server) => `"${server}"`).join(', ')} in this workspace; ${known.length === 0 ? 'it has none' : `it has ${known.join(', ')}`}.`,
       )
   }

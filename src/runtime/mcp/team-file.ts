@@ -30,14 +30,11 @@ export function addTeamServer(paths: TeamPaths, name: string, input: McpServerIn
     throw new TeamError('invalid-argument', `The address must start with http:// or https://.`)
   const workspace = readEntries(paths.workspaceMcpServers)
   if (workspace.entries.some(([existing]) => existing === name))
-    throw new TeamError(
-      'invalid-argument',
-      `"${name}" is already in .mcp.json; choose another name.`,
-    )
+    throw new TeamError('already-exists', `"${name}" is already in .mcp.json; choose another name.`)
   const team = teamEntries(paths)
   if (team.some(([existing]) => existing === name))
     throw new TeamError(
-      'invalid-argument',
+      'already-exists',
       `"${name}" is already added; remove it first to change it.`,
     )
   const { type, ...rest } = parsed.data
@@ -52,12 +49,12 @@ export function removeTeamServer(paths: TeamPaths, name: string): void {
     const inWorkspace = readEntries(paths.workspaceMcpServers).entries.some(
       ([existing]) => existing === name,
     )
-    throw new TeamError(
-      'invalid-argument',
-      inWorkspace
-        ? `"${name}" comes from the workspace's .mcp.json; edit that file to remove it.`
-        : `There is no MCP server "${name}".`,
-    )
+    throw inWorkspace
+      ? new TeamError(
+          'not-permitted',
+          `"${name}" comes from the workspace's .mcp.json; edit that file to remove it.`,
+        )
+      : new TeamError('not-found', `There is no MCP server "${name}".`)
   }
   write(
     paths,
@@ -68,7 +65,7 @@ export function removeTeamServer(paths: TeamPaths, name: string): void {
 function teamEntries(paths: TeamPaths): [string, unknown][] {
   const read = readEntries(paths.mcpServers)
   // Never overwrite a file that cannot be read: the person's servers would be lost.
-  if (read.problem !== null) throw new TeamError('invalid-argument', read.problem)
+  if (read.problem !== null) throw new TeamError('file-invalid', read.problem)
   return read.entries
 }
 

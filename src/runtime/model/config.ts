@@ -45,7 +45,7 @@ export function readSettings(path: string): Settings {
   const text = readRegularTextSync(path, {
     what: 'The settings file',
     maxBytes: FILE_CAPS.record,
-    code: 'invalid-argument',
+    code: 'file-invalid',
     remedy: 'Fix it or move it aside (the settings then start from their defaults).',
   })
   if (text === null) return {}
@@ -54,14 +54,14 @@ export function readSettings(path: string): Settings {
     value = JSON.parse(text)
   } catch (error) {
     throw new TeamError(
-      'invalid-argument',
+      'file-invalid',
       `The settings file ${path} is not valid JSON (${(error as Error).message}); fix or remove it.`,
     )
   }
   const parsed = settingsSchema.safeParse(value)
   if (!parsed.success)
     throw new TeamError(
-      'invalid-argument',
+      'file-invalid',
       `The settings file ${path} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
     )
   return parsed.data

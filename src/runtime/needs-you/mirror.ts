@@ -1,8 +1,7 @@
-import { PAUSED_REASON_PREFIX } from '../../shared/desktop'
 import type { TeamEvent } from '../../shared/events'
 import type { NeedsYouEntry } from '../../shared/needs-you'
 import { LEAD } from '../../shared/names'
-import type { MemberStatus } from '../../shared/roster'
+import { isPause, type MemberStatus } from '../../shared/roster'
 import type { Clock, IdSource } from '../system/clock'
 import type { ProtocolRequest } from '../protocols/store'
 import type { Team } from '../team/team'
@@ -46,11 +45,11 @@ export function mirrorEvent(queue: NeedsYou, event: TeamEvent): void {
 }
 
 function mirrorStatus(queue: NeedsYou, event: EventOf<'agent-status-changed'>): void {
-  const { name, status, reason } = event
+  const { name, status, reason, cause } = event
   if (status === 'error') queue.raise(name, 'error', `${name} stopped on an error`, reason)
   else if (status === 'stalled') queue.raise(name, 'stall', `${name} stalled`, reason)
-  else if (status === 'waiting' && reason.startsWith(PAUSED_REASON_PREFIX))
-    queue.raise(name, 'pause', `${name} is paused`, reason.slice(PAUSED_REASON_PREFIX.length))
+  else if (status === 'waiting' && isPause(cause))
+    queue.raise(name, 'pause', `${name} is paused`, reason)
   else if (status !== 'waiting') queue.clear(name, ['pause', 'error', 'stall'])
 }
 

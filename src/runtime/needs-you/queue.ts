@@ -150,11 +150,11 @@ export class NeedsYou {
     const entry = this.dependencies.store.get(answer.id)
     if (!entry)
       throw new TeamError(
-        'invalid-argument',
+        'not-found',
         `There is no entry ${answer.id} in the Needs-you queue (see "agent-teams queue").`,
       )
     if (entry.status !== 'pending')
-      throw new TeamError('invalid-argument', `Entry ${answer.id} was already ${entry.status}.`)
+      throw new TeamError('already-settled', `Entry ${answer.id} was already ${entry.status}.`)
     if (!decisionsFor(entry.kind).includes(answer.decision))
       throw new TeamError(
         'invalid-argument',

@@ -112,6 +112,6 @@ export function readNeedsYou(path: string): NeedsYouFile {
     }
   }
   const parsed = fileSchema.safeParse(value)
-  if (!parsed.success) throw new TeamError('io', `${path} is damaged. ${remedy}`)
+  if (!parsed.success) throw new TeamError('file-invalid', `${path} is damaged. ${remedy}`)
   return parsed.data
 }

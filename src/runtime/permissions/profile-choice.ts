@@ -23,11 +23,11 @@ export function assertProfileChange(store: ProfileStore, change: ProfileChoiceCh
   // Defined, but not usable now (the workspace is not trusted): say why, not "no such profile".
   if (store.list().some((profile) => profile.name === change.profile))
     throw new TeamError(
-      'invalid-argument',
+      'file-invalid',
       `The profile "${change.profile}" cannot be used: ${store.problem() ?? ''}.`,
     )
   throw new TeamError(
-    'invalid-argument',
+    'not-found',
     `There is no profile "${change.profile}"; the profiles are ${store
       .list()
       .map((profile) => profile.name)

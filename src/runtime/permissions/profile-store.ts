@@ -108,7 +108,7 @@ export class ProfileStore {
     const profile = parsed.data
     if (isBuiltInProfile(profile.name))
       throw new TeamError(
-        'invalid-argument',
+        'reserved-name',
         `"${profile.name}" is a built-in profile; give the custom one another name.`,
       )
     const profiles = this.writable()
@@ -116,7 +116,7 @@ export class ProfileStore {
     if (index === -1) {
       if (profiles.length >= MAX_CUSTOM_PROFILES)
         throw new TeamError(
-          'invalid-argument',
+          'limit-reached',
           `A team has at most ${MAX_CUSTOM_PROFILES} custom profiles; remove one first.`,
         )
       profiles.push(profile)
@@ -129,7 +129,7 @@ export class ProfileStore {
     const profiles = this.writable()
     const kept = profiles.filter((profile) => profile.name !== name)
     if (kept.length === profiles.length)
-      throw new TeamError('invalid-argument', `There is no custom profile "${name}".`)
+      throw new TeamError('not-found', `There is no custom profile "${name}".`)
     this.write(kept)
   }
 
@@ -142,7 +142,7 @@ export class ProfileStore {
   private writable(): Profile[] {
     this.load()
     const problem = this.cached?.problem ?? null
-    if (problem !== null) throw new TeamError('io', problem)
+    if (problem !== null) throw new TeamError('file-invalid', problem)
     return [...this.custom()]
   }
 
@@ -177,17 +177,23 @@ export function readProfiles(path: string): Profile[] {
   })
   if (text === null) return []
   if (jsonTextTooDeep(text, MAX_JSON_DEPTH))
-    throw new TeamError('io', `${path} is nested too deep to be a profiles file. ${remedy}`)
+    throw new TeamError(
+      'file-invalid',
+      `${path} is nested too deep to be a profiles file. ${remedy}`,
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new TeamError('io', `${path} is not valid JSON (${(error as Error).message}). ${remedy}`)
+    throw new TeamError(
+      'file-invalid',
+      `${path} is not valid JSON (${(error as Error).message}). ${remedy}`,
+    )
   }
   const parsed = fileSchema.safeParse(value)
   if (!parsed.success)
     throw new TeamError(
-      'io',
+      'file-invalid',
       `${path} is not a profiles file: ${describeIssues(parsed.error)}. ${remedy}`,
     )
   return parsed.data.profiles

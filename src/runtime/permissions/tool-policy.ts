@@ -154,7 +154,7 @@ function currentText(workspace: string, target: string, shown: string): string |
   try {
     return readConfined(realWorkspace(workspace), target, shown, {
       maxBytes: 1024 * 1024,
-      tooLarge: () => new TeamError('invalid-argument', 'too large to show as a diff'),
+      tooLarge: () => new TeamError('too-large', 'too large to show as a diff'),
     }).toString('utf8')
   } catch {
     return null

@@ -50,12 +50,12 @@ export class Protocols implements ProtocolOperations {
     id: string
   } {
     const member = this.team.roster.find(teammate)
-    if (!member) throw new TeamError('unknown-recipient', `"${teammate}" is not on the roster.`)
+    if (!member) throw new TeamError('unknown-agent', `"${teammate}" is not on the roster.`)
     if (member.status === 'shutdown')
-      throw new TeamError('invalid-argument', `"${teammate}" is already shut down.`)
+      throw new TeamError('member-shut-down', `"${teammate}" is already shut down.`)
     const requestId = id ?? this.dependencies.ids.next('shutdown')
     if (this.dependencies.store.get(requestId))
-      throw new TeamError('invalid-argument', `A request with id ${requestId} exists already.`)
+      throw new TeamError('already-exists', `A request with id ${requestId} exists already.`)
     const notice = this.team.send({
       from: by,
       to: teammate,
@@ -90,7 +90,7 @@ export class Protocols implements ProtocolOperations {
     const request = this.pending(requestId, 'shutdown')
     if (request.to !== agent)
       throw new TeamError(
-        'invalid-argument',
+        'not-permitted',
         `Shutdown request ${requestId} was made to "${request.to}", not to you.`,
       )
     // The teammate's own tool call, handled here, is what settles the request; the message to
@@ -151,7 +151,7 @@ export class Protocols implements ProtocolOperations {
   }): string {
     const request = this.pending(requestId, 'plan')
     if (by !== LEAD && by !== USER)
-      throw new TeamError('invalid-argument', 'Only the lead or the person may review a plan.')
+      throw new TeamError('not-permitted', 'Only the lead or the person may review a plan.')
     const content =
       feedback || (approve ? 'Plan approved; go ahead.' : 'Plan rejected; submit a new one.')
     // The review takes effect here, in the runtime's record; the message is only its notice.
@@ -203,10 +203,10 @@ export class Protocols implements ProtocolOperations {
   private pending(id: string, kind: ProtocolRequest['kind']): ProtocolRequest {
     const request = this.dependencies.store.get(id)
     if (!request || request.kind !== kind)
-      throw new TeamError('invalid-argument', `There is no ${kind} request ${id}.`)
+      throw new TeamError('not-found', `There is no ${kind} request ${id}.`)
     if (request.status !== 'pending')
       throw new TeamError(
-        'invalid-argument',
+        'already-settled',
         `The ${kind} request ${id} was already ${request.status}.`,
       )
     return request

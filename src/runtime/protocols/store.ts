@@ -72,7 +72,7 @@ export class ProtocolStore {
     },
   ): ProtocolRequest {
     if (this.requests.has(request.id))
-      throw new TeamError('invalid-argument', `A request with id ${request.id} exists already.`)
+      throw new TeamError('already-exists', `A request with id ${request.id} exists already.`)
     const created: ProtocolRequest = {
       ...request,
       plan: request.plan ?? null,
@@ -97,7 +97,7 @@ export class ProtocolStore {
   ): ProtocolRequest {
     const request = this.requests.get(id)
     if (!request || request.status !== 'pending')
-      throw new TeamError('invalid-argument', `Request ${id} is not pending.`)
+      throw new TeamError('already-settled', `Request ${id} is not pending.`)
     const settled: ProtocolRequest = {
       ...request,
       status: approved ? 'approved' : 'rejected',
@@ -154,7 +154,7 @@ export function readProtocols(path: string): ProtocolRequest[] {
   const parsed = fileSchema.safeParse(value)
   if (!parsed.success)
     throw new TeamError(
-      'io',
+      'file-invalid',
       `${path} is damaged; move it aside to start the protocols afresh (pending requests in it are then forgotten).`,
     )
   return parsed.data.requests

@@ -144,7 +144,7 @@ export class Roster {
   setStatus(name: string, status: MemberStatus): void {
     this.update((draft) => {
       const member = draft.members.find((candidate) => candidate.name === name)
-      if (!member) throw new TeamError('unknown-recipient', `"${name}" is not on the roster.`)
+      if (!member) throw new TeamError('unknown-agent', `"${name}" is not on the roster.`)
       member.status = status
       member.updated_at = this.clock.now() / 1000
     })

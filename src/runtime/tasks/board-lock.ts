@@ -21,12 +21,12 @@ export function withBoardLock<T>(directory: string, operation: () => T): T {
   for (let attempt = 0; ; attempt++) {
     let lock
     try {
-      lock = acquireFileLock(path, 'change the task board', (who) => (holder = who), 'inbox-busy')
+      lock = acquireFileLock(path, 'change the task board', (who) => (holder = who), 'board-busy')
     } catch (error) {
-      if (!(error instanceof TeamError) || error.code !== 'inbox-busy') throw error
+      if (!(error instanceof TeamError) || error.code !== 'board-busy') throw error
       if (Date.now() > deadline)
         throw new TeamError(
-          'io',
+          'board-busy',
           `The task board is busy: ${holder} has held ${path} for over ${LOCK_WAIT_MS / 1000} s. If that process is stuck, end it and try again.`,
         )
       // Random back-off, growing to 20 ms: eight claimers at once do not retry in step.

@@ -1,4 +1,4 @@
-import type { TeamEvent } from '../../shared/events'
+import type { TeamEvent, TeamEventOf } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
@@ -49,8 +49,8 @@ export class TaskAutomation {
     if (this.closed) return
     if (event.type === 'agent-status-changed') {
       if (event.status === 'working') this.stopped.delete(event.name)
-      if (event.status === 'idle' && event.reason === 'stopped') this.stopped.add(event.name)
-      const reason = releaseReason(event.name, event.status, event.reason)
+      if (event.status === 'idle' && event.cause === 'stopped') this.stopped.add(event.name)
+      const reason = releaseReason(event)
       if (reason !== null)
         this.deps.tasks.release(
           (owner) => owner === event.name,
@@ -119,10 +119,11 @@ export class TaskAutomation {
 }
 
 /** Why an agent's status gives its task back, or null when it keeps it. */
-function releaseReason(name: string, status: MemberStatus, reason: string): string | null {
+function releaseReason(event: TeamEventOf<'agent-status-changed'>): string | null {
+  const { name, status, reason } = event
   if (status === 'error') return `${name} failed (${reason.slice(0, 200)})`
   if (status === 'shutdown') return `${name} shut down`
-  if (status === 'idle' && reason === 'stopped') return `${name} was stopped`
+  if (status === 'idle' && event.cause === 'stopped') return `${name} was stopped`
   return null
 }
 

@@ -124,12 +124,12 @@ export class TaskBoard {
       if (onlyOwner) {
         if (task.owner !== by)
           throw new TeamError(
-            'invalid-argument',
+            'not-permitted',
             `Task ${id} is not yours (${task.owner === null ? 'nobody holds it' : `${task.owner} holds it`}); you may only update your own task.`,
           )
         if (change.owner !== undefined || change.blockedBy !== undefined)
           throw new TeamError(
-            'invalid-argument',
+            'not-permitted',
             'Only the lead changes owners and dependencies; send it a message instead.',
           )
       }
@@ -151,7 +151,7 @@ export class TaskBoard {
       if (change.status !== undefined && change.status !== task.status) {
         if (change.status === 'in_progress' && next.owner === null)
           throw new TeamError(
-            'invalid-argument',
+            'invalid-transition',
             `Task ${id} needs an owner to be in progress; assign it (or let a teammate claim it).`,
           )
         next.status = change.status
@@ -195,12 +195,12 @@ export class TaskBoard {
       const task = requireTask(this.directory, id)
       if (task.owner !== agent)
         throw new TeamError(
-          'invalid-argument',
+          'not-permitted',
           `Task ${id} is ${task.owner === null ? 'not claimed' : `held by ${task.owner}`}; only its owner completes it.`,
         )
       if (task.status !== 'in_progress' && task.status !== 'review')
         throw new TeamError(
-          'invalid-argument',
+          'invalid-transition',
           `Task ${id} is ${task.status}; only a task in progress or in review can be completed.`,
         )
       const done: Task = {

@@ -146,8 +146,8 @@ export function writeTaskFile(directory: string, task: Task): void {
 /** A task the caller needs, read under the lock: missing or damaged is an error that says so. */
 export function requireTask(directory: string, id: string): Task {
   const read = readTaskFile(directory, id)
-  if (read === null) throw new TeamError('invalid-argument', `There is no task ${id}.`)
-  if ('problem' in read) throw new TeamError('io', read.problem.message)
+  if (read === null) throw new TeamError('not-found', `There is no task ${id}.`)
+  if ('problem' in read) throw new TeamError('file-invalid', read.problem.message)
   return read.task
 }
 

@@ -16,7 +16,7 @@ export function assertDependencies(
       throw new TeamError('invalid-argument', `Task ${id} cannot be blocked by itself.`)
     if (!edges.has(blocker))
       throw new TeamError(
-        'invalid-argument',
+        'not-found',
         `Task ${blocker} does not exist; list the tasks to see their ids.`,
       )
   }

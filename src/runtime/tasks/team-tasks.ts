@@ -86,7 +86,7 @@ export class TeamTasks {
       },
       claim: (by, id, turn) => {
         const outcome = this.claim(id, by, turn)
-        if (!outcome.ok) throw new TeamError('invalid-argument', outcome.message)
+        if (!outcome.ok) throw new TeamError('claim-refused', outcome.message)
         const task = outcome.task
         return [
           `You hold task #${task.id} now: ${task.subject}`,

@@ -1,15 +1,15 @@
 import { NO_USAGE } from '../../shared/usage'
 import type { AgentView, TeamSnapshot } from '../../shared/contract'
-import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
 import { NO_BUDGET } from '../../shared/budget'
-import type { WaitCause } from '../../shared/roster'
+import type { StatusFacts } from '../../shared/roster'
 import type { TeamHost } from '../host/host'
 import { requestView } from '../protocols/service'
+import { countPending } from '../mailbox/inbox-feed'
 
-export interface StatusReason {
+/** An agent's last status, in words and as data, from its status events. */
+export interface StatusReason extends StatusFacts {
   readonly reason: string
-  readonly cause: WaitCause | null
 }
 
 /** What the app knows beside the host: the folder, the roster's problem, reasons and alert. */
@@ -34,6 +34,7 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
       status: 'idle',
       statusReason: null,
       statusCause: null,
+      errorCode: null,
       running: false,
       usage: NO_USAGE,
       usageByModel: [],
@@ -70,8 +71,9 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     budget: host.budgetOf(agent.name),
     statusReason: sources.reasons.get(agent.name)?.reason ?? null,
     statusCause: sources.reasons.get(agent.name)?.cause ?? null,
+    errorCode: sources.reasons.get(agent.name)?.errorCode ?? null,
     ...host.modelChoice(agent.name),
-    pending: await pendingCount(host, agent.name),
+    pending: await countPending(host.team.mailbox, agent.name),
     profile: host.permission(agent.name).profile.name,
     approval: host.permission(agent.name).approval,
   })
@@ -92,17 +94,4 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     trust: host.trust.view(),
     needsYou: host.needsYou.entries(),
   }
-}
-
-async function pendingCount(host: TeamHost, name: string): Promise<number> {
-  // From the cursor on: what is pending, without reading what was delivered long ago.
-  // An inbox refused as a file (a FIFO in its place) counts none here: the snapshot still
-  // answers, and the agent's own error says what is wrong with it.
-  const page = await host
-    .inbox(name, { limit: 1000, pendingOnly: true })
-    .catch((error: unknown) => {
-      if (error instanceof TeamError) return { entries: [] }
-      throw error
-    })
-  return page.entries.filter((entry) => entry.state === 'pending').length
 }

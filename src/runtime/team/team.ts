@@ -5,7 +5,7 @@ import { TeamError } from '../../shared/errors'
 import { agentErrorEvent, statusChangedEvent, type TeamEvent } from '../../shared/events'
 import type { MailMessage } from '../../shared/messages'
 import { LEAD } from '../../shared/names'
-import type { MemberStatus, WaitCause } from '../../shared/roster'
+import type { MemberStatus, StatusFacts } from '../../shared/roster'
 import { systemClock, randomIds, type Clock, type IdSource } from '../system/clock'
 import { Mailbox, type SendRequest } from '../mailbox/mailbox'
 import { acquireFileLock, type FileLock } from '../fs/file-lock'
@@ -19,6 +19,7 @@ import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
 import { join } from 'node:path'
 import { TaskBoard } from '../tasks/task-board'
 import { TaskFeed } from '../tasks/task-feed'
+import { InboxFeed } from '../mailbox/inbox-feed'
 import { sweepLeftovers } from '../tasks/task-files'
 
 export interface TeamOptions {
@@ -50,6 +51,8 @@ export class Team {
   readonly tasks: TaskBoard
   /** Reports the board's changes, whoever made them, as `tasks-changed`. */
   readonly taskFeed: TaskFeed
+  /** Reports each inbox's changes with its pending count, as `inbox-changed`. */
+  private readonly inboxFeed: InboxFeed
 
   private constructor(
     readonly paths: TeamPaths,
@@ -62,6 +65,7 @@ export class Team {
     this.tasks = new TaskBoard(paths.root, clock)
     sweepLeftovers(this.tasks.directory)
     this.taskFeed = new TaskFeed(this.tasks, (event) => this.emit(event))
+    this.inboxFeed = new InboxFeed(mailbox, (event) => this.emit(event))
   }
 
   static async open(options: TeamOptions): Promise<Team> {
@@ -82,7 +86,9 @@ export class Team {
         clock,
         ids: options.ids ?? randomIds(clock),
       })
-      const recovered: TeamEvent[] = roster.recoverStale().map(statusChangedEvent)
+      const recovered: TeamEvent[] = roster
+        .recoverStale()
+        .map((change) => statusChangedEvent(change))
       const team = new Team(paths, roster, mailbox, lock, recovered, clock)
       team.control = new ControlChannel(
         paths.control,
@@ -129,6 +135,7 @@ export class Team {
     this.closed = true
     await this.watcher?.close()
     this.taskFeed.close()
+    await this.inboxFeed.close()
     this.flushStatuses()
     this.listeners.clear()
     this.lock.release()
@@ -178,7 +185,7 @@ export class Team {
       return
     }
     if (change.kind === 'inbox') {
-      this.emit({ type: 'inbox-changed', name: change.name, change: change.change })
+      this.inboxFeed.changed(change.name, change.change)
       return
     }
     try {
@@ -228,13 +235,13 @@ export class Team {
     name: string,
     status: MemberStatus,
     reason: string,
-    cause: WaitCause | null = null,
+    facts: Partial<StatusFacts> = {},
   ): void {
     if (name === LEAD) {
       const previous = this.lead
       if (previous === status) return
       this.lead = status
-      this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
+      this.emit(statusChangedEvent({ name, previous, status, reason }, facts))
       return
     }
     const member = this.roster.find(name)
@@ -253,7 +260,7 @@ export class Team {
         this.flushStatuses()
       })
     this.emit(this.rosterChanged())
-    this.emit(statusChangedEvent({ name, previous, status, reason, cause }))
+    this.emit(statusChangedEvent({ name, previous, status, reason }, facts))
   }
 
   /**
@@ -284,6 +291,9 @@ export class Team {
   /** Reports an event raised elsewhere in the runtime (agents, the host) to every subscriber. */
   publish(event: TeamEvent): void {
     this.emit(event)
+    // A consumer's commit moved the inbox's cursor: what is pending there is counted again.
+    if (event.type === 'message-delivered') this.inboxFeed.changed(event.agent, 'consumed')
+    else if (event.type === 'message-rejected') this.inboxFeed.changed(event.inbox, 'consumed')
   }
 
   private emit(event: TeamEvent): void {
@@ -291,7 +301,7 @@ export class Team {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new TeamError('invalid-argument', 'The team is closed.')
+    if (this.closed) throw new TeamError('team-closed', 'The team is closed.')
   }
 }
 

@@ -29,7 +29,7 @@ export function templateFromTeam(
   const roster = Roster.read(paths)
   if (roster.members.length === 0)
     throw new TeamError(
-      'invalid-argument',
+      'empty-team',
       `The team in ${paths.workspace} has no members to save; spawn teammates first.`,
     )
   const lead = modelChoiceOf(roster.lead)
@@ -115,7 +115,7 @@ export async function applyTemplate(
   const existing = host.team.roster.members
   if (existing.length > 0)
     throw new TeamError(
-      'invalid-argument',
+      'team-not-empty',
       `The team in ${host.team.paths.workspace} already has members (${existing.map((member) => member.name).join(', ')}); apply a template to a new or empty workspace.`,
     )
   const lines = [`Applied the template "${template.name}":`]

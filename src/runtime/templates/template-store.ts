@@ -62,7 +62,7 @@ export class TemplateStore {
     const template = this.readFile(`${name}.json`)
     if (template === null)
       throw new TeamError(
-        'invalid-argument',
+        'not-found',
         `There is no template "${name}" (see the list of templates).`,
       )
     return { template, builtin: false }
@@ -73,13 +73,13 @@ export class TemplateStore {
     const parsed = parseTemplateValue(template, 'The template')
     if (builtinTemplate(parsed.name))
       throw new TeamError(
-        'invalid-argument',
+        'reserved-name',
         `"${parsed.name}" is a built-in template; save yours under another name.`,
       )
     const path = this.pathOf(parsed.name)
     if (!options.replace && this.readFile(`${parsed.name}.json`) !== null)
       throw new TeamError(
-        'invalid-argument',
+        'already-exists',
         `A template "${parsed.name}" already exists; choose another name, or ${options.replaceHint ?? 'replace it'}.`,
       )
     mkdirSync(this.directory, { recursive: true })
@@ -91,7 +91,7 @@ export class TemplateStore {
     assertTemplateName(name)
     if (builtinTemplate(name))
       throw new TeamError(
-        'invalid-argument',
+        'not-permitted',
         `"${name}" is a built-in template: it cannot be deleted.`,
       )
     this.get(name)
@@ -107,7 +107,7 @@ export class TemplateStore {
   importText(text: string, options: SaveOptions = {}): TeamTemplate {
     if (Buffer.byteLength(text) > TEMPLATE_MAX_BYTES)
       throw new TeamError(
-        'invalid-argument',
+        'too-large',
         `The file is over ${TEMPLATE_MAX_BYTES / 1024 / 1024} MiB: it is not a team template.`,
       )
     return this.save(parseTemplateText(text, 'The file'), options)
@@ -133,14 +133,14 @@ export class TemplateStore {
     const text = readRegularTextSync(path, {
       what: 'The template file',
       maxBytes: TEMPLATE_MAX_BYTES,
-      code: 'invalid-argument',
+      code: 'file-invalid',
       remedy: 'Fix it or delete it.',
     })
     if (text === null) return null
     const template = parseTemplateText(text, `The template file ${path}`)
     if (`${template.name}.json` !== file)
       throw new TeamError(
-        'invalid-argument',
+        'file-invalid',
         `The template file ${path} holds the template "${template.name}"; rename the file to ${template.name}.json.`,
       )
     return template

@@ -222,7 +222,7 @@ function assertReadable(stats: Stats, shown: string): void {
   if (!stats.isFile()) throw notAFile(shown, describeEntry(stats))
   if (stats.nlink > 1)
     throw new TeamError(
-      'invalid-argument',
+      'path-refused',
       `${shown} has ${stats.nlink} hard links: its other names may be outside the workspace, ` +
         'so file tools do not read or edit it. Work on a copy (bash: cp) if it is yours.',
       { path: shown },
@@ -231,7 +231,7 @@ function assertReadable(stats: Stats, shown: string): void {
 
 function notAFile(shown: string, what: string): TeamError {
   return new TeamError(
-    'invalid-argument',
+    'path-refused',
     `${shown} is ${what}, not a regular file; file tools read and write regular files only.`,
     { path: shown },
   )
@@ -239,7 +239,7 @@ function notAFile(shown: string, what: string): TeamError {
 
 function swapped(shown: string): TeamError {
   return new TeamError(
-    'invalid-argument',
+    'path-refused',
     `A part of ${shown} is a symbolic link that appeared while it was being opened; ` +
       'nothing was read or written. Use the path the link leads to.',
     { path: shown },

@@ -107,14 +107,14 @@ async function readText(workspace: string, target: string, shown: string): Promi
       maxBytes: MAX_FILE_BYTES,
       tooLarge: (bytes) =>
         new TeamError(
-          'invalid-argument',
+          'too-large',
           `${shown} is ${megabytes(bytes)} MB; file tools handle files up to ` +
             `${megabytes(MAX_FILE_BYTES)} MB. Use bash (head, grep, sed -n) for parts of it.`,
         ),
     })
     if (data.includes(0)) {
       throw new TeamError(
-        'invalid-argument',
+        'not-text',
         `${shown} looks binary (it contains NUL bytes); file tools handle text only.`,
       )
     }

@@ -167,7 +167,7 @@ function readSearchable(workspaceReal: string, file: WalkedFile): string | null 
   try {
     const data = readConfined(workspaceReal, file.absolute, file.relative, {
       maxBytes: MAX_GREP_FILE_BYTES,
-      tooLarge: () => new TeamError('invalid-argument', 'too large'),
+      tooLarge: () => new TeamError('too-large', 'too large'),
     })
     return data.includes(0) ? null : data.toString('utf8')
   } catch {

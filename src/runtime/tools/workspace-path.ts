@@ -7,7 +7,7 @@ export const TEAM_FOLDER = '.team'
 
 /**
  * Resolves `path` (relative to the workspace, or absolute inside it) to the real absolute path a
- * file tool may open, or throws TeamError('invalid-argument'). Callers must open the returned
+ * file tool may open, or throws TeamError('path-refused'). Callers must open the returned
  * path, never the one they were given: `a/../b` is judged and used as `<workspace>/b` even when
  * `a` is a symlink, and every symlink on the way has already been followed and checked.
  *
@@ -122,12 +122,12 @@ function existsAsEntry(path: string): boolean {
 }
 
 function refuse(path: string, problem: string): never {
-  throw new TeamError('invalid-argument', `The path ${JSON.stringify(path)} ${problem}.`, { path })
+  throw new TeamError('path-refused', `The path ${JSON.stringify(path)} ${problem}.`, { path })
 }
 
 function refuseGit(path: string): never {
   throw new TeamError(
-    'invalid-argument',
+    'path-refused',
     `The path ${JSON.stringify(path)} is inside a .git folder (or is a .git file): git's own ` +
       'files are not written with file tools. Use git commands in bash (commit, branch, …).',
     { path },
@@ -136,7 +136,7 @@ function refuseGit(path: string): never {
 
 function refuseTeam(path: string, purpose: 'read' | 'write'): never {
   throw new TeamError(
-    'invalid-argument',
+    'path-refused',
     `The path ${JSON.stringify(path)} is inside ${TEAM_FOLDER}/, which holds the team's roster ` +
       `and mailboxes; file tools may not ${purpose} it. ` +
       'Use send_message and read_inbox to talk to the team.',

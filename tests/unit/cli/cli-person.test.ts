@@ -158,17 +158,22 @@ describe('the CLI says what happened, and refuses what it cannot do', () => {
     await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Wait.' })
     await team.host.whenIdle()
     expect(statusOf(team, 'alice')).toBe('idle')
-    const stopped = await cli(['stop', 'alice', '--workspace', team.workspace])
+    const stopped = await cli(['stop', 'alice', '--json', '--workspace', team.workspace])
     expect(stopped.code).toBe(1)
     expect(stopped.stdout).toBe('')
-    expect(stopped.stderr).toMatch(/alice is idle: there is nothing to stop/)
+    // The code says what holds it, for a script to act on; the message says it to a person.
+    expect(JSON.parse(stopped.stderr)).toEqual({
+      error: { code: 'not-running', message: 'alice is idle: there is nothing to stop.' },
+    })
     expect(existsSync(join(team.workspace, '.team', 'control.jsonl'))).toBe(false)
 
     // As the shutdown protocol leaves it (the protocol itself is tested in protocols/).
     team.host.team.setStatus('alice', 'shutdown', 'test: shut down')
-    const resumed = await cli(['resume', 'alice', '--workspace', team.workspace])
+    const resumed = await cli(['resume', 'alice', '--json', '--workspace', team.workspace])
     expect(resumed.code).toBe(1)
-    expect(resumed.stderr).toMatch(/alice is shut down: spawn it again/)
+    expect(JSON.parse(resumed.stderr)).toMatchObject({
+      error: { code: 'member-shut-down', message: expect.stringMatching(/spawn it again/) },
+    })
     const again = await cli(['shutdown', 'alice', '--workspace', team.workspace])
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/alice is already shut down/)

@@ -141,6 +141,8 @@ const working: HostEvent = {
   previous: 'idle',
   status: 'working',
   reason: 'activated',
+  cause: null,
+  error_code: null,
 }
 
 function savedState(): unknown {
@@ -279,6 +281,8 @@ describe('the desktop shell wired to Electron', () => {
       previous: 'working',
       status: 'error',
       reason: 'HTTP 529',
+      cause: null,
+      error_code: null,
     })
     expect(electron.state.notifications.map((n) => n.title)).toEqual(['alice stopped on an error'])
     expect(electron.state.badge).toEqual([1])
@@ -298,6 +302,8 @@ describe('the desktop shell wired to Electron', () => {
       previous: 'working',
       status: 'stalled',
       reason: 'silent',
+      cause: null,
+      error_code: null,
     })
     expect(electron.state.notifications).toEqual([])
     expect(electron.state.badge).toEqual([1])
@@ -345,6 +351,8 @@ describe('the desktop shell wired to Electron', () => {
       previous: 'working',
       status: 'error',
       reason: 'HTTP 529',
+      cause: null,
+      error_code: null,
     }
     first.service.emit(error)
     second.service.emit(error)

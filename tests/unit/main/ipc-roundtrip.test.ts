@@ -109,7 +109,8 @@ function nextBatch(): Promise<HostEvent[]> {
   return new Promise((resolve) => {
     const subscription = api.onEvents((events) => {
       subscription.dispose()
-      resolve(events)
+      // The receiver parses, as the window's store does.
+      resolve(hostEventSchema.array().parse(events))
     })
   })
 }
@@ -162,7 +163,7 @@ describe('the IPC adapter and the preload', () => {
   it('rejects with the error taxonomy: name, code and message', async () => {
     await expect(api.openWorkspace({ path: join(tmpdir(), 'no-such-folder-x') })).rejects.toEqual({
       name: 'TeamError',
-      code: 'invalid-argument',
+      code: 'not-found',
       message: expect.stringContaining('There is no folder'),
     })
     await expect(api.chat({ text: '' })).rejects.toMatchObject({
@@ -220,7 +221,7 @@ describe('the IPC adapter and the preload', () => {
   it("sends the events a command caused before the command's reply", async () => {
     const order: string[] = []
     const subscription = api.onEvents((events) => {
-      for (const event of events) order.push(event.type)
+      for (const event of hostEventSchema.array().parse(events)) order.push(event.type)
     })
     await api.openWorkspace({ path: folder('agent-teams-workspace-') })
     order.push('reply')
@@ -235,7 +236,12 @@ describe('the IPC adapter and the preload', () => {
     expect(contents.listenerCount('destroyed')).toBe(1)
     const opened: HostEvent[] = []
     const subscription = api.onEvents((events) =>
-      opened.push(...events.filter((event) => event.type === 'workspace-opened')),
+      opened.push(
+        ...hostEventSchema
+          .array()
+          .parse(events)
+          .filter((event) => event.type === 'workspace-opened'),
+      ),
     )
     await api.openWorkspace({ path: folder('agent-teams-workspace-') })
     await new Promise((resolve) => setTimeout(resolve, 50))

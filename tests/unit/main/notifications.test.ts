@@ -9,7 +9,7 @@ import {
   type DesktopNotification,
 } from '../../../src/main/notifications'
 import type { HostEvent } from '../../../src/shared/contract'
-import type { MemberStatus, WaitCause } from '../../../src/shared/roster'
+import type { MemberStatus, StatusCause } from '../../../src/shared/roster'
 import { agentView, planRequest, snapshot } from '../renderer/fake-api'
 
 const status = (
@@ -17,8 +17,16 @@ const status = (
   previous: MemberStatus,
   next: MemberStatus,
   reason = 'because',
-  cause: WaitCause | null = null,
-): HostEvent => ({ type: 'agent-status-changed', name, previous, status: next, reason, cause })
+  cause: StatusCause | null = null,
+): HostEvent => ({
+  type: 'agent-status-changed',
+  name,
+  previous,
+  status: next,
+  reason,
+  cause,
+  error_code: null,
+})
 
 /** Folds a sequence, as the shell does, and collects every notification raised. */
 function run(events: readonly HostEvent[], focused: (index: number) => boolean = () => false) {
@@ -41,13 +49,7 @@ describe('desktop notifications', () => {
   it('an agent that needs the person: paused on a budget, an error, a stall', () => {
     const { titles, shown } = run([
       open,
-      status(
-        'alice',
-        'working',
-        'waiting',
-        'paused: the team budget of 10000 tokens is spent',
-        'budget',
-      ),
+      status('alice', 'working', 'waiting', 'the team budget of 10000 tokens is spent', 'budget'),
       status('bob', 'working', 'error', 'HTTP 529: overloaded'),
       status('lead', 'working', 'stalled', 'no data for 60 s'),
     ])
@@ -141,7 +143,7 @@ describe('the badge and quitting', () => {
             agentView('alice', { status: 'error', statusReason: 'boom' }),
             agentView('bob', {
               status: 'waiting',
-              statusReason: 'paused: budget',
+              statusReason: 'the budget is used up',
               statusCause: 'budget',
             }),
             agentView('carol', { status: 'working', running: true }),

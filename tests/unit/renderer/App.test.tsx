@@ -79,6 +79,8 @@ describe('App', () => {
           previous: 'idle',
           status: 'working',
           reason: 'activated',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -109,6 +111,8 @@ describe('App', () => {
           previous: 'working' as const,
           status: 'error' as const,
           reason: refused,
+          cause: null,
+          error_code: 'auth',
         })),
         { type: 'team-alert', code: 'auth', message: refused },
       ]),
@@ -169,6 +173,7 @@ describe('App', () => {
             status: 'waiting',
             reason: 'Cannot reach the model endpoint. Retrying in 2.0 s (attempt 2 of 5).',
             cause,
+            error_code: null,
           },
         ]),
       )
@@ -185,6 +190,8 @@ describe('App', () => {
           previous: 'waiting',
           status: 'working',
           reason: 'working again',
+          cause: null,
+          error_code: null,
         },
       ]),
     )

@@ -7,7 +7,7 @@ import { failOnConsoleErrors, renderApp } from './render-app'
 
 failOnConsoleErrors()
 
-const paused = "paused: the agent's token budget is used up (5200 of 5000); raise it to resume"
+const paused = "the agent's token budget is used up (5200 of 5000); raise it to resume"
 
 const team = snapshot({
   members: [
@@ -94,7 +94,7 @@ describe('budgets', () => {
 
   it('refuses a limit that is not a whole number, and shows a refused save', async () => {
     const api = fakeApi({ snapshot: team })
-    api.setBudget.mockRejectedValueOnce(rejection('invalid-argument', 'Open a workspace first.'))
+    api.setBudget.mockRejectedValueOnce(rejection('no-workspace', 'Open a workspace first.'))
     await renderApp(api)
     await open('alice')
     fireEvent.click(within(header()).getByRole('button', { name: 'Set budget…' }))

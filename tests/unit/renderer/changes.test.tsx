@@ -308,7 +308,7 @@ describe('the Changes view', () => {
 
     fake.getReviewDiff.mockRejectedValue(
       rejection(
-        'invalid-argument',
+        'no-worktree',
         'bob works in the shared workspace: it has no branch of its own to review.',
       ),
     )

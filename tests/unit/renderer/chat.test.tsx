@@ -70,7 +70,7 @@ describe('the lead chat', () => {
   it('shows a failed send inline and keeps the text', async () => {
     const api = fakeApi()
     api.chat.mockRejectedValueOnce(
-      rejection('invalid-argument', 'No API key is set. Enter one in Settings.'),
+      rejection('no-api-key', 'No API key is set. Enter one in Settings.'),
     )
     await renderApp(api)
     const box = screen.getByLabelText('Message the lead')
@@ -87,7 +87,7 @@ describe('the lead chat', () => {
   it('clears a key-missing error once a key is saved', async () => {
     const api = fakeApi()
     api.chat.mockRejectedValueOnce(
-      rejection('invalid-argument', 'No API key is set. Enter one in Settings.'),
+      rejection('no-api-key', 'No API key is set. Enter one in Settings.'),
     )
     await renderApp(api)
     // The key was removed (in another window, or the environment changed).
@@ -138,6 +138,8 @@ describe('the lead chat', () => {
           previous: 'working',
           status: 'idle',
           reason: 'stopped',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -156,6 +158,8 @@ describe('the lead chat', () => {
           previous: 'working',
           status: 'error',
           reason: 'invalid x-api-key',
+          cause: null,
+          error_code: null,
         },
       ]),
     )

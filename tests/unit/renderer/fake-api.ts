@@ -35,6 +35,7 @@ export function agentView(name: string, change: Partial<AgentView> = {}): AgentV
     status: 'idle',
     statusReason: null,
     statusCause: null,
+    errorCode: null,
     running: false,
     usage: { input_tokens: 0, output_tokens: 0 },
     usageByModel: [],
@@ -262,7 +263,7 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     setWorktreeDefault: vi.fn(async () => ({})),
     getReviewDiff: vi.fn(async ({ name }: { name: string }) => {
       const diff = options.diffs?.[name]
-      if (diff === undefined) throw rejection('invalid-argument', `${name} has no worktree.`)
+      if (diff === undefined) throw rejection('no-worktree', `${name} has no worktree.`)
       return diff
     }),
     mergeTeammate: vi.fn(async () => ({ outcome: 'nothing', into: 'main' })),
@@ -296,7 +297,7 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     answerNeedsYou: vi.fn(
       async ({ id, decision, text }: { id: string; decision: string; text?: string }) => {
         const entry = (team.needsYou ?? []).find((candidate) => candidate.id === id)
-        if (!entry) throw rejection('invalid-argument', `There is no entry ${id}.`)
+        if (!entry) throw rejection('not-found', `There is no entry ${id}.`)
         const status =
           decision === 'deny' ? 'denied' : decision === 'answer' ? 'answered' : 'approved'
         return { entry: { ...entry, status, answer: text ?? null, settled_at: 2 } }

@@ -91,9 +91,7 @@ describe('the first run', () => {
 
   it('shows a folder that cannot be opened inline', async () => {
     const api = fakeApi({ workspace: null })
-    api.openWorkspace.mockRejectedValueOnce(
-      rejection('invalid-argument', 'There is no folder /nope.'),
-    )
+    api.openWorkspace.mockRejectedValueOnce(rejection('not-found', 'There is no folder /nope.'))
     await renderApp(api, 'first-run')
     fireEvent.change(screen.getByLabelText('Folder path'), { target: { value: '/nope' } })
     await act(async () => {

@@ -86,7 +86,7 @@ describe('the inbox view', () => {
       next: null,
     })
     await act(async () => {
-      api.emit([{ type: 'inbox-changed', name: 'bob', change: 'appended' }])
+      api.emit([{ type: 'inbox-changed', name: 'bob', change: 'appended', pending: 2 }])
     })
     expect(await screen.findByText('appended by echo >>')).toBeInTheDocument()
     expect(api.getInbox).toHaveBeenLastCalledWith({
@@ -95,6 +95,42 @@ describe('the inbox view', () => {
       from: { segment: 1, offset: 80 },
     })
     expect(screen.getAllByTestId('inbox-entry')).toHaveLength(4)
+  })
+
+  it('updates the unread count from the events alone: no snapshot is read for it', async () => {
+    const api = fakeApi({ snapshot: team })
+    await renderApp(api)
+    expect(api.getSnapshot).toHaveBeenCalledTimes(1)
+    const message = {
+      id: 'm9',
+      type: 'message' as const,
+      from: 'lead',
+      to: 'bob',
+      content: 'one more',
+      timestamp: 2,
+      extra: {},
+    }
+    await act(async () => {
+      api.emit([
+        { type: 'message-sent', message },
+        { type: 'inbox-changed', name: 'bob', change: 'appended', pending: 2 },
+      ])
+    })
+    expect(screen.getByTestId('unread-bob')).toHaveTextContent('2')
+    await act(async () => {
+      api.emit([
+        { type: 'message-delivered', agent: 'bob', ids: ['m9'] },
+        {
+          type: 'message-rejected',
+          inbox: 'bob',
+          position: { segment: 1, offset: 80 },
+          reason: 'a claim the record does not hold',
+        },
+        { type: 'inbox-changed', name: 'bob', change: 'consumed', pending: 0 },
+      ])
+    })
+    expect(screen.queryByTestId('unread-bob')).not.toBeInTheDocument()
+    expect(api.getSnapshot).toHaveBeenCalledTimes(1)
   })
 
   it('pages with Load more', async () => {

@@ -165,7 +165,11 @@ describe('the agent view', () => {
   it('points to the queue instead of its status banner while the queue holds its state', async () => {
     const paused = snapshot({
       members: [
-        agentView('bob', { status: 'waiting', statusReason: 'paused: the budget is used up' }),
+        agentView('bob', {
+          status: 'waiting',
+          statusReason: 'the budget is used up',
+          statusCause: 'budget',
+        }),
       ],
       needsYou: [
         needsYouEntry({

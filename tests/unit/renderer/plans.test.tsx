@@ -75,7 +75,7 @@ describe('plan approval', () => {
   it('shows a failed review on the card and keeps the buttons', async () => {
     const api = fakeApi({ snapshot: team })
     api.reviewPlan.mockRejectedValueOnce(
-      rejection('invalid-argument', 'The plan request plan-1 was already approved.'),
+      rejection('already-settled', 'The plan request plan-1 was already approved.'),
     )
     await renderApp(api)
     await act(async () => {

@@ -97,7 +97,7 @@ describe('an agent’s profile, changed later from the roster', () => {
     const api = fakeApi({ snapshot: team })
     api.getProfiles.mockResolvedValue({ profiles: [...builtIn, docs], problem: null })
     api.setAgentProfile.mockRejectedValue(
-      rejection('invalid-argument', 'There is no profile "docs": save it first.'),
+      rejection('not-found', 'There is no profile "docs": save it first.'),
     )
     const dialog = await openProfile(api, 'lead')
     expect(within(dialog).getByLabelText('Profile')).toHaveValue('lead')
@@ -182,7 +182,7 @@ describe('a custom profile, saved from the Profile dialog', () => {
     const api = fakeApi({ snapshot: team })
     api.getProfiles.mockResolvedValue({ profiles: [...builtIn, docs], problem: null })
     api.saveProfile.mockRejectedValue(
-      rejection('invalid-argument', '"tester" is a built-in profile: choose another name.'),
+      rejection('reserved-name', '"tester" is a built-in profile: choose another name.'),
     )
     let dialog = await openProfile(api, 'bob')
     await click(dialog, 'New profile…')

@@ -73,6 +73,8 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
     previous: 'idle',
     status: 'working',
     reason: 'activated',
+    cause: null,
+    error_code: null,
   },
   'roster-changed': {
     type: 'roster-changed',
@@ -86,7 +88,12 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
     line: 3,
     column: 7,
   },
-  'inbox-changed': { type: 'inbox-changed', name: 'alice', change: 'appended' },
+  'inbox-changed': { type: 'inbox-changed', name: 'alice', change: 'appended', pending: 2 },
+  'budget-changed': {
+    type: 'budget-changed',
+    name: 'alice',
+    budget: { tokens: 5000, rounds: null, usd: 2 },
+  },
   'message-sent': {
     type: 'message-sent',
     message: {
@@ -282,6 +289,8 @@ describe('reduceEvents', () => {
       previous: 'idle',
       status: 'error',
       reason: 'boom',
+      cause: null,
+      error_code: null,
     })
     expect(state.agents['alice']).toMatchObject({
       status: 'error',
@@ -308,6 +317,8 @@ describe('reduceEvents', () => {
       previous: 'working',
       status: 'idle',
       reason: 'stopped',
+      cause: null,
+      error_code: null,
     })
     expect(state.live['bob']).toEqual({ text: '', lastText: 'half a thought', tools: [] })
   })
@@ -320,6 +331,8 @@ describe('reduceEvents', () => {
       previous: 'idle',
       status: 'working',
       reason: 'x',
+      cause: null,
+      error_code: null,
     })
     expect(next.agents).toBe(state.agents)
   })
@@ -390,25 +403,50 @@ describe('reduceEvents', () => {
     expect(reduceEvent(opened(), examples['inbox-changed']).inboxes).toEqual({})
   })
 
-  it('message-sent counts one more unread message for the recipient', () => {
-    const next = reduceEvent(opened(), examples['message-sent'])
+  it('inbox-changed sets the unread count it carries, whatever the count was', () => {
+    const next = reduceEvent(opened(), examples['inbox-changed'])
     expect(next.agents['alice']?.pending).toBe(2)
+    const consumed = reduceEvent(next, {
+      type: 'inbox-changed',
+      name: 'alice',
+      change: 'consumed',
+      pending: 0,
+    })
+    expect(consumed.agents['alice']?.pending).toBe(0)
+    // The same count again changes nothing: the roster row does not render again.
+    expect(reduceEvent(consumed, { ...examples['inbox-changed'], pending: 0 }).agents).toBe(
+      consumed.agents,
+    )
   })
 
-  it('message-delivered lowers the count and marks the entries delivered', () => {
+  it('message-sent and message-delivered leave the count to the inbox-changed after them', () => {
+    const sent = reduceEvent(opened(), examples['message-sent'])
+    expect(sent.agents['alice']?.pending).toBe(1)
+    expect(reduceEvent(opened(), examples['message-delivered']).agents['alice']?.pending).toBe(1)
+  })
+
+  it('budget-changed sets the budget it carries, the team’s when its name is null', () => {
+    const next = reduceEvent(opened(), examples['budget-changed'])
+    expect(next.agents['alice']?.budget).toEqual({ tokens: 5000, rounds: null, usd: 2 })
+    const team = reduceEvent(next, {
+      type: 'budget-changed',
+      name: null,
+      budget: { tokens: null, rounds: 40, usd: null },
+    })
+    expect(team.teamBudget).toEqual({ tokens: null, rounds: 40, usd: null })
+  })
+
+  it('message-delivered marks the entries delivered', () => {
     const state = inboxPageLoaded(opened(), 'alice', null, {
       entries: [inboxEntry(0), inboxEntry(10, { id: 'm10' })],
       next: null,
     })
     const next = reduceEvent(state, examples['message-delivered'])
-    expect(next.agents['alice']?.pending).toBe(0)
     expect(next.inboxes['alice']?.entries.map((entry) => entry.state)).toEqual([
       'delivered',
       'pending',
     ])
     expect(next.inboxes['alice']?.stale).toBe(false)
-    const again = reduceEvent(next, { type: 'message-delivered', agent: 'alice', ids: ['a', 'b'] })
-    expect(again.agents['alice']?.pending).toBe(0)
   })
 
   it('message-delivered for a line not shown yet marks the inbox to be read again', () => {

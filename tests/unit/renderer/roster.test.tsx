@@ -73,19 +73,10 @@ describe('the roster', () => {
           previous: 'idle',
           status: 'working',
           reason: 'activated',
+          cause: null,
+          error_code: null,
         },
-        {
-          type: 'message-sent',
-          message: {
-            id: 'x',
-            type: 'message',
-            from: 'lead',
-            to: 'alice',
-            content: 'go',
-            timestamp: 1,
-            extra: {},
-          },
-        },
+        { type: 'inbox-changed', name: 'alice', change: 'appended', pending: 4 },
         {
           type: 'usage-reported',
           agent: 'alice',
@@ -101,8 +92,15 @@ describe('the roster', () => {
     // Sonnet 4.5 at $3 in, $15 out a million: 0.12 + 0.03.
     expect(screen.getByTestId('roster-item-alice')).toHaveTextContent('42k · $0.15')
 
-    act(() => api.emit([{ type: 'message-delivered', agent: 'alice', ids: ['a', 'b', 'c', 'x'] }]))
+    act(() =>
+      api.emit([
+        { type: 'message-delivered', agent: 'alice', ids: ['a', 'b', 'c', 'x'] },
+        { type: 'inbox-changed', name: 'alice', change: 'consumed', pending: 0 },
+      ]),
+    )
     expect(screen.queryByTestId('unread-alice')).not.toBeInTheDocument()
+    // The counts came with the events: no snapshot was read for them (the boot's one only).
+    expect(api.getSnapshot).toHaveBeenCalledTimes(1)
   })
 
   it('shows tokens and cost in the roster, the cached share and the cost in its title', async () => {
@@ -139,7 +137,7 @@ describe('the roster', () => {
           agentView('erin', { status: 'stalled', statusReason: 'no stream event for 90 s' }),
           agentView('fay', {
             status: 'waiting',
-            statusReason: "paused: the agent's token budget is used up (5200 of 5000)",
+            statusReason: "the agent's token budget is used up (5200 of 5000)",
             statusCause: 'budget',
           }),
         ],
@@ -240,6 +238,8 @@ describe('the roster', () => {
           previous: 'working',
           status: 'idle',
           reason: 'stopped',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -305,6 +305,8 @@ describe('the roster', () => {
           previous: 'idle',
           status: 'working',
           reason: 'activated',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -331,6 +333,8 @@ describe('the roster', () => {
           previous: 'working',
           status: 'shutdown',
           reason: 'my work is saved',
+          cause: null,
+          error_code: null,
         },
       ]),
     )
@@ -409,7 +413,7 @@ describe('the roster', () => {
   it('says so when the shutdown request fails', async () => {
     const api = fakeApi({ snapshot: team })
     api.requestShutdown.mockRejectedValueOnce(
-      rejection('unknown-recipient', '"alice" is not on the roster.'),
+      rejection('unknown-agent', '"alice" is not on the roster.'),
     )
     await renderApp(api)
 

@@ -64,7 +64,7 @@ describe('poll and commit', () => {
     const batch = await consumer.poll()
     consumer.commit(batch)
     const error = thrown(() => consumer.commit(batch))
-    expect(error.code).toBe('invalid-argument')
+    expect(error.code).toBe('stale-batch')
     expect(error.message).toMatch(/no longer the cursor/)
   })
 
@@ -297,7 +297,7 @@ describe('the cursor file', () => {
     consumer.close()
     writeFileSync(team.paths.cursor('alice'), text)
     const error = thrown(() => team.mailbox.openConsumer('alice'))
-    expect(error.code).toBe('io')
+    expect(error.code).toBe('file-invalid')
     expect(error.message).toContain(team.paths.cursor('alice'))
     expect(error.message).toMatch(/is damaged; move it aside/)
     await expect(team.mailbox.peek('alice')).rejects.toThrow(/is damaged/)

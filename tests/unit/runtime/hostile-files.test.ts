@@ -96,7 +96,7 @@ const FILES = [
     file: 'a consumer lock',
     path: (team: ReturnType<typeof tempTeam>) => team.paths.consumerLock('alice'),
     read: (team: ReturnType<typeof tempTeam>) =>
-      acquireFileLock(team.paths.consumerLock('alice'), 'test', () => 'busy'),
+      acquireFileLock(team.paths.consumerLock('alice'), 'test', () => 'busy', 'inbox-busy'),
     what: /The lock file/,
     cap: FILE_CAPS.cursor,
   },

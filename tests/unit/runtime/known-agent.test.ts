@@ -14,8 +14,8 @@ import { tempWorkspace } from '../../helpers/workspace'
 const BAD_NAMES = [
   ['../x', 'invalid-name'],
   ['LEAD', 'invalid-name'],
-  ['nobody', 'unknown-recipient'],
-  ['user', 'unknown-recipient'],
+  ['nobody', 'unknown-agent'],
+  ['user', 'unknown-agent'],
 ] as const
 
 async function openService(): Promise<{ service: AppService; workspace: string }> {

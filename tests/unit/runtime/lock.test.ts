@@ -172,14 +172,19 @@ describe('acquireFileLock', () => {
   it('creates the folder, refuses a second holder with the given message, and releases once', () => {
     const { dir } = tempWorkspace()
     const path = join(dir, 'deep', 'er', 'x.lock')
-    const lock = acquireFileLock(path, 'test', (holder) => `busy: ${holder}`)
-    expect(() => acquireFileLock(path, 'test', (holder) => `busy: ${holder}`)).toThrow(
+    const busy = (holder: string) => `busy: ${holder}`
+    const lock = acquireFileLock(path, 'test', busy, 'board-busy')
+    expect(() => acquireFileLock(path, 'test', busy, 'board-busy')).toThrow(
       new RegExp(`^busy: process ${process.pid}$`),
+    )
+    // The code is the caller's: what is busy (an inbox, the board, the workspace) is its to say.
+    expect(() => acquireFileLock(path, 'test', busy, 'board-busy')).toThrow(
+      expect.objectContaining({ code: 'board-busy' }),
     )
     lock.release()
     lock.release()
     expect(existsSync(path)).toBe(false)
-    const again = acquireFileLock(path, 'test', () => 'busy')
+    const again = acquireFileLock(path, 'test', () => 'busy', 'inbox-busy')
     // A release of the old lock must not free the new holder's lock.
     lock.release()
     expect(existsSync(path)).toBe(true)

@@ -108,7 +108,7 @@ describe('send', () => {
     ['Bob', 'invalid-name', /Invalid sender: .*start with a lowercase letter/],
     ['../x', 'invalid-name', /Invalid sender/],
     ['', 'invalid-name', /Invalid sender: the name is empty/],
-    ['carol', 'unknown-recipient', /Unknown sender "carol": not on the team's roster/],
+    ['carol', 'unknown-agent', /Unknown sender "carol": not on the team's roster/],
   ])('refuses sender %j and writes nothing', (from, code, message) => {
     const team = tempTeam()
     const error = sendError(team, { from, to: 'alice', content: 'x' })

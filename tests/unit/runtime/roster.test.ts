@@ -159,7 +159,7 @@ describe('the roster', () => {
     expect(Roster.read(paths).members[0]).toMatchObject({ status: 'shutdown', updated_at: 5 })
     expect(() => roster.setStatus('zed', 'idle')).toThrow(
       expect.objectContaining({
-        code: 'unknown-recipient',
+        code: 'unknown-agent',
         message: expect.stringMatching(/"zed" is not on the roster/),
       }),
     )

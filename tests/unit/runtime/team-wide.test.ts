@@ -74,7 +74,10 @@ describe('AppService: the team-wide commands and closeWorkspace', () => {
     expect(events).toContain('workspace-closed')
     expect(await service.execute('getInfo', {})).toMatchObject({ workspace: null })
     expect(await service.execute('getSnapshot', {})).toBeNull()
-    await expect(service.execute('stopAll', {})).rejects.toThrow(/Open a workspace first/)
+    await expect(service.execute('stopAll', {})).rejects.toMatchObject({
+      code: 'no-workspace',
+      message: 'Open a workspace first.',
+    })
     // Closing twice is harmless: nothing is open.
     expect(await service.execute('closeWorkspace', {})).toEqual({})
   })

@@ -39,6 +39,8 @@ describe('Team.open', () => {
         name: 'alice',
         previous: 'working',
         status: 'idle',
+        cause: null,
+        error_code: null,
       }),
     ])
     expect(JSON.parse(readFileSync(paths.config, 'utf8')).members[0].status).toBe('idle')

@@ -27,7 +27,7 @@ describe('browser mode: the task board over the WebSocket', () => {
     const refused = await client.request('updateTask', { id: '1', owner: 'nobody' })
     expect(refused).toMatchObject({
       ok: false,
-      error: { code: 'unknown-recipient', message: expect.stringMatching(/"nobody" is not on/) },
+      error: { code: 'unknown-agent', message: expect.stringMatching(/"nobody" is not on/) },
     })
     const cycle = await client.request('updateTask', { id: '1', blockedBy: ['1'] })
     expect(cycle).toMatchObject({

@@ -4,7 +4,7 @@ import type { HostEvent } from '../../../src/shared/contract'
 import { EVENT_BATCH_MS } from '../../../src/shared/wire'
 
 const delta = (agent: string, text: string): HostEvent => ({ type: 'text-delta', agent, text })
-const inbox: HostEvent = { type: 'inbox-changed', name: 'bob', change: 'appended' }
+const inbox: HostEvent = { type: 'inbox-changed', name: 'bob', change: 'appended', pending: 1 }
 
 function batcher(): { batcher: EventBatcher; sent: HostEvent[][] } {
   const sent: HostEvent[][] = []

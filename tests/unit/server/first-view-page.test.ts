@@ -101,7 +101,7 @@ describe('firstViewPages', () => {
     expect(first).toContain('<p>team alpha $& 1</p></fieldset><div id="root"></div>')
     expect(await pages.page()).toBe(first)
     expect(renders(key)).toBe(1)
-    host.emit({ type: 'inbox-changed', name: 'lead' } as HostEvent)
+    host.emit({ type: 'inbox-changed', name: 'lead', change: 'appended', pending: 1 })
     expect(await pages.page()).toContain('<p>team alpha $& 2</p>')
     expect(renders(key)).toBe(2)
     expect(report).not.toHaveBeenCalled()

@@ -72,7 +72,7 @@ describe('serve on a workspace with hostile files', () => {
     mkdirSync(setup.team.paths.mailboxState('alice'), { recursive: true })
     writeFileSync(setup.team.paths.cursor('alice'), '{"v":1,"segment":')
     await expect(within(setup.run())).rejects.toMatchObject({
-      code: 'io',
+      code: 'file-invalid',
       message: expect.stringMatching(/The cursor file .*alice.* is damaged/),
     })
     // Nothing is held: no runtime lock, no consumer lock, and a fixed workspace opens again.

@@ -8,7 +8,7 @@ import {
   type WebSocketApi,
 } from '../../../src/renderer/transport/websocket-api'
 import { startBrowserServer, type BrowserServer } from '../../../src/server/browser-server'
-import type { HostEvent } from '../../../src/shared/contract'
+import { hostEventSchema, type HostEvent } from '../../../src/shared/contract'
 import { waitFor } from '../../helpers/wait'
 import { startFixture, type Fixture } from './fixture'
 
@@ -67,14 +67,16 @@ describe('connectWebSocketApi against the real server', () => {
     expect(failure).toBeInstanceOf(RemoteCommandError)
     expect(failure).toMatchObject({
       name: 'TeamError',
-      code: 'invalid-argument',
+      code: 'not-found',
       message: expect.stringContaining('There is no folder'),
     })
   })
 
   it('delivers events in batches to onEvents listeners until they unsubscribe', async () => {
     const batches: HostEvent[][] = []
-    const subscription = api.onEvents((events) => batches.push(events))
+    const subscription = api.onEvents((events) =>
+      batches.push(hostEventSchema.array().parse(events)),
+    )
     await api.saveSettings({ useOfflineModel: true })
     await waitFor(
       () => batches.length > 0,

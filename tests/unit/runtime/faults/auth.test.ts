@@ -28,6 +28,16 @@ describe('a refused API key (401)', () => {
     expect(alerts[0]?.message).toMatch(/Settings/)
     expect(alerts[0]?.message).toMatch(/401/)
     expect(eventsOf(team, 'agent-error')).toEqual([])
+    // Whoever the refusal holds says so as data: the error's code, or the pause's cause.
+    const held = eventsOf(team, 'agent-status-changed').filter(
+      (event) => event.status === 'error' || event.status === 'waiting',
+    )
+    expect(held.map((event) => event.name).sort()).toEqual([...AGENTS].sort())
+    for (const event of held)
+      expect(
+        event.status === 'error' ? event.error_code : event.cause,
+        `${event.name} ${event.status}`,
+      ).toBe('auth')
     // The refused requests never reached the script; nobody retried a refused key.
     expect(team.server.requests.every((request) => 'error' in request.reply)).toBe(true)
     for (const name of AGENTS) expect(requestsOf(team, name).length, name).toBeLessThanOrEqual(1)

@@ -5,6 +5,7 @@ import { text, toolCall, type Reply } from '../../../../src/offline-model/script
 import { agentScript, requestsOf } from '../../../helpers/agents'
 import { cli } from '../../../helpers/cli'
 import {
+  eventsOf,
   lastRecord,
   reasonsFor,
   statusOf,
@@ -41,9 +42,16 @@ async function pausedByRounds(): Promise<HostUnderTest> {
   expect(requestsOf(team, 'alice')).toHaveLength(2)
   const [reason] = reasonsFor(team, 'alice', 'waiting')
   expect(reason).toMatch(/round budget/)
+  // That it is a pause is the cause's to say: the words carry no "paused:" for anyone to parse.
+  expect(reason).not.toMatch(/paused/)
   // The UI offers "Set budget" from this cause, never from the reason's words.
   expect(waitCausesOf(team, 'alice')).toEqual(['budget'])
-  expect(lastRecord(team, 'alice')).toMatchObject({ kind: 'status', status: 'waiting' })
+  // The transcript is for people: it says so in words.
+  expect(lastRecord(team, 'alice')).toMatchObject({
+    kind: 'status',
+    status: 'waiting',
+    reason: `paused: ${reason}`,
+  })
   return team
 }
 
@@ -85,6 +93,10 @@ describe('budgets', () => {
     )
     await team.host.whenIdle()
     expect(team.host.budgetOf('alice')).toEqual({ tokens: null, rounds: 9, usd: null })
+    // The window learns a budget set from the CLI from this event, not by reading a snapshot.
+    expect(eventsOf(team, 'budget-changed')).toEqual([
+      { type: 'budget-changed', name: 'alice', budget: { tokens: null, rounds: 9, usd: null } },
+    ])
     expect(statusOf(team, 'alice')).toBe('idle')
   })
 

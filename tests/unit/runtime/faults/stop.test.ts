@@ -46,9 +46,10 @@ function expectStopped(team: HostUnderTest, name: string): void {
   expect(statuses.map((record) => [record.status, record.reason])).toEqual([
     ['idle', 'stopped by the person'],
   ])
+  // What acts on the stop (task automation gives the task back) reads the cause, not the words.
   expect(
     eventsOf(team, 'agent-status-changed').some(
-      (event) => event.name === name && event.status === 'idle' && event.reason === 'stopped',
+      (event) => event.name === name && event.status === 'idle' && event.cause === 'stopped',
     ),
   ).toBe(true)
   expect(team.host.errors()).toEqual([])

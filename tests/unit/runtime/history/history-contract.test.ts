@@ -75,7 +75,7 @@ describe('the contract: searchHistory and exportHistory', () => {
     const { service } = await open()
     const refused = async (query: unknown, pattern: RegExp) => {
       await expect(service.execute('searchHistory', query)).rejects.toMatchObject({
-        code: expect.stringMatching(/invalid-argument|invalid-name|unknown-recipient/),
+        code: expect.stringMatching(/invalid-argument|invalid-name|unknown-agent/),
         message: expect.stringMatching(pattern),
       })
     }

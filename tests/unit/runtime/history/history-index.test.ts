@@ -109,6 +109,7 @@ describe('the team history index', () => {
       type: 'inbox-changed',
       name: 'alice',
       change: 'appended',
+      pending: 1,
     })
     const reads = transcriptReads
     const found = await history.search({ text: 'zebra' })

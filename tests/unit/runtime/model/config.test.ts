@@ -141,7 +141,7 @@ describe('readSettings', () => {
     expect(() => readSettings(path)).toThrow(TeamError)
     expect(() => readSettings(path)).toThrow(
       expect.objectContaining({
-        code: 'invalid-argument',
+        code: 'file-invalid',
         message: expect.stringMatching(
           new RegExp(`^The settings file ${path} is invalid: apiKey: .*; model: `),
         ),

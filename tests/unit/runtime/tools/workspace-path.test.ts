@@ -18,7 +18,7 @@ function refusal(workspace: string, path: string, purpose: 'read' | 'write' = 'r
   try {
     resolveInWorkspace(workspace, path, purpose)
   } catch (error) {
-    expect(error).toMatchObject({ name: 'TeamError', code: 'invalid-argument' })
+    expect(error).toMatchObject({ name: 'TeamError', code: 'path-refused' })
     return (error as Error).message
   }
   throw new Error(`${path} was not refused for ${purpose}`)
