@@ -8,7 +8,7 @@ import {
   type ModelChoice,
   type ModelChoiceChange,
 } from '../../shared/model-choice'
-import { LEAD, USER, assertSpawnableName } from '../../shared/names'
+import { LEAD, USER } from '../../shared/names'
 import type { NeedsYouAnswer, NeedsYouEntry } from '../../shared/needs-you'
 import type { PriceOverrides } from '../../shared/prices'
 import type { TranscriptRecord } from '../../shared/transcript'
@@ -42,23 +42,12 @@ import { reconcileMirrors } from '../needs-you/mirror'
 import type { NeedsYou } from '../needs-you/queue'
 import { permissionOf, type AgentPermission } from '../permissions/agent-permissions'
 import type { ProfileStore } from '../permissions/profile-store'
-import {
-  assertProfileChange,
-  setProfileChoice,
-  type ProfileChoiceChange,
-} from '../permissions/profile-choice'
+import { setProfileChoice, type ProfileChoiceChange } from '../permissions/profile-choice'
 import type { Protocols } from '../protocols/service'
 import type { ProtocolRequest } from '../protocols/store'
 import { summarizeRoster, type RosterSummary } from './roster-summary'
-import {
-  assertSpawnable,
-  enrollSpawn,
-  keptNote,
-  spawnAsAllowed,
-  spawnSummary,
-  spawnTask,
-  type SpawnRequest,
-} from './spawn-request'
+import { spawnMember } from './spawn'
+import type { SpawnRequest } from './spawn-request'
 import { Team, type ControlCommand, type TeamListener } from '../team/team'
 import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
@@ -215,40 +204,21 @@ export class TeamHost {
    * rights of a member already on the roster; anyone else's re-spawn keeps them and says so.
    */
   async spawn(asked: SpawnRequest): Promise<string> {
-    this.assertOpen()
-    assertSpawnableName(asked.name)
-    const { allowed: request, refused } = spawnAsAllowed(
+    return spawnMember(
+      {
+        team: this.team,
+        protocols: this.protocols,
+        profiles: this.profiles,
+        worktrees: this.worktrees,
+        mcp: this.mcp,
+        now: () => (this.options.clock ?? systemClock).now() / 1000,
+        assertOpen: () => this.assertOpen(),
+        firstTurn: (name, from, text) => this.agents.load(name).addUserTurn(from, text),
+        modelChoice: (name) => this.modelChoice(name),
+        permission: (name) => this.permission(name),
+      },
       asked,
-      this.team.roster.find(asked.name) !== undefined,
     )
-    assertModelChoice(request)
-    this.mcp.assertKnown(request.mcpServers)
-    assertProfileChange(this.profiles, request)
-    // Refused before anything is made (a worktree among them).
-    assertSpawnable(this.team, request.name)
-    const place = await this.worktrees.atSpawn(request.name, request.worktree)
-    // Making the worktree took time: the roster may have changed meanwhile.
-    this.assertOpen()
-    assertSpawnable(this.team, request.name)
-    const now = (this.options.clock ?? systemClock).now() / 1000
-    enrollSpawn(
-      { team: this.team, protocols: this.protocols, profiles: this.profiles },
-      request,
-      now,
-      place.record,
-    )
-    this.worktrees.turnStarted(request.name)
-    const member = this.team.roster.find(request.name)
-    this.agents
-      .load(request.name)
-      .addUserTurn(request.by ?? LEAD, spawnTask(request, member?.plan_first === true))
-    return [
-      spawnSummary(request, this.modelChoice(request.name)),
-      place.note,
-      keptNote(request.name, refused, this.permission(request.name), member?.mcp_servers),
-    ]
-      .filter((note) => note !== '')
-      .join('; ')
   }
 
   /**
