@@ -81,6 +81,9 @@ export async function bundleWorkers(
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
+    // jsonc-parser's main is a UMD module that require()s its own parts by computed names, which
+    // a bundle cannot follow: its ES module build is bundled instead (as build-cli.mjs does).
+    alias: { 'jsonc-parser': join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js') },
     // Some dependencies are CommonJS and require() node built-ins from inside the ESM bundle.
     banner: {
       js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",

@@ -5,6 +5,14 @@ import { join, resolve } from 'node:path'
 import { build } from 'esbuild'
 
 const WORKERS = resolve(import.meta.dirname, 'workers')
+/**
+ * jsonc-parser's main is a UMD module that require()s its own parts by computed names, which a
+ * bundle cannot follow: its ES module build is bundled instead (as scripts/build-cli.mjs does).
+ */
+const JSONC_PARSER_ESM = resolve(
+  import.meta.dirname,
+  '../../node_modules/jsonc-parser/lib/esm/main.js',
+)
 
 /**
  * Bundles the worker scripts into plain .mjs files once, so that each of the hundreds of
@@ -22,6 +30,7 @@ export async function bundleWorkers(
     platform: 'node',
     format: 'esm',
     target: 'node24',
+    alias: { 'jsonc-parser': JSONC_PARSER_ESM },
     // CommonJS packages in the bundle (undici) require Node's built-ins, which an ES module
     // bundle can only do through a require of its own.
     banner: {
