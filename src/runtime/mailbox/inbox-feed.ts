@@ -5,16 +5,20 @@ import {
   type InboxChange,
   type TeamEvent,
 } from '../../shared/events'
-import type { Mailbox } from './mailbox'
+import { newPendingTally, type Mailbox, type PendingTally } from './mailbox'
 
 /**
  * How many messages wait in `name`'s inbox, from its cursor on (at most PENDING_COUNT_LIMIT).
  * An inbox refused as a file (a FIFO in its place) counts none: its agent's own error says what
  * is wrong with it.
  */
-export async function countPending(mailbox: Mailbox, name: string): Promise<number> {
+export async function countPending(
+  mailbox: Mailbox,
+  name: string,
+  tally?: PendingTally,
+): Promise<number> {
   try {
-    return await mailbox.countPending(name, PENDING_COUNT_LIMIT)
+    return await mailbox.countPending(name, PENDING_COUNT_LIMIT, tally)
   } catch (error) {
     if (error instanceof TeamError) return 0
     throw error
@@ -54,6 +58,8 @@ interface Counting {
  */
 export class InboxFeed {
   private readonly counting = new Map<string, Counting>()
+  /** Per inbox, what its last count judged (mailbox.ts): the next reads only what is new. */
+  private readonly tallies = new Map<string, PendingTally>()
   /** Waits between counts, cut short by close(). */
   private readonly waits = new Set<() => void>()
   private closed = false
@@ -101,7 +107,12 @@ export class InboxFeed {
 
   private async count(name: string): Promise<{ pending: number; failure: unknown }> {
     try {
-      return { pending: await countPending(this.mailbox, name), failure: null }
+      let tally = this.tallies.get(name)
+      if (tally === undefined) {
+        tally = newPendingTally()
+        this.tallies.set(name, tally)
+      }
+      return { pending: await countPending(this.mailbox, name, tally), failure: null }
     } catch (error) {
       return { pending: 0, failure: error }
     }

@@ -178,10 +178,21 @@ export class Mailbox {
    * at a time, as it runs after every change of the inbox. A line the consumer will refuse (a
    * duplicate, a claim the record does not hold) counts until its commit, as `peek` shows it.
    */
-  async countPending(name: string, limit: number): Promise<number> {
+  async countPending(name: string, limit: number, tally?: PendingTally): Promise<number> {
     this.assertInboxName(name)
     const archived = archivedSegmentCount(this.paths, name)
     let at = readCursor(this.paths, name)
+    // In the live segment (the usual case) only what was appended since the last count is read.
+    if (tally !== undefined && at.segment > archived)
+      return countLive(tally, at, limit, (from) =>
+        scanSegment(
+          segmentPath(this.paths, name, at.segment, archived),
+          name,
+          at.segment,
+          from,
+          COUNT_READ_BYTES,
+        ),
+      )
     let count = 0
     for (;;) {
       const path = segmentPath(this.paths, name, at.segment, archived)
@@ -349,4 +360,55 @@ interface MailboxLine {
 function lineOf(message: MailMessage): MailboxLine {
   const text = `${messageToLine(message)}\n`
   return { text, bytes: Buffer.byteLength(text) }
+}
+
+/**
+ * What a count of one inbox's live segment remembers for the next: how far it has judged the
+ * segment, and where the messages it found start. The next count drops the messages the cursor
+ * has passed and reads only what was appended since, so that counting a busy inbox costs its new
+ * lines, not the whole backlog again (an inbox flooded with large lines was parsed again and
+ * again, and the process's memory grew with it).
+ */
+export interface PendingTally {
+  /** The segment it judged, and the cursor's offset in it at the last count. */
+  segment: number
+  cursor: number
+  /** How far the segment was judged: just past its last complete line read. */
+  judgedTo: number
+  /** The offsets of the messages found from the cursor on. */
+  messages: number[]
+}
+
+export function newPendingTally(): PendingTally {
+  return { segment: -1, cursor: 0, judgedTo: 0, messages: [] }
+}
+
+async function countLive(
+  tally: PendingTally,
+  cursor: { segment: number; offset: number },
+  limit: number,
+  scan: (from: number) => ReturnType<typeof scanSegment>,
+): Promise<number> {
+  // Segments are only appended to (an archive starts a new one), so a tally holds until the
+  // cursor moves to another segment, or back (the inbox was reset), or past what was judged.
+  if (
+    tally.segment !== cursor.segment ||
+    cursor.offset < tally.cursor ||
+    cursor.offset > tally.judgedTo
+  ) {
+    tally.segment = cursor.segment
+    tally.judgedTo = cursor.offset
+    tally.messages = []
+  }
+  tally.cursor = cursor.offset
+  tally.messages = tally.messages.filter((offset) => offset >= cursor.offset)
+  while (tally.messages.length < limit) {
+    const result = await scan(tally.judgedTo)
+    for (const line of result.lines)
+      if (line.kind === 'message') tally.messages.push(line.position.offset)
+    if (result.next <= tally.judgedTo) break
+    tally.judgedTo = result.next
+    if (result.atEnd) break
+  }
+  return Math.min(tally.messages.length, limit)
 }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { queueScript, text } from '../../../src/offline-model/script'
 import { countPending, InboxFeed } from '../../../src/runtime/mailbox/inbox-feed'
-import type { Mailbox } from '../../../src/runtime/mailbox/mailbox'
+import { newPendingTally, type Mailbox } from '../../../src/runtime/mailbox/mailbox'
 import type { TeamEvent, TeamEventOf } from '../../../src/shared/events'
 import { eventsOf } from '../../helpers/faults'
 import { startHost } from '../../helpers/host'
@@ -107,6 +107,37 @@ describe('the inbox feed', () => {
     expect(await countPending(team.mailbox, 'alice')).toBe(2)
     mkdirSync(team.paths.inbox('bob'))
     expect(await countPending(team.mailbox, 'bob')).toBe(0)
+  })
+
+  it('a tally kept between counts gives what a full count gives, as mail comes and goes', async () => {
+    const team = tempTeam()
+    const tally = newPendingTally()
+    const consumer = team.consumer('alice')
+    const both = async (): Promise<[number, number]> => [
+      await countPending(team.mailbox, 'alice', tally),
+      await countPending(team.mailbox, 'alice'),
+    ]
+    const send = (count: number): void => {
+      for (let index = 0; index < count; index++)
+        team.mailbox.send({ from: 'lead', to: 'alice', content: `m${index}` })
+    }
+    expect(await both()).toEqual([0, 0])
+    send(3)
+    appendFileSync(team.paths.inbox('alice'), 'not json\n{"torn":')
+    expect(await both()).toEqual([3, 3])
+    appendFileSync(team.paths.inbox('alice'), ' true}\n')
+    send(2)
+    expect(await both()).toEqual([5, 5])
+    // The agent takes the first: the tally drops it without reading the rest again.
+    const batch = await consumer.poll()
+    consumer.commit({ ...batch, end: batch.deliveries[1]!.position, deliveries: [] })
+    expect(await both()).toEqual([4, 4])
+    await consumer.commit(await consumer.poll())
+    expect(await both()).toEqual([0, 0])
+    // A new segment after an archive: counted from its start.
+    consumer.archive()
+    send(4)
+    expect(await both()).toEqual([4, 4])
   })
 })
 
