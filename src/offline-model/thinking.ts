@@ -1,5 +1,5 @@
 /**
- * Extended thinking as the API enforces it. A request with `thinking: {type: 'enabled'}` gets a
+ * Extended thinking as the API enforces it. A request with `thinking: {type: 'enabled'}` (or `'adaptive'`) gets a
  * thinking block with a signature first in its reply. The signature is an HMAC of the thinking
  * text under a key of this server, so a block sent back with its text or signature altered is
  * refused; and while the conversation's last assistant turn ended in tool use, that turn must
@@ -34,8 +34,10 @@ export class ThinkingSigner {
   requested(request: ModelRequest): boolean {
     const thinking = request.thinking as { type?: unknown; budget_tokens?: unknown } | undefined
     if (thinking === undefined || thinking.type === 'disabled') return false
+    // Adaptive thinking (the model decides how much; Claude Code asks for it) has no budget.
+    if (thinking.type === 'adaptive') return true
     if (thinking.type !== 'enabled')
-      refuse('thinking.type: Input should be "enabled" or "disabled"')
+      refuse('thinking.type: Input should be "enabled", "adaptive" or "disabled"')
     const budget = thinking.budget_tokens
     if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < MIN_BUDGET)
       refuse(

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { engineSchema } from './engine'
 import { mcpServerNameSchema } from './mcp'
 import { leadChoiceSchema, modelChoiceFields } from './model-choice'
 import { isValidName, RESERVED_NAMES } from './names'
@@ -89,6 +90,8 @@ export const memberSchema = z.looseObject({
   profile: profileNameSchema.optional(),
   /** Its own approval mode; absent: its profile's (plan-first when `plan_first` is set). */
   approval: approvalModeSchema.optional(),
+  /** What runs its turns (`shared/engine.ts`); absent: builtin. */
+  engine: engineSchema.optional(),
 })
 export type Member = z.infer<typeof memberSchema>
 
