@@ -7,6 +7,7 @@ import type { ModelTurn, TurnRequest } from '../model/client'
 import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
 import type { ActivationEnd, AgentOptions } from './agent-types'
+import type { TeamAgent } from './team-agent'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
 import { Compactor } from './compaction'
 import { CUT_OFF, cutOffCall, LoopDetector } from './guards'
@@ -25,7 +26,8 @@ const RECENT_IDS = 5000
  * streamed model turn, then its tool calls; until a final answer with nothing new, the round
  * cap, a pause, a stop, a shutdown or an error. `wake()` starts it again.
  */
-export class Agent {
+export class Agent implements TeamAgent {
+  readonly engine = 'builtin' as const
   readonly store: TranscriptStore
   private readonly consumer: InboxConsumer
   private readonly intake: InboxIntake

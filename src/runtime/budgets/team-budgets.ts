@@ -1,5 +1,5 @@
 import type { PriceOverrides } from '../../shared/prices'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import { NO_BUDGET, type Budget } from '../agents/guards'
 import { Budgets } from './budgets'
 import type { Roster } from '../roster/roster'
@@ -14,7 +14,7 @@ export class TeamBudgets {
     /** Budgets that apply where config.json sets none. */
     defaults: { agent?: Budget; team?: Budget } | undefined,
     prices: PriceOverrides | undefined,
-    private readonly agents: () => Iterable<Agent>,
+    private readonly agents: () => Iterable<TeamAgent>,
   ) {
     this.prices = prices ?? {}
     this.budgets = new Budgets(

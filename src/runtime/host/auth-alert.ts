@@ -1,5 +1,5 @@
 import type { TeamEvent } from '../../shared/events'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 
 const AUTH_ALERT = 'auth'
 
@@ -24,7 +24,7 @@ export class AuthAlert {
   }
 
   /** A new endpoint: clears the alert and lets the agents the refused key ended go on. */
-  clear(agents: Iterable<Agent>): void {
+  clear(agents: Iterable<TeamAgent>): void {
     if (this.problem === null) return
     this.problem = null
     this.publish({ type: 'team-alert-cleared', code: AUTH_ALERT })

@@ -1,7 +1,7 @@
 import type { Disposable } from '../../shared/disposable'
 import { branchesChangedEvent } from '../../shared/events'
 import { UNTRUSTED_NOTE } from '../../shared/trust'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import { randomIds, systemClock } from '../system/clock'
 import type { HostOptions } from './options'
 import { appDataFolder, workspaceDataFolder } from '../fs/app-folders'
@@ -51,11 +51,11 @@ export interface HostFeatures {
 
 /** What the features call back on the host: its agents and the person's commands. */
 export interface FeatureHooks extends NeedsYouActions {
-  readonly agents: () => Iterable<Agent>
+  readonly agents: () => Iterable<TeamAgent>
   /** The agent if it is loaded (a protocol's shutdown acts only on a loaded one). */
-  readonly loadedAgent: (name: string) => Agent | undefined
+  readonly loadedAgent: (name: string) => TeamAgent | undefined
   /** The agent, loaded if need be (the task board gives it a turn). */
-  readonly agent: (name: string) => Agent
+  readonly agent: (name: string) => TeamAgent
   readonly sendToTeammate: TeamWorktreesDependencies['sendToTeammate']
   /** Mail from the person to an agent (the sandbox's notices of what it blocked). */
   readonly sendFromUser: (to: string, content: string) => void

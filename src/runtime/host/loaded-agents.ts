@@ -1,6 +1,6 @@
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import type { Team } from '../team/team'
 
 /**
@@ -8,16 +8,16 @@ import type { Team } from '../team/team'
  * message, a spawn, a look at its transcript), so a team of many idle teammates costs nothing
  * until one is needed; a name off the roster is refused.
  */
-export class LoadedAgents extends Map<string, Agent> {
+export class LoadedAgents extends Map<string, TeamAgent> {
   constructor(
     private readonly team: Team,
-    private readonly create: (name: string) => Agent,
+    private readonly create: (name: string) => TeamAgent,
   ) {
     super()
   }
 
   /** The agent, loaded if need be. */
-  load(name: string): Agent {
+  load(name: string): TeamAgent {
     const existing = this.get(name)
     if (existing) return existing
     this.assertOnRoster(name)
@@ -27,7 +27,7 @@ export class LoadedAgents extends Map<string, Agent> {
   }
 
   /** The agent if it is loaded; a command to one that is not is refused. */
-  loaded(name: string): Agent {
+  loaded(name: string): TeamAgent {
     const agent = this.get(name)
     if (agent) return agent
     this.assertOnRoster(name)

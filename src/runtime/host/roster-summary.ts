@@ -2,7 +2,7 @@ import { NO_USAGE } from '../../shared/usage'
 import type { AgentView } from '../../shared/contract'
 import { LEAD } from '../../shared/names'
 import type { MemberStatus } from '../../shared/roster'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import type { Team } from '../team/team'
 
 /** An agent in the roster summary: the part of the contract's agent view the runtime knows. */
@@ -17,7 +17,7 @@ export interface RosterSummary {
 }
 
 /** The lead and every member with its status and what it spent (none for one not loaded). */
-export function summarizeRoster(team: Team, agents: ReadonlyMap<string, Agent>): RosterSummary {
+export function summarizeRoster(team: Team, agents: ReadonlyMap<string, TeamAgent>): RosterSummary {
   const summary = (name: string, role: string, status: MemberStatus): AgentSummary => {
     const agent = agents.get(name)
     return {

@@ -1,6 +1,6 @@
 import type { TeamEvent } from '../../shared/events'
 import { LEAD, USER } from '../../shared/names'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import { mirrorEvent } from '../needs-you/mirror'
 import type { NeedsYou } from '../needs-you/queue'
 import type { TaskAutomation } from '../tasks/task-automation'
@@ -20,8 +20,8 @@ export interface RoutingParts {
    * workspace is untrusted (a cloned team's mail must not spend the person's key).
    */
   readonly outsideMailWakes: () => boolean
-  readonly loadedAgent: (name: string) => Agent | undefined
-  readonly agent: (name: string) => Agent
+  readonly loadedAgent: (name: string) => TeamAgent | undefined
+  readonly agent: (name: string) => TeamAgent
 }
 
 /**

@@ -1,7 +1,7 @@
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
 import { teammateBranch, type BranchAction } from '../../shared/worktree'
-import type { Agent } from '../agents/agent'
+import type { TeamAgent } from '../agents/team-agent'
 import type { Team } from '../team/team'
 import type { TeamWorktrees } from '../git/team-worktrees'
 
@@ -11,7 +11,7 @@ import type { TeamWorktrees } from '../git/team-worktrees'
  * stay in `.team/`, so a later spawn of the same name has its memory back.
  */
 export async function removeTeammate(
-  parts: { team: Team; worktrees: TeamWorktrees; agents: Map<string, Agent> },
+  parts: { team: Team; worktrees: TeamWorktrees; agents: Map<string, TeamAgent> },
   name: string,
   branch: BranchAction | undefined,
 ): Promise<string> {
