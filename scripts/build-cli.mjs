@@ -76,6 +76,9 @@ export async function buildCli({ outDirectory = OUT } = {}) {
     // jsonc-parser's main is a UMD module whose require() of its own parts esbuild cannot
     // follow (the bundle would look for them beside itself): its ES module build instead.
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    // Claude Code's SDK is an optional dependency that finds its own binary beside itself, so
+    // it is loaded from node_modules at run time (only when a Claude Code teammate runs).
+    external: ['@anthropic-ai/claude-agent-sdk'],
     // ws's optional native add-ons are no dependencies of ours: skip looking for them.
     define: {
       'process.env.WS_NO_BUFFER_UTIL': '"1"',

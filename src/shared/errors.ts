@@ -77,6 +77,10 @@ export const errorCodes = [
   'timed-out',
   /** A destructive step that needs the person's explicit yes (`--yes`). */
   'needs-confirmation',
+  /** An engine that cannot run here (Claude Code's SDK not installed); the message says why. */
+  'engine-unavailable',
+  /** Something that runs only inside the OS sandbox, on a machine that has none. */
+  'sandbox-unavailable',
   /** Browser mode's UI was not built. */
   'ui-not-built',
   /** A batch committed after its cursor moved (a consumer's misuse). */

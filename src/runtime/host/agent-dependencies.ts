@@ -7,6 +7,8 @@ import { mayUseServer } from '../mcp/agent-servers'
 import type { Team } from '../team/team'
 import { agentSandboxPolicy } from '../sandbox/agent-policy'
 import { LEAD } from '../../shared/names'
+import { claudeCodePorts } from '../engines/claude-code/ports'
+import { appDataFolder, workspaceDataFolder } from '../fs/app-folders'
 
 /** What an agent calls back on the host (model, choices, pauses, spawns, mail). */
 export type AgentHostHooks = Pick<
@@ -78,5 +80,15 @@ export function agentDependenciesFor(
     permission: hooks.permission,
     // Ask mode lets writes run in a teammate's own worktree; elsewhere they wait.
     ownFolder: ownRoot,
+    claudeCode: claudeCodePorts({
+      workspace: team.paths.workspace,
+      teamFolder: team.paths.root,
+      dataFolder: workspaceDataFolder(options.dataFolder ?? appDataFolder(), team.paths.workspace),
+      endpoint: () => hooks.model().endpoint,
+      worktree: (name) => worktrees.sandboxRecord(name),
+      allowedHosts: features.allowedHosts,
+      unreadable: options.privateFolders,
+      environment: options.claudeCodeEnvironment,
+    }),
   }
 }

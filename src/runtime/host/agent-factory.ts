@@ -1,8 +1,12 @@
 import type { ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import { teammateBranch } from '../../shared/worktree'
+import { TeamError } from '../../shared/errors'
+import { engineOf } from '../../shared/engine'
 import { Agent } from '../agents/agent'
-import type { AgentTools, PauseCause } from '../agents/agent-types'
+import type { AgentOptions, AgentTools, PauseCause } from '../agents/agent-types'
+import type { TeamAgent } from '../agents/team-agent'
+import { ClaudeCodeAgent, type ClaudeCodePorts } from '../engines/claude-code/agent'
 import { DEFAULT_COMPACTION_POLICY, type CompactionPolicy } from '../agents/compaction'
 import { DEFAULT_TURN_POLICY, type TurnPolicy } from '../agents/model-turn'
 import { leadSystemPrompt, teammateSystemPrompt } from '../agents/prompts'
@@ -72,6 +76,8 @@ export interface AgentDependencies {
   readonly permission: (name: string) => AgentPermission
   /** An agent's own folder (its worktree) where ask mode lets writes run; null: none. */
   readonly ownFolder?: (name: string) => string | null
+  /** What a Claude Code teammate needs beyond the ports (`engines/claude-code/ports.ts`). */
+  readonly claudeCode?: (name: string) => ClaudeCodePorts
 }
 
 /** The instruction files `name` gets, as read now (its next call gets the same). */
@@ -85,10 +91,25 @@ export function instructionsFor(name: string, deps: AgentDependencies): Gathered
   )
 }
 
-/** A new agent `name` (the lead or a roster member), its ports built from the host's parts. */
-export function createAgent(name: string, deps: AgentDependencies): Agent {
+/**
+ * A new agent `name` (the lead or a roster member), its ports built from the host's parts, run
+ * by the engine its roster entry names (the lead always by the built-in one).
+ */
+export function createAgent(name: string, deps: AgentDependencies): TeamAgent {
+  const options = agentOptions(name, deps)
+  const engine = name === LEAD ? 'builtin' : engineOf(deps.team.roster.find(name))
+  if (engine === 'builtin') return new Agent(options)
+  if (deps.claudeCode === undefined)
+    throw new TeamError('engine-unavailable', `This host cannot run ${name}'s engine, ${engine}.`)
+  // Its team tools only: Claude Code brings its own file tools and bash, which run sandboxed.
+  const tools = { ...options.tools, builtIn: teamToolsOf(name, deps) }
+  return new ClaudeCodeAgent({ ...options, tools }, deps.claudeCode(name))
+}
+
+/** The six ports of agent `name`. */
+function agentOptions(name: string, deps: AgentDependencies): AgentOptions {
   const { team, protocols } = deps
-  return new Agent({
+  return {
     identity: {
       name,
       systemPrompt: () => systemPrompt(name, deps),
@@ -131,15 +152,22 @@ export function createAgent(name: string, deps: AgentDependencies): Agent {
       setStatus: (status, reason, facts) => team.setStatus(name, status, reason, facts),
     },
     clock: deps.clock,
-  })
+  }
+}
+
+/** The team's own tools of an agent's kind: messaging, the protocols and the board. */
+function teamToolsOf(name: string, deps: AgentDependencies): Tool[] {
+  const messaging = teamTools(teamOperations(deps))
+  const protocol = protocolTools(deps.protocols)
+  const board = taskTools(deps.tasks)
+  return name === LEAD
+    ? [...messaging.lead, ...protocol.lead, ...board.lead]
+    : [...messaging.teammate, ...protocol.teammate, ...board.teammate]
 }
 
 /** The tools port: every tool of the agent's kind, the MCP tools, and where they work. */
 function agentTools(name: string, deps: AgentDependencies): AgentTools {
   const isLead = name === LEAD
-  const messaging = teamTools(teamOperations(deps))
-  const protocol = protocolTools(deps.protocols)
-  const board = taskTools(deps.tasks)
   const { worktrees, needsYou } = deps
   return {
     // Every tool the agent's kind has; its profile decides, call by call, which are offered.
@@ -147,9 +175,7 @@ function agentTools(name: string, deps: AgentDependencies): AgentTools {
       ...(deps.bash === undefined ? basicTools : basicToolsWith(deps.bash)),
       ...searchTools,
       askUserTool(needsYou),
-      ...(isLead
-        ? [...messaging.lead, ...protocol.lead, ...board.lead]
-        : [...messaging.teammate, ...protocol.teammate, ...board.teammate]),
+      ...teamToolsOf(name, deps),
     ],
     more: () => deps.mcpTools?.(name) ?? [],
     started: async (signal) => deps.mcpStarted?.(signal),

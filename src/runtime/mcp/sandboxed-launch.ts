@@ -81,7 +81,7 @@ export async function startStdioServer(
   context: McpSandboxContext,
 ): Promise<StdioServerProcess> {
   const sandbox = context.sandbox ?? defaultBashSandbox
-  const held = await hold(sandbox)
+  const held = await holdSandbox(sandbox)
   if (!held.status.available) {
     held.release()
     return {
@@ -151,7 +151,7 @@ function transport(
 }
 
 /** Holds the sandbox (its proxies running) until `release`. */
-function hold(sandbox: BashSandbox): Promise<{ status: SandboxStatus; release: () => void }> {
+export function holdSandbox(sandbox: BashSandbox): Promise<{ status: SandboxStatus; release: () => void }> {
   return new Promise((resolve, reject) => {
     let release: () => void = () => undefined
     const ended = new Promise<void>((done) => {

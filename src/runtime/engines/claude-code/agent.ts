@@ -1,0 +1,461 @@
+import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
+import type {
+  HookCallback,
+  PermissionResult,
+  Query,
+  SDKUserMessage,
+} from '@anthropic-ai/claude-agent-sdk'
+import { agentErrorEvent } from '../../../shared/events'
+import { TeamError } from '../../../shared/errors'
+import type { ModelUsage } from '../../../shared/cost'
+import { mayChangeThings } from '../../../shared/profiles'
+import type { NewTranscriptRecord, TranscriptRecord, Usage } from '../../../shared/transcript'
+import { describeEnd } from '../../agents/activation-end'
+import type { ActivationEnd, AgentOptions } from '../../agents/agent-types'
+import { InboxIntake } from '../../agents/intake'
+import type { TeamAgent } from '../../agents/team-agent'
+import { TranscriptStore } from '../../agents/transcript-store'
+import { UsageMeter } from '../../agents/usage-meter'
+import type { InboxConsumer } from '../../mailbox/consumer'
+import type { ModelEndpoint } from '../../model/client'
+import { deliveredThrough, deliveryText, undelivered } from './delivery'
+import { InputQueue } from './input-queue'
+import type { SandboxedLauncher } from './process'
+import type { ClaudeSessions } from './sessions'
+import { teamServer } from './team-server'
+import { asPolicyCall, KEPT_TOOLS, readsOnly, REFUSED_TOOLS } from './tool-names'
+import { ClaudeCodeTranscript, type TurnResult } from './transcript'
+
+type Sdk = typeof ClaudeAgentSdk
+
+const RECENT_IDS = 5000
+
+/** What a Claude Code teammate needs beyond the six ports every agent has. */
+export interface ClaudeCodePorts {
+  /** The SDK, loaded on first use (an optional dependency: a TeamError when it is missing). */
+  readonly sdk: () => Promise<Sdk>
+  /** The app's record of each teammate's session (id, what it holds). */
+  readonly sessions: ClaudeSessions
+  /** CLAUDE_CONFIG_DIR: the team's own Claude Code folder in the app's data, never ~/.claude. */
+  readonly configFolder: string
+  /** Its way into the OS sandbox, for a session working in `root`. */
+  readonly launcher: (root: string) => Promise<SandboxedLauncher>
+  /** The team's endpoint and key as they are now. */
+  readonly endpoint: () => ModelEndpoint
+  /** Extra environment (tests: `IS_SANDBOX` when run as root). */
+  readonly environment?: Readonly<Record<string, string>>
+}
+
+/**
+ * A teammate whose turns a Claude Code session runs. Everything around the session is the
+ * team's: mail enters its transcript exactly once (the same intake as the built-in loop) and
+ * reaches the session as a user message or, while it works, after its next tool call; its team
+ * tools come from an in-process MCP server; every permission goes through its profile and the
+ * Needs-you queue; the whole process runs in the OS sandbox; its tokens are priced by this app.
+ *
+ * An activation is one Claude Code process, resumed by session id: it ends when a turn ends with
+ * no mail waiting, so an idle teammate holds no process.
+ */
+export class ClaudeCodeAgent implements TeamAgent {
+  readonly engine = 'claude-code' as const
+  readonly store: TranscriptStore
+  private readonly consumer: InboxConsumer
+  private readonly intake: InboxIntake
+  private readonly meter: UsageMeter
+  private running: Promise<void> | null = null
+  private wakeRequested = false
+  private resumeRequested = false
+  private shutdownReason: string | null = null
+  private controller: AbortController | null = null
+  private lastEnd: ActivationEnd = { kind: 'idle' }
+  private wakeTimer: NodeJS.Timeout | null = null
+  /** The last record handed to the live session, not yet confirmed by its answer. */
+  private handedThrough = 0
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly ports: ClaudeCodePorts,
+  ) {
+    const { identity, mail, clock } = options
+    this.store = TranscriptStore.open(mail.paths.transcript(identity.name), clock)
+    try {
+      this.consumer = mail.mailbox.openConsumer(identity.name, {
+        recordedUpTo: this.store.lastInboxEnd(),
+        recentIds: this.store.recentMessageIds(RECENT_IDS),
+      })
+    } catch (error) {
+      this.store.close()
+      throw error
+    }
+    this.intake = new InboxIntake({
+      name: identity.name,
+      consumer: this.consumer,
+      store: this.store,
+      record: (record) => this.record(record),
+      emit: options.events.emit,
+      judge: mail.judge,
+      wakeLater: (milliseconds) => this.wakeLater(milliseconds),
+      clock,
+      signalled: mail.signalled,
+    })
+    this.meter = UsageMeter.fromTotals(this.store.usageTotals)
+  }
+
+  get name(): string {
+    return this.options.identity.name
+  }
+  get isRunning(): boolean {
+    return this.running !== null
+  }
+  get usage(): Usage {
+    return this.meter.usage
+  }
+  get usageByModel(): ModelUsage {
+    return this.meter.usageByModel
+  }
+  get roundsUsed(): number {
+    return this.meter.rounds
+  }
+  get lastActivation(): ActivationEnd {
+    return this.lastEnd
+  }
+
+  addUserTurn(from: string, text: string): void {
+    this.shutdownReason = null
+    this.record({ kind: 'user', from, text })
+    this.store.flush()
+    this.wake()
+  }
+
+  noteMail(): void {
+    this.intake.markChanged()
+  }
+
+  wake(): void {
+    if (this.running) {
+      this.wakeRequested = true
+      return
+    }
+    this.running = this.runUntilQuiet().finally(() => {
+      this.running = null
+    })
+  }
+
+  resume(): void {
+    this.resumeRequested = true
+    this.wake()
+  }
+
+  shutdownAfterThisStep(reason: string): void {
+    this.shutdownReason = reason
+  }
+
+  stop(): void {
+    this.wakeRequested = false
+    this.controller?.abort()
+  }
+
+  async settled(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  async close(): Promise<void> {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer)
+    this.wakeTimer = null
+    this.stop()
+    await this.settled()
+    this.consumer.close()
+    this.store.close()
+  }
+
+  private async runUntilQuiet(): Promise<void> {
+    do {
+      this.wakeRequested = false
+      try {
+        await this.intake.inject()
+        const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
+        if (this.pending().length === 0 && !resumed) continue
+        this.resumeRequested = false
+        const pause = this.options.guard.pauseReason()
+        this.lastEnd = pause !== null ? { kind: 'paused', ...pause } : await this.activate(resumed)
+        this.settle(this.lastEnd)
+      } catch (error) {
+        this.failed(error)
+        return
+      }
+    } while (this.wakeRequested)
+  }
+
+  /** The user-side records the session has not been handed yet. */
+  private pending(): TranscriptRecord[] {
+    const session = this.ports.sessions.get(this.name)
+    return undelivered(this.store.all, Math.max(session.sent_through, this.handedThrough))
+  }
+
+  private async activate(resumed: boolean): Promise<ActivationEnd> {
+    const controller = new AbortController()
+    this.controller = controller
+    this.options.events.setStatus('working', 'activated')
+    const sdk = await this.ports.sdk()
+    const root = await this.options.tools.root()
+    this.recoverDelivered()
+    const launcher = await this.ports.launcher(root)
+    const input = new InputQueue<SDKUserMessage>()
+    const transcript = new ClaudeCodeTranscript(this.name, {
+      record: (record) => this.record(record),
+      emit: this.options.events.emit,
+      countUsage: (usage, model) => this.countUsage(usage, model),
+    })
+    const first = this.handOver()
+    input.push(userMessage(first ?? 'Go on with your task where you left off.'))
+    let query: Query | null = null
+    try {
+      query = sdk.query({
+        prompt: input,
+        options: this.sessionOptions(sdk, root, launcher, controller),
+      })
+      for await (const message of query) {
+        const result = transcript.take(message)
+        if (transcript.session !== null) this.rememberSession(transcript.session)
+        if (message.type === 'assistant' && message.parent_tool_use_id === null) this.confirm()
+        if (result === null) continue
+        const end = this.afterTurn(result)
+        if (end !== null) return end
+        const next = this.handOver()
+        if (next === null) return { kind: 'idle' }
+        input.push(userMessage(next))
+      }
+      return controller.signal.aborted
+        ? { kind: 'stopped' }
+        : { kind: 'error', code: 'engine-exited', message: 'Claude Code ended without a result.' }
+    } catch (error) {
+      transcript.flush()
+      if (controller.signal.aborted) return { kind: 'stopped' }
+      const message = error instanceof Error ? error.message : String(error)
+      return { kind: 'error', code: 'engine-failed', message: `Claude Code failed: ${message}` }
+    } finally {
+      transcript.flush()
+      input.close()
+      this.controller = null
+      this.handedThrough = 0
+      await query?.return(undefined).catch(() => undefined)
+      launcher.release()
+      void resumed
+    }
+  }
+
+  /** What a finished turn means: go on (null), or how the activation ends. */
+  private afterTurn(result: TurnResult): ActivationEnd | null {
+    if (result.failed) {
+      if (result.subtype === 'error_max_turns')
+        return { kind: 'round-cap', rounds: this.options.guard.roundCap }
+      if (/\b401\b|authentication|invalid x-api-key/i.test(result.message)) {
+        this.options.model.keyRefused(result.message)
+        return { kind: 'error', code: 'auth', message: result.message }
+      }
+      return { kind: 'error', code: 'engine-failed', message: result.message }
+    }
+    this.confirm()
+    if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
+    const pause = this.options.guard.pauseReason()
+    return pause === null ? null : { kind: 'paused', ...pause }
+  }
+
+  /** Takes new mail and hands what the session has not seen over, as one text; null: nothing. */
+  private handOver(): string | null {
+    const records = this.pending()
+    if (records.length === 0) return null
+    const through = records[records.length - 1]?.seq ?? 0
+    this.handedThrough = through
+    return deliveryText(records, through)
+  }
+
+  /** The session answered: what was handed over is in it. */
+  private confirm(): void {
+    if (this.handedThrough === 0) return
+    const session = this.ports.sessions.get(this.name)
+    if (this.handedThrough > session.sent_through)
+      this.ports.sessions.set(this.name, { ...session, sent_through: this.handedThrough })
+  }
+
+  /**
+   * After a crash between handing mail over and the session's answer: the session's own log
+   * says whether it took the mail, so it is handed over again only if it did not (exactly once).
+   */
+  private recoverDelivered(): void {
+    const session = this.ports.sessions.get(this.name)
+    if (session.session_id === null) return
+    const found = deliveredThrough(this.ports.configFolder, session.session_id, this.store.length)
+    if (found > session.sent_through)
+      this.ports.sessions.set(this.name, { ...session, sent_through: found })
+  }
+
+  private rememberSession(id: string): void {
+    const session = this.ports.sessions.get(this.name)
+    if (session.session_id !== id)
+      this.ports.sessions.set(this.name, { ...session, session_id: id })
+  }
+
+  private sessionOptions(
+    sdk: Sdk,
+    root: string,
+    launcher: SandboxedLauncher,
+    controller: AbortController,
+  ): Parameters<Sdk['query']>[0]['options'] {
+    const { identity, guard, tools } = this.options
+    const endpoint = this.ports.endpoint()
+    const session = this.ports.sessions.get(this.name)
+    const context = async () => ({ workspace: root, agent: this.name, signal: controller.signal })
+    const mailHook: HookCallback = async () => {
+      await this.intake.inject()
+      const text = this.handOver()
+      return text === null
+        ? {}
+        : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } }
+    }
+    const gateHook: HookCallback = async (hookInput) => {
+      if (hookInput.hook_event_name !== 'PreToolUse' || readsOnly(hookInput.tool_name)) return {}
+      const refusal = this.refusal(hookInput.tool_name, hookInput.tool_input)
+      return {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          // Every other call goes to canUseTool, where the profile and the person decide.
+          permissionDecision: refusal === null ? 'ask' : 'deny',
+          ...(refusal === null ? {} : { permissionDecisionReason: refusal }),
+        },
+      }
+    }
+    return {
+      abortController: controller,
+      cwd: root,
+      model: endpoint.model,
+      ...(session.session_id === null ? {} : { resume: session.session_id }),
+      systemPrompt: { type: 'preset', preset: 'claude_code', append: identity.systemPrompt() },
+      // Nothing a repository ships configures it: no settings, CLAUDE.md, hooks or .mcp.json.
+      settingSources: [],
+      strictMcpConfig: true,
+      tools: KEPT_TOOLS,
+      disallowedTools: REFUSED_TOOLS,
+      permissionMode: 'default',
+      canUseTool: (name, toolInput, { signal, toolUseID }) =>
+        this.canUseTool(name, toolInput, toolUseID, signal),
+      hooks: {
+        PreToolUse: [{ hooks: [gateHook] }],
+        PostToolUse: [{ hooks: [mailHook] }],
+      },
+      mcpServers: {
+        team: teamServer(sdk, tools.builtIn, context, () => this.readInbox()),
+      },
+      maxTurns: guard.roundCap,
+      includePartialMessages: true,
+      verbatimPrompts: true,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        HOME: this.ports.configFolder,
+        CLAUDE_CONFIG_DIR: this.ports.configFolder,
+        ANTHROPIC_API_KEY: endpoint.apiKey,
+        ...(endpoint.baseURL === undefined ? {} : { ANTHROPIC_BASE_URL: endpoint.baseURL }),
+        ANTHROPIC_CUSTOM_HEADERS: `x-agent-name: ${this.name}`,
+        CLAUDE_AGENT_SDK_CLIENT_APP: 'agent-teams',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...this.ports.environment,
+      },
+      spawnClaudeCodeProcess: launcher.spawn,
+    }
+  }
+
+  /** Why a call is refused before anyone is asked (its profile, the plan gate), or null. */
+  private refusal(tool: string, input: unknown): string | null {
+    const call = asPolicyCall(tool, isObject(input) ? input : {}, 'gate')
+    if (call === null) return `${tool} is not available to a teammate of this team.`
+    if (!this.options.guard.toolPolicy.offered(call.name))
+      return `${call.name} is not among the tools of ${this.name}'s profile.`
+    return mayChangeThings(call.name) ? this.options.guard.planGate() : null
+  }
+
+  /** Every permission Claude Code asks for: the profile, then the person in ask mode. */
+  private async canUseTool(
+    tool: string,
+    input: Record<string, unknown>,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<PermissionResult> {
+    if (readsOnly(tool)) return { behavior: 'allow', updatedInput: input }
+    const refused = this.refusal(tool, input)
+    const call = asPolicyCall(tool, input, id)
+    const denied =
+      refused ??
+      (call === null ? 'refused' : await this.options.guard.toolPolicy.admit(call, signal))
+    return denied === null
+      ? { behavior: 'allow', updatedInput: input }
+      : { behavior: 'deny', message: denied }
+  }
+
+  /** read_inbox: new mail now, and what was handed over is in its result. */
+  private async readInbox(): Promise<string> {
+    await this.intake.inject()
+    return this.handOver() ?? 'Your inbox is empty.'
+  }
+
+  private settle(end: ActivationEnd): void {
+    const outcome = describeEnd(end)
+    if (outcome.record !== null)
+      this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
+    this.store.saveTotals()
+    if (end.kind === 'error' && end.code !== 'auth')
+      this.options.events.emit(agentErrorEvent(this.name, end.code, end.message))
+    this.options.events.setStatus(outcome.status, outcome.reason, outcome.facts)
+  }
+
+  private failed(error: unknown): void {
+    const refused = error instanceof TeamError
+    const message = refused
+      ? error.message
+      : `internal error: ${error instanceof Error ? error.message : String(error)}`
+    this.lastEnd = { kind: 'error', code: refused ? error.code : 'internal', message }
+    this.wakeRequested = false
+    try {
+      this.settle(this.lastEnd)
+    } catch {
+      this.options.events.emit(agentErrorEvent(this.name, 'internal', message))
+    }
+  }
+
+  private wakeLater(milliseconds: number): void {
+    if (this.wakeTimer) return
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null
+      this.wake()
+    }, milliseconds)
+  }
+
+  private record(record: NewTranscriptRecord): TranscriptRecord {
+    const stamped = this.store.append(record)
+    this.options.events.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
+    return stamped
+  }
+
+  private countUsage(usage: Usage, model: string): void {
+    this.meter.count(usage, model)
+    this.options.events.emit({
+      type: 'usage-reported',
+      agent: this.name,
+      model,
+      usage,
+      total: this.meter.usage,
+    })
+  }
+}
+
+function userMessage(text: string): SDKUserMessage {
+  return {
+    type: 'user',
+    message: { role: 'user', content: text },
+    parent_tool_use_id: null,
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,84 @@
+import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { TeamError } from '../../../shared/errors'
+import type { ModelEndpoint } from '../../model/client'
+import { agentSandboxPolicy, type AgentPolicyInput } from '../../sandbox/agent-policy'
+import { appSecretFolders, defaultBashSandbox, type BashSandbox } from '../../tools/bash-sandbox'
+import type { ClaudeCodePorts } from './agent'
+import { CLAUDE_CODE_SDK, locateClaudeCode } from './availability'
+import { sandboxedLauncher } from './process'
+import { ClaudeSessions } from './sessions'
+
+/** What the team gives its Claude Code teammates. */
+export interface ClaudeCodeTeamInput {
+  readonly workspace: string
+  readonly teamFolder: string
+  /** The team's folder in the app's data: its sessions' record and Claude Code's own folder. */
+  readonly dataFolder: string
+  readonly endpoint: () => ModelEndpoint
+  /** The app's record of a teammate's worktree (null: it works in the workspace). */
+  readonly worktree: (name: string) => AgentPolicyInput['worktree']
+  /** The hosts the team allows, as bash gets them. */
+  readonly allowedHosts: () => readonly string[]
+  readonly unreadable?: readonly string[]
+  readonly sandbox?: BashSandbox
+  readonly environment?: Readonly<Record<string, string>>
+}
+
+/** Where `baseURL` is, as the sandbox's allow-list names hosts (`127.0.0.1:4000`). */
+export function endpointHost(baseURL: string | undefined): string {
+  const url = new URL(baseURL ?? 'https://api.anthropic.com')
+  return url.host.toLowerCase()
+}
+
+async function loadSdk(): Promise<typeof ClaudeAgentSdk> {
+  const found = locateClaudeCode()
+  if ('problem' in found) throw new TeamError('engine-unavailable', found.problem)
+  try {
+    return await import('@anthropic-ai/claude-agent-sdk')
+  } catch (error) {
+    throw new TeamError(
+      'engine-unavailable',
+      `${CLAUDE_CODE_SDK} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+}
+
+/**
+ * Each Claude Code teammate's ports: one sessions record and one Claude Code folder for the
+ * team, both in the app's data (never the person's ~/.claude), and a sandbox policy made from
+ * the app's own records, the same as the teammate's bash gets, plus that folder and the
+ * endpoint's host.
+ */
+export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => ClaudeCodePorts {
+  const folder = join(input.dataFolder, 'claude-code')
+  const configFolder = join(folder, 'config')
+  let sessions: ClaudeSessions | null = null
+  return (name) => {
+    sessions ??= new ClaudeSessions(folder)
+    mkdirSync(configFolder, { recursive: true, mode: 0o700 })
+    return {
+      sdk: loadSdk,
+      sessions,
+      configFolder,
+      endpoint: input.endpoint,
+      environment: input.environment,
+      launcher: (root) => {
+        const policy = agentSandboxPolicy({
+          workspace: input.workspace,
+          teamFolder: input.teamFolder,
+          root,
+          worktree: input.worktree(name),
+          agent: name,
+          allowedHosts: [...input.allowedHosts(), endpointHost(input.endpoint().baseURL)],
+          unreadable: [...appSecretFolders(), ...(input.unreadable ?? [])],
+        })
+        return sandboxedLauncher(input.sandbox ?? defaultBashSandbox, {
+          ...policy,
+          writable: [...policy.writable, configFolder],
+        })
+      },
+    }
+  }
+}

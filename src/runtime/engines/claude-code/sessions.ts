@@ -1,0 +1,60 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { writeFileAtomicSync } from '../../fs/durable'
+
+/**
+ * The app's own record of each Claude Code teammate's session: the session id to resume, and
+ * the last transcript record (by seq) the session is known to hold. It lives in the app's data
+ * folder, outside every sandbox's writable set: Claude Code's own files (its config folder, its
+ * session logs) are written by the sandboxed process, so the app never takes an id or a
+ * position from there without checking it against this record.
+ */
+const sessionSchema = z.object({
+  session_id: z.uuid().nullable(),
+  /** The last transcript record delivered to the session, confirmed. */
+  sent_through: z.number().int().min(0),
+})
+export type ClaudeSession = z.infer<typeof sessionSchema>
+
+const fileSchema = z.object({ v: z.literal(1), sessions: z.record(z.string(), sessionSchema) })
+
+export const NEW_SESSION: ClaudeSession = { session_id: null, sent_through: 0 }
+
+export class ClaudeSessions {
+  private readonly file: string
+  private sessions: Record<string, ClaudeSession>
+
+  constructor(readonly folder: string) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
+    this.file = join(folder, 'sessions.json')
+    this.sessions = ClaudeSessions.read(this.file)
+  }
+
+  get(name: string): ClaudeSession {
+    return this.sessions[name] ?? NEW_SESSION
+  }
+
+  set(name: string, session: ClaudeSession): void {
+    this.sessions = { ...this.sessions, [name]: session }
+    writeFileAtomicSync(this.file, `${JSON.stringify({ v: 1, sessions: this.sessions })}\n`, {
+      mode: 0o600,
+    })
+  }
+
+  /** A missing or damaged record starts every session afresh (the transcript keeps the rest). */
+  private static read(file: string): Record<string, ClaudeSession> {
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      return {}
+    }
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(text))
+      return parsed.success ? parsed.data.sessions : {}
+    } catch {
+      return {}
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
+import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk'
+import { z } from 'zod'
+import type { Tool, ToolContext } from '../../tools/types'
+import { READ_INBOX_DEFINITION } from '../../tools/team-tools'
+import { TEAM_SERVER } from './tool-names'
+
+type Sdk = typeof ClaudeAgentSdk
+
+/**
+ * The team's tools as an in-process MCP server of the session: send_message, broadcast,
+ * list_teammates, the board's, the protocols', and read_inbox. They run here, in the app, with
+ * `from` and the caller set by the runtime (`context.agent`), never by what the model sends.
+ */
+export function teamServer(
+  sdk: Sdk,
+  tools: readonly Tool[],
+  context: () => Promise<ToolContext>,
+  readInbox: () => Promise<string>,
+): McpSdkServerConfigWithInstance {
+  const served = tools.flatMap((tool) => {
+    const input = tool.input
+    if (!(input instanceof z.ZodObject)) return []
+    return [
+      sdk.tool(tool.definition.name, tool.definition.description, input.shape, async (args) => {
+        const outcome = await tool.run(args, await context())
+        return {
+          content: [{ type: 'text' as const, text: outcome.content }],
+          isError: outcome.isError,
+        }
+      }),
+    ]
+  })
+  const inbox = sdk.tool(
+    READ_INBOX_DEFINITION.name,
+    READ_INBOX_DEFINITION.description,
+    {},
+    async () => ({
+      content: [{ type: 'text' as const, text: await readInbox() }],
+    }),
+  )
+  return sdk.createSdkMcpServer({ name: TEAM_SERVER, version: '1.0.0', tools: [...served, inbox] })
+}
