@@ -173,11 +173,13 @@ export class ClaudeCodeAgent implements TeamAgent {
       this.wakeRequested = false
       try {
         await this.intake.inject()
+        // A hand-over the session took but never answered (a crash): it goes on from there.
+        const unanswered = this.recoverDelivered()
         const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
-        if (this.pending().length === 0 && !resumed) continue
+        if (this.pending().length === 0 && !unanswered && !resumed) continue
         this.resumeRequested = false
         const pause = this.options.guard.pauseReason()
-        this.lastEnd = pause !== null ? { kind: 'paused', ...pause } : await this.activate(resumed)
+        this.lastEnd = pause !== null ? { kind: 'paused', ...pause } : await this.activate()
         this.settle(this.lastEnd)
       } catch (error) {
         this.failed(error)
@@ -192,13 +194,12 @@ export class ClaudeCodeAgent implements TeamAgent {
     return undelivered(this.store.all, Math.max(session.sent_through, this.handedThrough))
   }
 
-  private async activate(resumed: boolean): Promise<ActivationEnd> {
+  private async activate(): Promise<ActivationEnd> {
     const controller = new AbortController()
     this.controller = controller
     this.options.events.setStatus('working', 'activated')
     const sdk = await this.ports.sdk()
     const root = await this.options.tools.root()
-    this.recoverDelivered()
     const launcher = await this.ports.launcher(root)
     const input = new InputQueue<SDKUserMessage>()
     const transcript = new ClaudeCodeTranscript(this.name, {
@@ -240,7 +241,6 @@ export class ClaudeCodeAgent implements TeamAgent {
       this.handedThrough = 0
       await query?.return(undefined).catch(() => undefined)
       launcher.release()
-      void resumed
     }
   }
 
@@ -261,12 +261,16 @@ export class ClaudeCodeAgent implements TeamAgent {
     return pause === null ? null : { kind: 'paused', ...pause }
   }
 
-  /** Takes new mail and hands what the session has not seen over, as one text; null: nothing. */
+  /** Hands what the session has not been handed over, as one text; null: nothing. */
   private handOver(): string | null {
     const records = this.pending()
     if (records.length === 0) return null
     const through = records[records.length - 1]?.seq ?? 0
     this.handedThrough = through
+    // Durable before it is sent: a restart knows to look in the session's log for it.
+    const session = this.ports.sessions.get(this.name)
+    if (through > session.handed_through)
+      this.ports.sessions.set(this.name, { ...session, handed_through: through })
     return deliveryText(records, through)
   }
 
@@ -279,15 +283,24 @@ export class ClaudeCodeAgent implements TeamAgent {
   }
 
   /**
-   * After a crash between handing mail over and the session's answer: the session's own log
-   * says whether it took the mail, so it is handed over again only if it did not (exactly once).
+   * After a crash between a hand-over and the session's answer, the session's own log says
+   * whether it took the hand-over: what it took is not handed over again (exactly once), and
+   * true says the session has it unanswered, so it must go on.
    */
-  private recoverDelivered(): void {
+  private recoverDelivered(): boolean {
     const session = this.ports.sessions.get(this.name)
-    if (session.session_id === null) return
-    const found = deliveredThrough(this.ports.configFolder, session.session_id, this.store.length)
-    if (found > session.sent_through)
-      this.ports.sessions.set(this.name, { ...session, sent_through: found })
+    if (session.session_id === null || session.handed_through <= session.sent_through) return false
+    const found = deliveredThrough(
+      this.ports.configFolder,
+      session.session_id,
+      Math.min(session.handed_through, this.store.length),
+    )
+    this.ports.sessions.set(this.name, {
+      ...session,
+      sent_through: Math.max(session.sent_through, found),
+      handed_through: Math.max(session.sent_through, found),
+    })
+    return found > session.sent_through
   }
 
   private rememberSession(id: string): void {

@@ -14,12 +14,17 @@ const sessionSchema = z.object({
   session_id: z.uuid().nullable(),
   /** The last transcript record delivered to the session, confirmed. */
   sent_through: z.number().int().min(0),
+  /**
+   * The last record handed to a session, confirmed or not: past `sent_through` after a crash
+   * between a hand-over and the session's answer (then its log says which it was).
+   */
+  handed_through: z.number().int().min(0).default(0),
 })
 export type ClaudeSession = z.infer<typeof sessionSchema>
 
 const fileSchema = z.object({ v: z.literal(1), sessions: z.record(z.string(), sessionSchema) })
 
-export const NEW_SESSION: ClaudeSession = { session_id: null, sent_through: 0 }
+export const NEW_SESSION: ClaudeSession = { session_id: null, sent_through: 0, handed_through: 0 }
 
 export class ClaudeSessions {
   private readonly file: string
