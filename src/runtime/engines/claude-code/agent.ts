@@ -20,8 +20,8 @@ import type { InboxConsumer } from '../../mailbox/consumer'
 import type { ModelEndpoint } from '../../model/client'
 import { deliveredThrough, deliveryText, undelivered } from './delivery'
 import { InputQueue } from './input-queue'
-import type { SandboxedLauncher } from './process'
-import type { ClaudeSessions } from './sessions'
+import { endLeftBehind, type LaunchedProcess, type SandboxedLauncher } from './process'
+import type { ClaudeSession, ClaudeSessions } from './sessions'
 import { teamServer } from './team-server'
 import { asPolicyCall, KEPT_TOOLS, readsOnly, REFUSED_TOOLS } from './tool-names'
 import { ClaudeCodeTranscript, type TurnResult } from './transcript'
@@ -38,8 +38,11 @@ export interface ClaudeCodePorts {
   readonly sessions: ClaudeSessions
   /** CLAUDE_CONFIG_DIR: the team's own Claude Code folder in the app's data, never ~/.claude. */
   readonly configFolder: string
-  /** Its way into the OS sandbox, for a session working in `root`. */
-  readonly launcher: (root: string) => Promise<SandboxedLauncher>
+  /** Its way into the OS sandbox, for a session working in `root`; `started` hears the pid. */
+  readonly launcher: (
+    root: string,
+    started: (process: LaunchedProcess) => void,
+  ) => Promise<SandboxedLauncher>
   /** The team's endpoint and key as they are now. */
   readonly endpoint: () => ModelEndpoint
   /** Extra environment (tests: `IS_SANDBOX` when run as root). */
@@ -173,6 +176,7 @@ export class ClaudeCodeAgent implements TeamAgent {
       this.wakeRequested = false
       try {
         await this.intake.inject()
+        await this.endLeftBehind()
         // A hand-over the session took but never answered (a crash): it goes on from there.
         const unanswered = this.recoverDelivered()
         const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
@@ -200,7 +204,7 @@ export class ClaudeCodeAgent implements TeamAgent {
     this.options.events.setStatus('working', 'activated')
     const sdk = await this.ports.sdk()
     const root = await this.options.tools.root()
-    const launcher = await this.ports.launcher(root)
+    const launcher = await this.ports.launcher(root, (process) => this.updateSession({ process }))
     const input = new InputQueue<SDKUserMessage>()
     const transcript = new ClaudeCodeTranscript(this.name, {
       record: (record) => this.record(record),
@@ -241,6 +245,7 @@ export class ClaudeCodeAgent implements TeamAgent {
       this.handedThrough = 0
       await query?.return(undefined).catch(() => undefined)
       launcher.release()
+      this.updateSession({ process: null })
     }
   }
 
@@ -301,6 +306,18 @@ export class ClaudeCodeAgent implements TeamAgent {
       handed_through: Math.max(session.sent_through, found),
     })
     return found > session.sent_through
+  }
+
+  /** A process a killed run of the app left: ended, so its session log is final. */
+  private async endLeftBehind(): Promise<void> {
+    const left = this.ports.sessions.get(this.name).process
+    if (left === null) return
+    await endLeftBehind(left)
+    this.updateSession({ process: null })
+  }
+
+  private updateSession(change: Partial<ClaudeSession>): void {
+    this.ports.sessions.set(this.name, { ...this.ports.sessions.get(this.name), ...change })
   }
 
   private rememberSession(id: string): void {
@@ -371,6 +388,10 @@ export class ClaudeCodeAgent implements TeamAgent {
         ANTHROPIC_CUSTOM_HEADERS: `x-agent-name: ${this.name}`,
         CLAUDE_AGENT_SDK_CLIENT_APP: 'agent-teams',
         DISABLE_AUTOUPDATER: '1',
+        // Claude Code run as root (a container, CI) takes prompts only when told it is sandboxed.
+        ...(process.env['IS_SANDBOX'] === undefined
+          ? {}
+          : { IS_SANDBOX: process.env['IS_SANDBOX'] }),
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         ...this.ports.environment,
       },

@@ -64,7 +64,7 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
       configFolder,
       endpoint: input.endpoint,
       environment: input.environment,
-      launcher: (root) => {
+      launcher: (root, started) => {
         const policy = agentSandboxPolicy({
           workspace: input.workspace,
           teamFolder: input.teamFolder,
@@ -74,10 +74,11 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
           allowedHosts: [...input.allowedHosts(), endpointHost(input.endpoint().baseURL)],
           unreadable: [...appSecretFolders(), ...(input.unreadable ?? [])],
         })
-        return sandboxedLauncher(input.sandbox ?? defaultBashSandbox, {
-          ...policy,
-          writable: [...policy.writable, configFolder],
-        })
+        return sandboxedLauncher(
+          input.sandbox ?? defaultBashSandbox,
+          { ...policy, writable: [...policy.writable, configFolder] },
+          started,
+        )
       },
     }
   }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk'
 import { TeamError } from '../../../shared/errors'
 import { holdSandbox } from '../../mcp/sandboxed-launch'
@@ -39,6 +41,7 @@ export interface SandboxedLauncher {
 export async function sandboxedLauncher(
   sandbox: BashSandbox,
   policy: SandboxPolicy,
+  started: (process: LaunchedProcess) => void = () => undefined,
 ): Promise<SandboxedLauncher> {
   const held = await holdSandbox(sandbox)
   if (!held.status.available) {
@@ -66,12 +69,17 @@ export async function sandboxedLauncher(
       options.args.forEach((arg, index) => {
         env[`AT_ARG_${index}`] = arg
       })
-      return spawn(wrapped.launch.file, [...wrapped.launch.args], {
+      // Its own process group: an app killed outright leaves it behind, and the next start
+      // ends the whole group (the sandbox dies with its parent) before it reads its log.
+      const child = spawn(wrapped.launch.file, [...wrapped.launch.args], {
         cwd: options.cwd,
         env,
         stdio: ['pipe', 'pipe', 'pipe'],
         signal: options.signal,
+        detached: true,
       })
+      if (child.pid !== undefined) started({ pid: child.pid, start: processStart(child.pid) })
+      return child
     },
     blocked: (output) => wrapped.blocked(output),
     release: () => {
@@ -81,4 +89,45 @@ export async function sandboxedLauncher(
       held.release()
     },
   }
+}
+
+/** A started Claude Code process, as the app records it to end it after a crash of its own. */
+export interface LaunchedProcess {
+  readonly pid: number
+  /** The kernel's start time of the process (Linux), so that a reused pid is not ended. */
+  readonly start: string | null
+}
+
+/** The kernel's start time of `pid` (field 22 of /proc/<pid>/stat), or null. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name, in parentheses, may hold spaces: count fields after its end.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
+  } catch {
+    return null
+  }
+}
+
+function alive(launched: LaunchedProcess): boolean {
+  try {
+    process.kill(launched.pid, 0)
+  } catch {
+    return false
+  }
+  return launched.start === null || processStart(launched.pid) === launched.start
+}
+
+/**
+ * Ends a Claude Code process a previous run of the app left running (the app was killed while
+ * it worked), with its whole group, and waits until it is gone: its session log is then final.
+ */
+export async function endLeftBehind(launched: LaunchedProcess): Promise<void> {
+  if (!alive(launched)) return
+  try {
+    process.kill(-launched.pid, 'SIGKILL')
+  } catch {
+    return
+  }
+  for (let waited = 0; waited < 5000 && alive(launched); waited += 20) await sleep(20)
 }

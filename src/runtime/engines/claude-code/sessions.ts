@@ -19,12 +19,22 @@ const sessionSchema = z.object({
    * between a hand-over and the session's answer (then its log says which it was).
    */
   handed_through: z.number().int().min(0).default(0),
+  /** Its Claude Code process while one runs: ended by the next start if the app was killed. */
+  process: z
+    .object({ pid: z.number().int().min(2), start: z.string().max(32).nullable() })
+    .nullable()
+    .default(null),
 })
 export type ClaudeSession = z.infer<typeof sessionSchema>
 
 const fileSchema = z.object({ v: z.literal(1), sessions: z.record(z.string(), sessionSchema) })
 
-export const NEW_SESSION: ClaudeSession = { session_id: null, sent_through: 0, handed_through: 0 }
+export const NEW_SESSION: ClaudeSession = {
+  session_id: null,
+  sent_through: 0,
+  handed_through: 0,
+  process: null,
+}
 
 export class ClaudeSessions {
   private readonly file: string

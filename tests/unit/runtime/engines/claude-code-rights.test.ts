@@ -83,7 +83,7 @@ describe.skipIf(missing !== null)('a Claude Code teammate keeps to its rights', 
     expect(existsSync(join(dir, 'x.txt'))).toBe(false)
     const [write, bash] = results(target)
     expect(write).toMatchObject({ name: 'Write', error: true })
-    expect(write?.content).toContain("profile")
+    expect(write?.content).toContain('profile')
     expect(bash).toMatchObject({ name: 'Bash', error: true })
   }, 60_000)
 
@@ -93,8 +93,14 @@ describe.skipIf(missing !== null)('a Claude Code teammate keeps to its rights', 
     onTestFinished(() => rmSync(outside, { recursive: true, force: true }))
     const target = await team(dir, [
       toolCall('Write', { file_path: join(outside, 'by-write.txt'), content: 'x' }),
-      toolCall('Bash', { command: `echo x > ${join(outside, 'by-bash.txt')}; echo ran`, description: 'escape' }),
-      toolCall('Bash', { command: `cat ${join(dir, '.team', 'config.json')} > /dev/null && echo x >> ${join(dir, '.team', 'config.json')}; echo ran`, description: 'control' }),
+      toolCall('Bash', {
+        command: `echo x > ${join(outside, 'by-bash.txt')}; echo ran`,
+        description: 'escape',
+      }),
+      toolCall('Bash', {
+        command: `cat ${join(dir, '.team', 'config.json')} > /dev/null && echo x >> ${join(dir, '.team', 'config.json')}; echo ran`,
+        description: 'control',
+      }),
       text('Done.'),
     ])
     target.host.send({ to: 'alice', content: 'Escape.' })
@@ -111,7 +117,9 @@ describe.skipIf(missing !== null)('a Claude Code teammate keeps to its rights', 
 
 async function pendingEntry(target: HostUnderTest, count: number): Promise<NeedsYouEntry> {
   await waitFor(
-    () => target.host.needsYou.pending().length === 1 && target.host.needsYou.entries().length === count,
+    () =>
+      target.host.needsYou.pending().length === 1 &&
+      target.host.needsYou.entries().length === count,
     () => `entry ${count} pending (have ${JSON.stringify(target.host.needsYou.entries())})`,
   )
   return target.host.needsYou.pending()[0] as NeedsYouEntry
