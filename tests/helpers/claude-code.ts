@@ -1,4 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { locateClaudeCode } from '../../src/runtime/engines/claude-code/availability'
 import type { ModelRequest } from '../../src/offline-model/script'
@@ -65,4 +72,20 @@ export function lastUserText(request: ModelRequest): string {
       return ''
     })
     .join('\n')
+}
+
+/** The Claude Code processes running now with `folder` as their working folder (Linux). */
+export function claudeCodeProcessesIn(folder: string): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return []
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (!command.includes('claude-agent-sdk')) return []
+      return realpathSync(readlinkSync(`/proc/${entry}/cwd`)) === realpathSync(folder)
+        ? [Number(entry)]
+        : []
+    } catch {
+      return []
+    }
+  })
 }

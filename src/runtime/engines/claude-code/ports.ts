@@ -1,5 +1,5 @@
 import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import type { ModelEndpoint } from '../../model/client'
@@ -24,6 +24,26 @@ export interface ClaudeCodeTeamInput {
   readonly unreadable?: readonly string[]
   readonly sandbox?: BashSandbox
   readonly environment?: Readonly<Record<string, string>>
+}
+
+/**
+ * The entries of Claude Code's folder that configure it: its settings, instructions, agents,
+ * commands, skills, hooks and plugins. The process writes its state and session logs there,
+ * but never these: a session that could write them could grant itself rules (an allow-all, a
+ * bypass mode, a hook) that a later session or a live reload would take. Made by the app
+ * before the first start (empty), then bound read-only inside the sandbox.
+ */
+export function configuringEntries(configFolder: string): string[] {
+  const files = ['settings.json', 'settings.local.json', 'CLAUDE.md', 'keybindings.json']
+  const folders = ['agents', 'commands', 'skills', 'hooks', 'output-styles', 'rules', 'plugins']
+  for (const file of files) {
+    const path = join(configFolder, file)
+    if (!existsSync(path))
+      writeFileSync(path, file.endsWith('.json') ? '{}\n' : '', { mode: 0o600 })
+  }
+  for (const folder of folders)
+    mkdirSync(join(configFolder, folder), { recursive: true, mode: 0o700 })
+  return [...files, ...folders].map((entry) => join(configFolder, entry))
 }
 
 /** Where `baseURL` is, as the sandbox's allow-list names hosts (`127.0.0.1:4000`). */
@@ -76,7 +96,11 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
         })
         return sandboxedLauncher(
           input.sandbox ?? defaultBashSandbox,
-          { ...policy, writable: [...policy.writable, configFolder] },
+          {
+            ...policy,
+            writable: [...policy.writable, configFolder],
+            readOnly: [...policy.readOnly, ...configuringEntries(configFolder)],
+          },
           started,
         )
       },

@@ -6,6 +6,7 @@ import { startHost } from '../../../helpers/host'
 import { tempWorkspace } from '../../../helpers/workspace'
 import {
   claudeCodeMissing,
+  claudeCodeProcessesIn,
   CLAUDE_CODE_TEST_ENV,
   CLAUDE_CODE_TEST_MODEL,
   lastUserText,
@@ -98,6 +99,7 @@ describe.skipIf(missing !== null)(
       // Claude Code's files are in the app's data folder, not ~/.claude.
       expect(existsSync(join(dir, '.claude'))).toBe(false)
       // Idle: no process held.
+      expect(claudeCodeProcessesIn(dir)).toEqual([])
       expect(target.host.roster().members.find((member) => member.name === 'alice')?.status).toBe(
         'idle',
       )
