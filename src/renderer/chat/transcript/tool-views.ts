@@ -16,6 +16,15 @@ const sendMessageInput = z.object({
   type: z.string().optional(),
 })
 const broadcastInput = z.object({ content: z.string() })
+// A Claude Code teammate's own tools (engine claude-code), shown with the same cards.
+const claudeWriteInput = z.object({ file_path: z.string(), content: z.string() })
+const claudeEditInput = z.object({
+  file_path: z.string(),
+  old_string: z.string(),
+  new_string: z.string(),
+})
+/** The team's tools as a Claude Code teammate calls them (its in-process MCP server). */
+const TEAM_SERVER_PREFIX = 'mcp__team__'
 
 /** How a bash call ended, read from the trailer line the bash tool appends to its output. */
 export interface BashEnd {
@@ -64,7 +73,27 @@ function parsedInput(input: string): unknown {
 /** The card a call gets, from its name and its (checked) input. */
 export function toolView(call: ToolCall): ToolView {
   const input = parsedInput(call.input)
-  switch (call.name) {
+  const name = call.name.startsWith(TEAM_SERVER_PREFIX)
+    ? call.name.slice(TEAM_SERVER_PREFIX.length)
+    : call.name
+  switch (name) {
+    case 'Write': {
+      const parsed = claudeWriteInput.safeParse(input)
+      if (!parsed.success) break
+      const { file_path: path, content } = parsed.data
+      return { kind: 'write', path, content, language: languageForPath(path) }
+    }
+    case 'Edit': {
+      const parsed = claudeEditInput.safeParse(input)
+      if (!parsed.success) break
+      const { file_path: path, old_string: oldText, new_string: newText } = parsed.data
+      return { kind: 'edit', path, oldText, newText, language: languageForPath(path) }
+    }
+    case 'Bash': {
+      const parsed = bashInput.safeParse(input)
+      if (!parsed.success) break
+      return { kind: 'bash', command: parsed.data.command, ...claudeBashOutcome(call) }
+    }
     case 'write_file': {
       const parsed = writeFileInput.safeParse(input)
       if (!parsed.success) break
@@ -119,6 +148,20 @@ export function bashOutcome(call: Pick<ToolCall, 'state' | 'output'>): {
           ? 'timed out'
           : 'stopped'
   return { output, end: { label, ok: false } }
+}
+
+/** Claude Code's Bash says a failure's exit code on its first line ("Exit code 2"). */
+function claudeBashOutcome(call: Pick<ToolCall, 'state' | 'output'>): {
+  output: string | null
+  end: BashEnd | null
+} {
+  if (call.output === null) return { output: null, end: null }
+  if (call.state === 'done') return { output: call.output, end: { label: 'exit 0', ok: true } }
+  if (call.state !== 'failed') return { output: call.output, end: null }
+  const match = /^Exit code (-?\d+)\n?/.exec(call.output)
+  return match === null
+    ? { output: call.output, end: { label: 'not run', ok: false } }
+    : { output: call.output.slice(match[0].length), end: { label: `exit ${match[1]}`, ok: false } }
 }
 
 /** `mcp__github__create_issue` → the tool's own name and its server, for the header. */
