@@ -16,7 +16,7 @@ describe("a Claude Code teammate's tool calls get this app's cards", () => {
     expect(toolView(call('Write', { file_path: '/w/a.ts', content: 'x' }))).toMatchObject({
       kind: 'write',
       path: '/w/a.ts',
-      language: 'typescript',
+      language: 'ts',
     })
     expect(
       toolView(call('Edit', { file_path: '/w/a.md', old_string: 'a', new_string: 'b' })),
