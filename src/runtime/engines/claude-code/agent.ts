@@ -1,14 +1,8 @@
 import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
-import type {
-  HookCallback,
-  PermissionResult,
-  Query,
-  SDKUserMessage,
-} from '@anthropic-ai/claude-agent-sdk'
+import type { HookCallback, Query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import { agentErrorEvent } from '../../../shared/events'
 import { TeamError } from '../../../shared/errors'
 import type { ModelUsage } from '../../../shared/cost'
-import { mayChangeThings } from '../../../shared/profiles'
 import type { NewTranscriptRecord, TranscriptRecord, Usage } from '../../../shared/transcript'
 import { describeEnd } from '../../agents/activation-end'
 import type { ActivationEnd, AgentOptions } from '../../agents/agent-types'
@@ -18,17 +12,21 @@ import { TranscriptStore } from '../../agents/transcript-store'
 import { UsageMeter } from '../../agents/usage-meter'
 import type { InboxConsumer } from '../../mailbox/consumer'
 import type { ModelEndpoint } from '../../model/client'
-import { deliveredThrough, deliveryText, undelivered } from './delivery'
+import { SessionHandover } from './handover'
+import { claudeCodePermissions } from './permissions'
 import { InputQueue } from './input-queue'
-import { endLeftBehind, type LaunchedProcess, type SandboxedLauncher } from './process'
-import type { ClaudeSession, ClaudeSessions } from './sessions'
+import type { LaunchedProcess, SandboxedLauncher } from './process'
+import type { ClaudeSessions } from './sessions'
 import { teamServer } from './team-server'
-import { asPolicyCall, KEPT_TOOLS, readsOnly, REFUSED_TOOLS } from './tool-names'
+import { KEPT_TOOLS, REFUSED_TOOLS } from './tool-names'
 import { ClaudeCodeTranscript, type TurnResult } from './transcript'
 
 type Sdk = typeof ClaudeAgentSdk
 
 const RECENT_IDS = 5000
+
+/** The code of an activation whose session Claude Code could not find to resume. */
+const SESSION_LOST = 'session-lost'
 
 /** What a Claude Code teammate needs beyond the six ports every agent has. */
 export interface ClaudeCodePorts {
@@ -43,6 +41,8 @@ export interface ClaudeCodePorts {
     root: string,
     started: (process: LaunchedProcess) => void,
   ) => Promise<SandboxedLauncher>
+  /** Claude Code's binary (outside the app's archive in a packaged app). */
+  readonly executable: () => string | undefined
   /** The team's endpoint and key as they are now. */
   readonly endpoint: () => ModelEndpoint
   /** Extra environment (tests: `IS_SANDBOX` when run as root). */
@@ -72,8 +72,9 @@ export class ClaudeCodeAgent implements TeamAgent {
   private controller: AbortController | null = null
   private lastEnd: ActivationEnd = { kind: 'idle' }
   private wakeTimer: NodeJS.Timeout | null = null
-  /** The last record handed to the live session, not yet confirmed by its answer. */
-  private handedThrough = 0
+  private readonly handover: SessionHandover
+  /** Its session could not be resumed: the next hand-over says so. */
+  private sessionLost = false
 
   constructor(
     private readonly options: AgentOptions,
@@ -102,6 +103,7 @@ export class ClaudeCodeAgent implements TeamAgent {
       signalled: mail.signalled,
     })
     this.meter = UsageMeter.fromTotals(this.store.usageTotals)
+    this.handover = new SessionHandover(identity.name, ports.sessions, ports.configFolder)
   }
 
   get name(): string {
@@ -155,7 +157,10 @@ export class ClaudeCodeAgent implements TeamAgent {
 
   stop(): void {
     this.wakeRequested = false
-    this.controller?.abort()
+    if (this.controller === null) return
+    this.controller.abort()
+    // At once: the SDK's own close gives the process seconds to finish (stdin closed, a grace).
+    this.handover.kill()
   }
 
   async settled(): Promise<void> {
@@ -176,14 +181,21 @@ export class ClaudeCodeAgent implements TeamAgent {
       this.wakeRequested = false
       try {
         await this.intake.inject()
-        await this.endLeftBehind()
+        await this.handover.endLeftBehind()
         // A hand-over the session took but never answered (a crash): it goes on from there.
-        const unanswered = this.recoverDelivered()
+        const unanswered = this.handover.recover(this.store.length)
         const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
-        if (this.pending().length === 0 && !unanswered && !resumed) continue
+        if (this.handover.pending(this.store.all).length === 0 && !unanswered && !resumed) continue
         this.resumeRequested = false
         const pause = this.options.guard.pauseReason()
         this.lastEnd = pause !== null ? { kind: 'paused', ...pause } : await this.activate()
+        if (this.lastEnd.kind === 'error' && this.lastEnd.code === SESSION_LOST) {
+          // Its session is gone (Claude Code's folder was cleared): a new one, told so, with
+          // what was pending handed over again.
+          this.handover.lost()
+          this.sessionLost = true
+          this.lastEnd = await this.activate()
+        }
         this.settle(this.lastEnd)
       } catch (error) {
         this.failed(error)
@@ -192,27 +204,25 @@ export class ClaudeCodeAgent implements TeamAgent {
     } while (this.wakeRequested)
   }
 
-  /** The user-side records the session has not been handed yet. */
-  private pending(): TranscriptRecord[] {
-    const session = this.ports.sessions.get(this.name)
-    return undelivered(this.store.all, Math.max(session.sent_through, this.handedThrough))
-  }
-
   private async activate(): Promise<ActivationEnd> {
     const controller = new AbortController()
     this.controller = controller
     this.options.events.setStatus('working', 'activated')
     const sdk = await this.ports.sdk()
     const root = await this.options.tools.root()
-    const launcher = await this.ports.launcher(root, (process) => this.updateSession({ process }))
+    const launcher = await this.ports.launcher(root, (process) => this.handover.started(process))
     const input = new InputQueue<SDKUserMessage>()
     const transcript = new ClaudeCodeTranscript(this.name, {
       record: (record) => this.record(record),
       emit: this.options.events.emit,
       countUsage: (usage, model) => this.countUsage(usage, model),
     })
-    const first = this.handOver()
-    input.push(userMessage(first ?? 'Go on with your task where you left off.'))
+    const first = this.handover.handOver(this.store.all)
+    const lost = this.sessionLost
+      ? 'Your earlier session could not be resumed (its files are gone): your transcript in the team remains, but you do not remember it. '
+      : ''
+    this.sessionLost = false
+    input.push(userMessage(`${lost}${first ?? 'Go on with your task where you left off.'}`))
     let query: Query | null = null
     try {
       query = sdk.query({
@@ -221,12 +231,13 @@ export class ClaudeCodeAgent implements TeamAgent {
       })
       for await (const message of query) {
         const result = transcript.take(message)
-        if (transcript.session !== null) this.rememberSession(transcript.session)
-        if (message.type === 'assistant' && message.parent_tool_use_id === null) this.confirm()
+        if (transcript.session !== null) this.handover.named(transcript.session)
+        if (message.type === 'assistant' && message.parent_tool_use_id === null)
+          this.handover.confirm()
         if (result === null) continue
         const end = this.afterTurn(result)
         if (end !== null) return end
-        const next = this.handOver()
+        const next = this.handover.handOver(this.store.all)
         if (next === null) return { kind: 'idle' }
         input.push(userMessage(next))
       }
@@ -237,21 +248,24 @@ export class ClaudeCodeAgent implements TeamAgent {
       transcript.flush()
       if (controller.signal.aborted) return { kind: 'stopped' }
       const message = error instanceof Error ? error.message : String(error)
+      if (/No conversation found/i.test(message))
+        return { kind: 'error', code: SESSION_LOST, message }
       return { kind: 'error', code: 'engine-failed', message: `Claude Code failed: ${message}` }
     } finally {
       transcript.flush()
       input.close()
       this.controller = null
-      this.handedThrough = 0
       await query?.return(undefined).catch(() => undefined)
       launcher.release()
-      this.updateSession({ process: null })
+      this.handover.ended()
     }
   }
 
   /** What a finished turn means: go on (null), or how the activation ends. */
   private afterTurn(result: TurnResult): ActivationEnd | null {
     if (result.failed) {
+      if (/No conversation found/i.test(result.message))
+        return { kind: 'error', code: SESSION_LOST, message: result.message }
       if (result.subtype === 'error_max_turns')
         return { kind: 'round-cap', rounds: this.options.guard.roundCap }
       if (/\b401\b|authentication|invalid x-api-key/i.test(result.message)) {
@@ -260,70 +274,10 @@ export class ClaudeCodeAgent implements TeamAgent {
       }
       return { kind: 'error', code: 'engine-failed', message: result.message }
     }
-    this.confirm()
+    this.handover.confirm()
     if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
     const pause = this.options.guard.pauseReason()
     return pause === null ? null : { kind: 'paused', ...pause }
-  }
-
-  /** Hands what the session has not been handed over, as one text; null: nothing. */
-  private handOver(): string | null {
-    const records = this.pending()
-    if (records.length === 0) return null
-    const through = records[records.length - 1]?.seq ?? 0
-    this.handedThrough = through
-    // Durable before it is sent: a restart knows to look in the session's log for it.
-    const session = this.ports.sessions.get(this.name)
-    if (through > session.handed_through)
-      this.ports.sessions.set(this.name, { ...session, handed_through: through })
-    return deliveryText(records, through)
-  }
-
-  /** The session answered: what was handed over is in it. */
-  private confirm(): void {
-    if (this.handedThrough === 0) return
-    const session = this.ports.sessions.get(this.name)
-    if (this.handedThrough > session.sent_through)
-      this.ports.sessions.set(this.name, { ...session, sent_through: this.handedThrough })
-  }
-
-  /**
-   * After a crash between a hand-over and the session's answer, the session's own log says
-   * whether it took the hand-over: what it took is not handed over again (exactly once), and
-   * true says the session has it unanswered, so it must go on.
-   */
-  private recoverDelivered(): boolean {
-    const session = this.ports.sessions.get(this.name)
-    if (session.session_id === null || session.handed_through <= session.sent_through) return false
-    const found = deliveredThrough(
-      this.ports.configFolder,
-      session.session_id,
-      Math.min(session.handed_through, this.store.length),
-    )
-    this.ports.sessions.set(this.name, {
-      ...session,
-      sent_through: Math.max(session.sent_through, found),
-      handed_through: Math.max(session.sent_through, found),
-    })
-    return found > session.sent_through
-  }
-
-  /** A process a killed run of the app left: ended, so its session log is final. */
-  private async endLeftBehind(): Promise<void> {
-    const left = this.ports.sessions.get(this.name).process
-    if (left === null) return
-    await endLeftBehind(left)
-    this.updateSession({ process: null })
-  }
-
-  private updateSession(change: Partial<ClaudeSession>): void {
-    this.ports.sessions.set(this.name, { ...this.ports.sessions.get(this.name), ...change })
-  }
-
-  private rememberSession(id: string): void {
-    const session = this.ports.sessions.get(this.name)
-    if (session.session_id !== id)
-      this.ports.sessions.set(this.name, { ...session, session_id: id })
   }
 
   private sessionOptions(
@@ -334,27 +288,17 @@ export class ClaudeCodeAgent implements TeamAgent {
   ): Parameters<Sdk['query']>[0]['options'] {
     const { identity, guard, tools } = this.options
     const endpoint = this.ports.endpoint()
-    const session = this.ports.sessions.get(this.name)
+    const session = this.handover.session
     const context = async () => ({ workspace: root, agent: this.name, signal: controller.signal })
+    // Mail that came while it works, handed over after its next tool call.
     const mailHook: HookCallback = async () => {
       await this.intake.inject()
-      const text = this.handOver()
+      const text = this.handover.handOver(this.store.all)
       return text === null
         ? {}
         : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } }
     }
-    const gateHook: HookCallback = async (hookInput) => {
-      if (hookInput.hook_event_name !== 'PreToolUse' || readsOnly(hookInput.tool_name)) return {}
-      const refusal = this.refusal(hookInput.tool_name, hookInput.tool_input)
-      return {
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          // Every other call goes to canUseTool, where the profile and the person decide.
-          permissionDecision: refusal === null ? 'ask' : 'deny',
-          ...(refusal === null ? {} : { permissionDecisionReason: refusal }),
-        },
-      }
-    }
+    const { canUseTool, gate } = claudeCodePermissions(this.name, guard)
     return {
       abortController: controller,
       cwd: root,
@@ -367,10 +311,9 @@ export class ClaudeCodeAgent implements TeamAgent {
       tools: KEPT_TOOLS,
       disallowedTools: REFUSED_TOOLS,
       permissionMode: 'default',
-      canUseTool: (name, toolInput, { signal, toolUseID }) =>
-        this.canUseTool(name, toolInput, toolUseID, signal),
+      canUseTool,
       hooks: {
-        PreToolUse: [{ hooks: [gateHook] }],
+        PreToolUse: [{ hooks: [gate] }],
         PostToolUse: [{ hooks: [mailHook] }],
       },
       mcpServers: {
@@ -396,40 +339,16 @@ export class ClaudeCodeAgent implements TeamAgent {
         ...this.ports.environment,
       },
       spawnClaudeCodeProcess: launcher.spawn,
+      ...(this.ports.executable() === undefined
+        ? {}
+        : { pathToClaudeCodeExecutable: this.ports.executable() }),
     }
-  }
-
-  /** Why a call is refused before anyone is asked (its profile, the plan gate), or null. */
-  private refusal(tool: string, input: unknown): string | null {
-    const call = asPolicyCall(tool, isObject(input) ? input : {}, 'gate')
-    if (call === null) return `${tool} is not available to a teammate of this team.`
-    if (!this.options.guard.toolPolicy.offered(call.name))
-      return `${call.name} is not among the tools of ${this.name}'s profile.`
-    return mayChangeThings(call.name) ? this.options.guard.planGate() : null
-  }
-
-  /** Every permission Claude Code asks for: the profile, then the person in ask mode. */
-  private async canUseTool(
-    tool: string,
-    input: Record<string, unknown>,
-    id: string,
-    signal: AbortSignal,
-  ): Promise<PermissionResult> {
-    if (readsOnly(tool)) return { behavior: 'allow', updatedInput: input }
-    const refused = this.refusal(tool, input)
-    const call = asPolicyCall(tool, input, id)
-    const denied =
-      refused ??
-      (call === null ? 'refused' : await this.options.guard.toolPolicy.admit(call, signal))
-    return denied === null
-      ? { behavior: 'allow', updatedInput: input }
-      : { behavior: 'deny', message: denied }
   }
 
   /** read_inbox: new mail now, and what was handed over is in its result. */
   private async readInbox(): Promise<string> {
     await this.intake.inject()
-    return this.handOver() ?? 'Your inbox is empty.'
+    return this.handover.handOver(this.store.all) ?? 'Your inbox is empty.'
   }
 
   private settle(end: ActivationEnd): void {
@@ -488,8 +407,4 @@ function userMessage(text: string): SDKUserMessage {
     message: { role: 'user', content: text },
     parent_tool_use_id: null,
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

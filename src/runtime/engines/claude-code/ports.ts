@@ -80,6 +80,10 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
     mkdirSync(configFolder, { recursive: true, mode: 0o700 })
     return {
       sdk: loadSdk,
+      executable: () => {
+        const found = locateClaudeCode()
+        return 'problem' in found ? undefined : found.binary
+      },
       sessions,
       configFolder,
       endpoint: input.endpoint,

@@ -118,16 +118,22 @@ function alive(launched: LaunchedProcess): boolean {
   return launched.start === null || processStart(launched.pid) === launched.start
 }
 
+/** Kills a Claude Code process's group if it is still the one started; false: it was not. */
+export function killGroup(launched: LaunchedProcess): boolean {
+  if (!alive(launched)) return false
+  try {
+    process.kill(-launched.pid, 'SIGKILL')
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Ends a Claude Code process a previous run of the app left running (the app was killed while
  * it worked), with its whole group, and waits until it is gone: its session log is then final.
  */
 export async function endLeftBehind(launched: LaunchedProcess): Promise<void> {
-  if (!alive(launched)) return
-  try {
-    process.kill(-launched.pid, 'SIGKILL')
-  } catch {
-    return
-  }
+  if (!killGroup(launched)) return
   for (let waited = 0; waited < 5000 && alive(launched); waited += 20) await sleep(20)
 }

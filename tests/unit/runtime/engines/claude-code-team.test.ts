@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { text, toolCall, type Reply } from '../../../../src/offline-model/script'
@@ -191,4 +191,57 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
     await target.host.whenIdle()
     expect(existsSync(join(dir, 'pwned.txt'))).toBe(false)
   }, 90_000)
+
+  it('is stopped mid-turn by the person, holds no process, and resumes its session after', async () => {
+    const { dir } = tempWorkspace()
+    const target = await team(dir, (call, host) => {
+      if (call === 1) {
+        setTimeout(() => host.host.stop('alice'), 300)
+        return { fault: 'stall', afterEvents: 0, milliseconds: 20_000 }
+      }
+      return text('Going on.')
+    })
+    target.host.send({ to: 'alice', content: 'A long job.' })
+    await waitFor(
+      () =>
+        target.events.some(
+          (event) =>
+            event.type === 'agent-status-changed' &&
+            event.name === 'alice' &&
+            event.cause === 'stopped',
+        ),
+      () =>
+        `alice stopped (events ${JSON.stringify(target.events.filter((event) => event.type === 'agent-status-changed'))})`,
+      { timeout: 15_000 },
+    )
+    await target.host.whenIdle()
+    expect(claudeCodeProcessesIn(dir)).toEqual([])
+    target.host.resume('alice')
+    await target.host.whenIdle()
+    expect(target.aliceRequests).toHaveLength(2)
+    // Resumed, not restarted: the first hand-over is still in what the session sends.
+    expect(JSON.stringify(target.aliceRequests[1]?.messages)).toContain('A long job.')
+  }, 60_000)
+
+  it('starts a new session, saying so, when its old one is gone', async () => {
+    const { dir } = tempWorkspace()
+    const { dir: data } = tempWorkspace('agent-teams-data-')
+    const target = await team(dir, () => text('ok'), {}, data)
+    target.host.send({ to: 'alice', content: 'First.' })
+    await target.host.whenIdle()
+    const projects = readdirSync(data, { recursive: true })
+      .map(String)
+      .filter((path) => path.endsWith(join('config', 'projects')))
+    expect(projects).toHaveLength(1)
+    rmSync(join(data, projects[0] ?? 'none'), { recursive: true, force: true })
+    target.host.send({ to: 'alice', content: 'Second.' })
+    await target.host.whenIdle()
+    const last = target.aliceRequests.at(-1)
+    expect(lastUserText(last as never)).toContain('could not be resumed')
+    expect(lastUserText(last as never)).toContain('Second.')
+    const status = target.events
+      .filter((event) => event.type === 'agent-status-changed' && event.name === 'alice')
+      .at(-1)
+    expect(status).toMatchObject({ status: 'idle' })
+  }, 60_000)
 })

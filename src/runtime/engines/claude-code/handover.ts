@@ -1,0 +1,102 @@
+import type { TranscriptRecord } from '../../../shared/transcript'
+import { deliveredThrough, deliveryText, undelivered } from './delivery'
+import { endLeftBehind, killGroup, type LaunchedProcess } from './process'
+import type { ClaudeSession, ClaudeSessions } from './sessions'
+
+/**
+ * One teammate's side of its session record: what was handed to the session, what the session
+ * confirmed, its id, and its process while one runs. Every change is written to the app's
+ * record before the step it guards (a hand-over is recorded before it is sent).
+ */
+export class SessionHandover {
+  /** The last record handed to the live session, not yet confirmed by its answer. */
+  private handedThrough = 0
+
+  constructor(
+    private readonly name: string,
+    private readonly sessions: ClaudeSessions,
+    private readonly configFolder: string,
+  ) {}
+
+  get session(): ClaudeSession {
+    return this.sessions.get(this.name)
+  }
+
+  /** The person's turns and mail the session has not been handed, in order. */
+  pending(records: readonly TranscriptRecord[]): TranscriptRecord[] {
+    return undelivered(records, Math.max(this.session.sent_through, this.handedThrough))
+  }
+
+  /** Hands what the session has not been handed over, as one text; null: nothing. */
+  handOver(records: readonly TranscriptRecord[]): string | null {
+    const pending = this.pending(records)
+    const through = pending[pending.length - 1]?.seq
+    if (through === undefined) return null
+    this.handedThrough = through
+    // Durable before it is sent: a restart knows to look in the session's log for it.
+    if (through > this.session.handed_through) this.update({ handed_through: through })
+    return deliveryText(pending, through)
+  }
+
+  /** The session answered: what was handed over is in it. */
+  confirm(): void {
+    if (this.handedThrough > this.session.sent_through)
+      this.update({ sent_through: this.handedThrough })
+  }
+
+  /** The activation ended: what is unconfirmed is looked for in the log at the next start. */
+  ended(): void {
+    this.handedThrough = 0
+    this.update({ process: null })
+  }
+
+  /**
+   * After a crash between a hand-over and the session's answer, the session's own log says
+   * whether it took the hand-over: what it took is not handed over again (exactly once), and
+   * true says the session holds it unanswered, so it must go on.
+   */
+  recover(transcriptLength: number): boolean {
+    const session = this.session
+    if (session.session_id === null || session.handed_through <= session.sent_through) return false
+    const found = deliveredThrough(
+      this.configFolder,
+      session.session_id,
+      Math.min(session.handed_through, transcriptLength),
+    )
+    const through = Math.max(session.sent_through, found)
+    this.update({ sent_through: through, handed_through: through })
+    return found > session.sent_through
+  }
+
+  /** A process a killed run of the app left: ended, so its session log is final. */
+  async endLeftBehind(): Promise<void> {
+    const left = this.session.process
+    if (left === null) return
+    await endLeftBehind(left)
+    this.update({ process: null })
+  }
+
+  /** Ends its running process and its group now (the person stopped it). */
+  kill(): void {
+    const running = this.session.process
+    if (running !== null) killGroup(running)
+  }
+
+  started(process: LaunchedProcess): void {
+    this.update({ process })
+  }
+
+  /** The id the session announced; a new one replaces a lost one. */
+  named(id: string): void {
+    if (this.session.session_id !== id) this.update({ session_id: id })
+  }
+
+  /** Its session is gone: the next activation starts a new one and hands it all pending. */
+  lost(): void {
+    this.update({ session_id: null, handed_through: this.session.sent_through })
+  }
+
+  private update(change: Partial<ClaudeSession>): void {
+    this.sessions.set(this.name, { ...this.session, ...change })
+  }
+}
