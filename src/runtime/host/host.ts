@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { engineAvailability } from '../engines/availability'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { InstructionFileView } from '../../shared/instructions'
@@ -216,6 +217,7 @@ export class TeamHost {
         firstTurn: (name, from, text) => this.agents.load(name).addUserTurn(from, text),
         modelChoice: (name) => this.modelChoice(name),
         permission: (name) => this.permission(name),
+        engines: this.options.engineAvailability ?? engineAvailability,
       },
       asked,
     )
