@@ -12,6 +12,7 @@ import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
 import { demoSpeedSchema } from './demo-speed'
+import { engineAvailabilitySchema, engineSchema } from './engine'
 import { instructionFileViewSchema, TEAM_NOTE_MAX_CHARS, teamNoteViewSchema } from './instructions'
 import {
   teamTemplateSchema,
@@ -191,10 +192,14 @@ export const commands = {
         profile: profileNameSchema.optional(),
         /** Its approval mode; absent: its profile's. */
         approval: approvalModeSchema.optional(),
+        /** What runs its turns; absent: builtin (a re-spawn keeps its own). */
+        engine: engineSchema.optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
   },
+  /** Every engine, whether it can run here (and why not), what it needs and costs. */
+  getEngines: { params: empty, result: z.object({ engines: z.array(engineAvailabilitySchema) }) },
   /** An agent's profile or approval mode, from its next tool call; null: back to the default. */
   setAgentProfile: {
     params: z
