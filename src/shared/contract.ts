@@ -93,6 +93,8 @@ export const agentViewSchema = z.object({
   /** Its permission profile and approval mode (absent from builds before profiles). */
   profile: z.string().optional(),
   approval: approvalModeSchema.optional(),
+  /** What runs its turns (absent: builtin, and from builds before engines). */
+  engine: engineSchema.optional(),
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 

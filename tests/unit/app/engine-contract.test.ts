@@ -4,6 +4,8 @@ import { engineAvailability } from '../../../src/runtime/engines/availability'
 import { commands } from '../../../src/shared/contract'
 import type { EngineAvailability } from '../../../src/shared/engine'
 import { serializeError } from '../../../src/shared/errors'
+import { Roster } from '../../../src/runtime/roster/roster'
+import { TeamPaths } from '../../../src/runtime/team/paths'
 import { agentScript, rosterOnDisk } from '../../helpers/agents'
 import { appServices } from '../../helpers/app-service'
 
@@ -54,6 +56,25 @@ describe('the contract: getEngines, and spawn with an engine', () => {
     await service.currentHost?.whenIdle()
     expect(rosterOnDisk(workspace)).toEqual([
       expect.not.objectContaining({ engine: expect.anything() }),
+    ])
+  })
+
+  it('the snapshot names each agent’s engine: a member’s own, builtin for the rest', async () => {
+    const { service } = await openService({
+      script: agentScript(() => undefined),
+      prepare: (workspace) =>
+        Roster.open(new TeamPaths(workspace)).update((draft) => {
+          draft.members.push(
+            { name: 'alice', role: 'coder', status: 'idle', engine: 'claude-code' },
+            { name: 'bob', role: 'tester', status: 'idle' },
+          )
+        }),
+    })
+    const snapshot = commands.getSnapshot.result.parse(await service.execute('getSnapshot', {}))
+    expect(snapshot?.lead.engine).toBe('builtin')
+    expect(snapshot?.members.map((member) => [member.name, member.engine])).toEqual([
+      ['alice', 'claude-code'],
+      ['bob', 'builtin'],
     ])
   })
 })
