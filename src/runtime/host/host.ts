@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { engineAvailability } from '../engines/availability'
+import type { EngineAvailability } from '../../shared/engine'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { InstructionFileView } from '../../shared/instructions'
@@ -217,10 +218,15 @@ export class TeamHost {
         firstTurn: (name, from, text) => this.agents.load(name).addUserTurn(from, text),
         modelChoice: (name) => this.modelChoice(name),
         permission: (name) => this.permission(name),
-        engines: this.options.engineAvailability ?? engineAvailability,
+        engines: () => this.engineAvailability(),
       },
       asked,
     )
+  }
+
+  /** Whether each engine can run here: what every spawn checks (asked afresh each time). */
+  engineAvailability(): readonly EngineAvailability[] {
+    return (this.options.engineAvailability ?? engineAvailability)()
   }
 
   /**
