@@ -215,7 +215,8 @@ export class TeamHost {
         mcp: this.mcp,
         now: () => (this.options.clock ?? systemClock).now() / 1000,
         assertOpen: () => this.assertOpen(),
-        firstTurn: (name, from, text) => this.agents.load(name).addUserTurn(from, text),
+        firstTurn: async (name, from, text) =>
+          (await this.agents.loadOnItsEngine(name)).addUserTurn(from, text),
         modelChoice: (name) => this.modelChoice(name),
         permission: (name) => this.permission(name),
         engines: () => this.engineAvailability(),

@@ -31,8 +31,8 @@ export interface SpawnParts {
   readonly now: () => number
   /** Throws `team-closed` once the host closed. */
   readonly assertOpen: () => void
-  /** Loads the agent and gives it its first turn. */
-  readonly firstTurn: (name: string, from: string, text: string) => void
+  /** Loads the agent (on the engine its roster entry names) and gives it its first turn. */
+  readonly firstTurn: (name: string, from: string, text: string) => Promise<void>
   readonly modelChoice: (name: string) => ModelChoice
   readonly permission: (name: string) => AgentPermission
   /** Whether each engine can run here (`engines/availability.ts`, or a test's). */
@@ -70,7 +70,11 @@ export async function spawnMember(parts: SpawnParts, asked: SpawnRequest): Promi
   )
   parts.worktrees.turnStarted(request.name)
   const member = team.roster.find(request.name)
-  parts.firstTurn(request.name, request.by ?? LEAD, spawnTask(request, member?.plan_first === true))
+  await parts.firstTurn(
+    request.name,
+    request.by ?? LEAD,
+    spawnTask(request, member?.plan_first === true),
+  )
   return [
     spawnSummary(request, parts.modelChoice(request.name), engineOf(member)),
     place.note,
