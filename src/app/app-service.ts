@@ -10,10 +10,12 @@ import {
   type TeamSnapshot,
 } from '../shared/contract'
 import type { Disposable } from '../shared/disposable'
+import type { EngineAvailability } from '../shared/engine'
 import { TeamError } from '../shared/errors'
 import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
 import type { Clock } from '../runtime/system/clock'
+import { engineAvailability } from '../runtime/engines/availability'
 import { TeamHost } from '../runtime/host/host'
 import { WorkspaceTrustStore } from '../runtime/trust/trust-store'
 import { isDemoWorkspace, makeDemoWorkspace } from './demo-workspace'
@@ -51,6 +53,8 @@ export interface AppServiceOptions {
   readonly pickFolder?: () => Promise<string | null>
   /** `serve --trust-workspace`: this run trusts what the workspace grants as it opens. */
   readonly trustWorkspace?: boolean
+  /** Whether each engine can run here (default: looked up); the open team's spawns ask it too. */
+  readonly engineAvailability?: () => readonly EngineAvailability[]
 }
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
@@ -168,6 +172,7 @@ export class AppService {
         offline: this.isOffline(),
       }),
       getSnapshot: async () => (this.workspace ? this.snapshot() : null),
+      getEngines: async () => ({ engines: [...this.engines()] }),
       getSettings: async () => this.settings.view(),
       saveSettings: async (change) => {
         const view = await this.settings.save(change)
@@ -252,6 +257,7 @@ export class AppService {
         privateFolders: [this.options.configDirectory],
         mcp: { env: this.options.env ?? process.env },
         trust: { store: this.trustStore, forRun: this.options.trustWorkspace === true },
+        engineAvailability: () => this.engines(),
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.
@@ -312,6 +318,11 @@ export class AppService {
       alert: this.alert,
       offline: this.isOffline(),
     })
+  }
+
+  /** Whether each engine can run here: what the spawn dialog shows and every spawn checks. */
+  private engines(): readonly EngineAvailability[] {
+    return (this.options.engineAvailability ?? engineAvailability)()
   }
 
   /** A folder the offline demo made: its team always runs on the offline model. */

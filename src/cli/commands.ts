@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { plainMessage } from '../shared/messages'
+import { DEFAULT_ENGINE, ENGINE_LABELS, engineOf } from '../shared/engine'
 import { modelChoiceOf } from '../shared/model-choice'
 import { formatSecondsUtc } from '../shared/time'
 import { Mailbox, type InboxEntry } from '../runtime/mailbox/mailbox'
@@ -20,6 +21,7 @@ import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { mcp } from './mcp-commands'
+import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
 import { oneLine, UsageError, writeLine, type Output } from './output'
 
@@ -217,8 +219,11 @@ const roster: Command = async (context) => {
     // A member on the team's model without thinking reads as before.
     const choice = modelChoiceOf(member)
     const own = choice.model !== null || choice.thinking !== null
+    // A builtin member reads as before engines.
+    const engine = engineOf(member)
+    const runs = engine === DEFAULT_ENGINE ? '' : ` · ${ENGINE_LABELS[engine]}`
     lines.push(
-      `  ${member.name} (${oneLine(member.role)}): ${member.status}${own ? ` · ${describeChoice(choice)}` : ''}`,
+      `  ${member.name} (${oneLine(member.role)}): ${member.status}${own ? ` · ${describeChoice(choice)}` : ''}${runs}`,
     )
   }
   await writeLine(context.output.stdout, lines.join('\n'))
@@ -259,4 +264,5 @@ export const commands: Readonly<Record<string, Command>> = {
   answer: answerQuestion,
   profile,
   profiles,
+  engines,
 }

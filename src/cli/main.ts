@@ -64,6 +64,9 @@ Commands:
                          their sha256, allowed hosts, "approve always" rules and custom
                          profiles; exit 1 when it is not trusted
   trust --yes            trust what the workspace grants now (a running team applies it)
+  engines [--json]       what can run a teammate's turns here: builtin (this app's own loop)
+                         and claude-code (a Claude Code session), whether each is available
+                         (and if not, why and what to install), what it needs and costs
 
 Trust: a workspace whose .team/ the app made is trusted. One that came with its .team/ (a
 cloned repository, a team from before this version) is not, nor one whose grants changed
@@ -75,7 +78,7 @@ not used, and no agent wakes but by your own message. chat, demo and serve ask o
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
         [--worktree|--no-worktree] [--auto-claim] [--mcp NAMES|all|none]
-        [--profile P] [--approval auto|ask|plan-first]
+        [--profile P] [--approval auto|ask|plan-first] [--engine builtin|claude-code]
                          spawn a teammate (or re-spawn an idle one) with its first prompt;
                          in a git repository it gets its own worktree on team/<name> unless
                          --no-worktree (or the team turned the default off);
@@ -84,7 +87,9 @@ A running team (the app, serve or chat, in another terminal):
                          --auto-claim: when idle, it claims the next task that fits its role;
                          --mcp: the MCP servers it may use, by name with commas (default all);
                          --profile: its tools (reviewer, tester, implementer (default), or a
-                         custom one); --approval: what waits for you (default: the profile's)
+                         custom one); --approval: what waits for you (default: the profile's);
+                         --engine: what runs its turns (default builtin; a re-spawn keeps its
+                         own; see "agent-teams engines")
   review diff <name> [--scope branch|turn] [--task ID] [--from REV --to REV]
                          what a teammate changed in its worktree: against its base (branch),
                          in its last turn, for one of its tasks, or between two commits
@@ -204,6 +209,7 @@ const options = {
   header: { type: 'string', multiple: true },
   profile: { type: 'string' },
   approval: { type: 'string' },
+  engine: { type: 'string' },
   always: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
@@ -288,6 +294,8 @@ export type ParsedOptions = {
   profile?: string
   /** spawn and profile: an approval mode, or "default". */
   approval?: string
+  /** spawn --engine: builtin or claude-code. */
+  engine?: string
   /** approve --always. */
   always?: boolean
 }

@@ -9,6 +9,7 @@ import {
   type ModelChoice,
   type ModelChoiceChange,
 } from '../shared/model-choice'
+import { DEFAULT_ENGINE, ENGINE_LABELS } from '../shared/engine'
 import { LEAD, assertSpawnableName } from '../shared/names'
 import { assertProfileChoice } from '../shared/profiles'
 import type { RosterFile } from '../shared/roster'
@@ -16,6 +17,7 @@ import { Roster } from '../runtime/roster/roster'
 import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { knownAgent, sendControl } from './control-commands'
+import { engineOption } from './engine-commands'
 import { oneLine, UsageError, writeLine } from './output'
 
 type Command = (context: CommandContext) => Promise<number>
@@ -108,8 +110,8 @@ function serverChoice(option: string | undefined): { mcp_servers?: string[] | nu
 }
 
 /**
- * `agent-teams spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]`:
- * the person spawns a teammate in the running team, through control.jsonl.
+ * `agent-teams spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
+ * [--engine E]`: the person spawns a teammate in the running team, through control.jsonl.
  */
 export const spawn: Command = async (context) => {
   if (context.positionals.length !== 2)
@@ -120,6 +122,7 @@ export const spawn: Command = async (context) => {
   if (prompt.trim().length === 0) throw new UsageError('the prompt is empty; say what to do first')
   assertSpawnableName(name)
   const change = changeFrom(context)
+  const engine = engineOption(context.options.engine)
   const paths = new TeamPaths(context.options.workspace)
   const before = Roster.read(paths).members.find((member) => member.name === name)
   if (before?.status === 'working')
@@ -147,6 +150,7 @@ export const spawn: Command = async (context) => {
     ...(context.options.autoClaim === true ? { auto_claim: true } : {}),
     ...servers,
     ...permissionOptions(context),
+    ...(engine === undefined ? {} : { engine }),
   }
   if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
     throw new UsageError(
@@ -161,17 +165,20 @@ export const spawn: Command = async (context) => {
     return member?.role === role && typeof stamp === 'number' && stamp >= sentAt
   })
   const choice = choiceOnDisk(file, name)
-  const worktree = file.members.find((member) => member.name === name)?.worktree ?? null
+  const spawned = file.members.find((member) => member.name === name)
+  const worktree = spawned?.worktree ?? null
+  const runs = spawned?.engine ?? DEFAULT_ENGINE
   const place = worktree
     ? `, in its worktree on team/${name}`
     : context.options.worktree === false
       ? ', in the shared workspace'
       : ''
+  const by = runs === DEFAULT_ENGINE ? '' : `, run by ${ENGINE_LABELS[runs]}`
   await writeLine(
     context.output.stdout,
     context.options.json
-      ? JSON.stringify({ name, role, ...choice, worktree })
-      : `Spawned ${name} (${role}) on ${describeChoice(choice)}${place}.`,
+      ? JSON.stringify({ name, role, ...choice, worktree, engine: runs })
+      : `Spawned ${name} (${role}) on ${describeChoice(choice)}${place}${by}.`,
   )
   return 0
 }

@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { engineOf } from '../shared/engine'
 import { TeamError } from '../shared/errors'
 import { MAX_CONTROL_LINE_BYTES } from '../shared/control'
 import { LEAD } from '../shared/names'
 import type { TeamTemplate, TemplateEntry } from '../shared/templates'
+import { engineAvailability } from '../runtime/engines/availability'
 import { writeFileAtomicSync } from '../runtime/fs/durable'
+import { assertEngineAvailable } from '../runtime/host/engine-check'
 import { readRegularTextSync } from '../runtime/fs/safe-open'
 import { TeamNote } from '../runtime/instructions/team-note'
 import { settingsPath } from '../runtime/model/config'
@@ -119,6 +122,9 @@ const apply: Command = async (context) => {
       'team-not-empty',
       `The team in ${paths.workspace} already has members (${members.map((member) => member.name).join(', ')}); apply a template to a new or empty workspace.`,
     )
+  // Refused here, before anything is sent, as the running team would refuse it.
+  for (const member of template.members)
+    assertEngineAvailable(engineOf(member), engineAvailability())
   if (template.lead)
     sendControl(paths, {
       command: 'model',
@@ -138,6 +144,7 @@ const apply: Command = async (context) => {
       model: member.model ?? null,
       thinking: member.thinking ?? null,
       ...(member.plan_first ? { plan_first: true } : {}),
+      ...(member.engine === undefined ? {} : { engine: member.engine }),
     }
     if (Buffer.byteLength(JSON.stringify(command)) > MAX_CONTROL_LINE_BYTES - 200)
       throw new UsageError(

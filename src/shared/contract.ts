@@ -12,6 +12,7 @@ import { budgetSchema, usdLimitSchema } from './budget'
 import { modelUsageSchema } from './cost'
 import { priceOverridesSchema } from './prices'
 import { demoSpeedSchema } from './demo-speed'
+import { engineAvailabilitySchema, engineSchema } from './engine'
 import { instructionFileViewSchema, TEAM_NOTE_MAX_CHARS, teamNoteViewSchema } from './instructions'
 import {
   teamTemplateSchema,
@@ -92,6 +93,8 @@ export const agentViewSchema = z.object({
   /** Its permission profile and approval mode (absent from builds before profiles). */
   profile: z.string().optional(),
   approval: approvalModeSchema.optional(),
+  /** What runs its turns (absent: builtin, and from builds before engines). */
+  engine: engineSchema.optional(),
 })
 export type AgentView = z.infer<typeof agentViewSchema>
 
@@ -191,10 +194,14 @@ export const commands = {
         profile: profileNameSchema.optional(),
         /** Its approval mode; absent: its profile's. */
         approval: approvalModeSchema.optional(),
+        /** What runs its turns; absent: builtin (a re-spawn keeps its own). */
+        engine: engineSchema.optional(),
       })
       .strict(),
     result: z.object({ summary: z.string() }),
   },
+  /** Every engine, whether it can run here (and why not), what it needs and costs. */
+  getEngines: { params: empty, result: z.object({ engines: z.array(engineAvailabilitySchema) }) },
   /** An agent's profile or approval mode, from its next tool call; null: back to the default. */
   setAgentProfile: {
     params: z

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { engineSchema, type EngineName } from './engine'
 import { mcpServerNameSchema } from './mcp'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from './json-limits'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
@@ -62,6 +63,8 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     mcp_servers: z.array(mcpServerNameSchema).max(100).nullable().optional(),
     profile: profileNameSchema.optional(),
     approval: approvalModeSchema.optional(),
+    /** What runs its turns; absent: builtin for a new member, its own for a re-spawn. */
+    engine: engineSchema.optional(),
     ...stamps,
   }),
   /** The person takes a teammate off the team; `branch` says what becomes of its branch. */
@@ -127,6 +130,7 @@ export type ControlCommand =
       readonly mcpServers?: readonly string[] | null
       readonly profile?: string
       readonly approval?: ApprovalMode
+      readonly engine?: EngineName
     }
   | {
       readonly command: 'answer'
@@ -208,6 +212,7 @@ function withoutStamps(line: ControlLine): ControlCommand {
         ...(line.mcp_servers === undefined ? {} : { mcpServers: line.mcp_servers }),
         ...(line.profile === undefined ? {} : { profile: line.profile }),
         ...(line.approval === undefined ? {} : { approval: line.approval }),
+        ...(line.engine === undefined ? {} : { engine: line.engine }),
       }
     case 'remove':
       return {

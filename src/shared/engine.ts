@@ -19,16 +19,20 @@ export const ENGINE_LABELS: Readonly<Record<EngineName, string>> = {
   'claude-code': 'Claude Code',
 }
 
-/** Whether an engine can run here, and what it needs and costs, said to the person. */
-export interface EngineAvailability {
-  readonly engine: EngineName
-  readonly available: boolean
+/**
+ * Whether an engine can run here, and what it needs and costs, said to the person: what
+ * `getEngines` answers, `agent-teams engines` prints and the spawn dialog shows.
+ */
+export const engineAvailabilitySchema = z.object({
+  engine: engineSchema,
+  available: z.boolean(),
   /** Why it cannot run here and what to install, or null when it can. */
-  readonly problem: string | null
+  problem: z.string().nullable(),
   /** What it needs and costs, one sentence each, for the spawn dialog. */
-  readonly needs: string
-  readonly costs: string
-}
+  needs: z.string(),
+  costs: z.string(),
+})
+export type EngineAvailability = Readonly<z.infer<typeof engineAvailabilitySchema>>
 
 /** The engine a roster member runs (absent: builtin). */
 export function engineOf(member: { readonly engine?: EngineName | null } | undefined): EngineName {

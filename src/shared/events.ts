@@ -8,6 +8,7 @@ import { taskBoardSchema } from './tasks'
 import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
 import { budgetSchema } from './budget'
+import { engineSchema } from './engine'
 
 /** What happened to an inbox; `consumed` is its consumer's commit, never new mail. */
 export const inboxChangeSchema = z.enum(['added', 'appended', 'removed', 'consumed'])
@@ -24,6 +25,8 @@ const memberSchema = z.looseObject({
   name: z.string(),
   role: z.string(),
   status: memberStatusSchema,
+  /** What runs its turns (absent: builtin); config.json's rule, so a valid roster passes. */
+  engine: engineSchema.optional(),
 })
 
 /** A protocol request as the UI sees it (`.team/protocols.json` holds more). */

@@ -20,6 +20,7 @@ export const commandNames = [
   'getSnapshot',
   'chat',
   'spawn',
+  'getEngines',
   'stopAgent',
   'setAgentModel',
   'sendMessage',

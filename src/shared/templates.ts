@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { engineSchema } from './engine'
 import { TEAM_NOTE_MAX_CHARS } from './instructions'
 import { modelIdSchema, thinkingBudgetSchema } from './model-choice'
 import { isValidName, NAME_RULE, RESERVED_NAMES } from './names'
@@ -43,6 +44,8 @@ export const templateMemberSchema = z
     worktree: z.boolean().optional(),
     /** Whether it claims tasks from the task board by itself. */
     auto_claim: z.boolean().optional(),
+    /** What runs its turns; absent: builtin. */
+    engine: engineSchema.optional(),
   })
   .strict()
 export type TemplateMember = z.infer<typeof templateMemberSchema>

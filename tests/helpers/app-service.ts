@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { AppService } from '../../src/app/app-service'
+import { AppService, type AppServiceOptions } from '../../src/app/app-service'
 import { OfflineModelServer } from '../../src/offline-model/offline-server'
 import type { Script } from '../../src/offline-model/script'
 import { plainFileSecretStore } from '../../src/runtime/secrets/secrets'
@@ -24,6 +24,7 @@ export function appServices(
   mode?: 'electron' | 'browser'
   modelId?: string
   prepare?: (workspace: string) => void
+  engineAvailability?: AppServiceOptions['engineAvailability']
 }) => Promise<OpenedService> {
   const opened: { root: string; service?: AppService; server?: OfflineModelServer }[] = []
   afterEach(async () => {
@@ -33,7 +34,7 @@ export function appServices(
       rmSync(each.root, { recursive: true, force: true })
     }
   })
-  return async ({ script, mode = 'browser', modelId = 'm', prepare }) => {
+  return async ({ script, mode = 'browser', modelId = 'm', prepare, engineAvailability }) => {
     const entry: (typeof opened)[number] = { root: mkdtempSync(join(tmpdir(), prefix)) }
     opened.push(entry)
     const workspace = join(entry.root, 'workspace')
@@ -50,6 +51,7 @@ export function appServices(
       configDirectory: join(entry.root, 'config'),
       secrets: plainFileSecretStore(join(entry.root, 'config', 'settings.json')),
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, MODEL_ID: modelId },
+      ...(engineAvailability === undefined ? {} : { engineAvailability }),
     })
     entry.service = service
     await service.execute('openWorkspace', { path: workspace })

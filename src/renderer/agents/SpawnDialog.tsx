@@ -10,6 +10,8 @@ import { fieldsFromChoice, ModelFields, readModelFields } from './ModelFields'
 import { statusLook } from '../ui/status'
 import { useCommand } from '../ui/useCommand'
 import { WorktreeField } from './WorktreeField'
+import { EngineField } from './EngineField'
+import { DEFAULT_ENGINE, type EngineName } from '../../shared/engine'
 import { own } from '../../shared/own'
 import type { ModelChoice } from '../../shared/model-choice'
 
@@ -42,6 +44,8 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
   // Servers left out of the teammate's tools; none by default (every server).
   const [withoutServers, setWithoutServers] = useState<readonly string[]>([])
   const [permissions, setPermissions] = useState(defaultPermissionChoice)
+  /** The engine the person chose; null: untouched (builtin, or a re-spawn's own). */
+  const [engine, setEngine] = useState<EngineName | null>(null)
   const [submitted, setSubmitted] = useState(false)
   const existing = useAppStore((state) => own(state.agents, name.trim()))
   const command = useCommand(spawn)
@@ -81,6 +85,7 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
         ? {}
         : { profile: permissions.profile }),
       ...(permissions.approval === null ? {} : { approval: permissions.approval }),
+      ...(engine === null ? {} : { engine }),
     })
     if (outcome.ok) closeDialog()
   }
@@ -170,6 +175,11 @@ export function SpawnDialog({ prefill }: { readonly prefill: SpawnPrefill | null
           onChange={setModelFields}
           defaultModel={defaultModel}
           showProblems={submitted}
+        />
+        <EngineField
+          value={engine}
+          current={existing?.engine ?? DEFAULT_ENGINE}
+          onChange={setEngine}
         />
         <PermissionFields value={permissions} onChange={setPermissions} />
         <label className="toggle" htmlFor={ids.planFirst}>

@@ -18,6 +18,7 @@ import { useCost } from '../ui/useCost'
 import { teamCost } from '../store/costs'
 import { badgeLook, StatusBadge } from '../ui/status'
 import { RosterProfile } from './RosterProfile'
+import { otherEngine, RosterEngine } from './RosterEngine'
 import { own } from '../../shared/own'
 import { RosterActions } from './RosterActions'
 import { SandboxNotice } from '../settings/SandboxNotice'
@@ -180,6 +181,7 @@ function RosterEntry({
 }) {
   const name = agent.name
   const cost = useCost(agent.usageByModel)
+  const engine = otherEngine(agent)
   const classes = ['roster-item', `roster-${agent.status}`, selected ? 'is-selected' : '']
   return (
     <li className={classes.join(' ')} data-testid={`roster-item-${name}`}>
@@ -187,7 +189,7 @@ function RosterEntry({
         type="button"
         className="roster-open"
         aria-current={selected ? 'true' : undefined}
-        aria-label={`Open ${name} (${agent.role}, ${badgeLook(agent.status, agent.statusCause).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
+        aria-label={`Open ${name} (${agent.role}${engine === null ? '' : `, ${engine}`}, ${badgeLook(agent.status, agent.statusCause).label}${agent.pending > 0 ? `, ${agent.pending} unread` : ''})`}
         onClick={() => select(name, 'conversation')}
         title={position <= 9 ? `Open ${name} (Ctrl+${position})` : `Open ${name}`}
       >
@@ -200,6 +202,7 @@ function RosterEntry({
             <span className="roster-role" title={agent.role}>
               {agent.role}
             </span>
+            <RosterEngine agent={agent} />
           </span>
           {compact ? null : <RosterModel agent={agent} />}
           {compact ? null : <RosterProfile agent={agent} />}

@@ -11,6 +11,8 @@ import type { GetState, SetState } from './store'
 export interface Commands {
   chat(text: string): Promise<void>
   spawn(params: Params<'spawn'>): Promise<Result<'spawn'>>
+  /** Every engine, whether it can run here (and why not), what it needs and costs. */
+  getEngines(): Promise<Result<'getEngines'>>
   stopAgent(name: string): Promise<void>
   /** An agent's model (null: the team's) and thinking (null: off), from its next turn. */
   setAgentModel(params: Params<'setAgentModel'>): Promise<Result<'setAgentModel'>>
@@ -74,6 +76,7 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
       await api.chat({ text })
     },
     spawn: (params) => api.spawn(params),
+    getEngines: () => api.getEngines({}),
     async stopAgent(name) {
       await api.stopAgent({ name })
     },

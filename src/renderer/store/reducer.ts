@@ -1,5 +1,6 @@
 import { NO_USAGE } from '../../shared/usage'
 import type { HostEvent, TeamSnapshot } from '../../shared/contract'
+import { engineOf } from '../../shared/engine'
 import { assertNever } from '../../shared/errors'
 import { modelChoiceOf, type ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
@@ -219,6 +220,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             budget: noBudget,
             failure: null,
             ...permissionOf(member, undefined),
+            engine: engineOf(member),
           }
         : unlessSame(existing, {
             ...existing,
@@ -228,6 +230,7 @@ function changeRoster(state: TeamData, event: EventOf<'roster-changed'>): TeamDa
             model,
             thinking,
             ...permissionOf(member, existing),
+            engine: engineOf(member),
           })
   }
   const order = [

@@ -12,6 +12,7 @@ import type { TeamEventOf } from '../../shared/events'
 import type { NeedsYouEntry } from '../../shared/needs-you'
 import type { Position } from '../../shared/position'
 import type { ApprovalMode } from '../../shared/profiles'
+import { engineOf, type EngineName } from '../../shared/engine'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { NO_BUDGET, type Budget } from '../../shared/budget'
 import type { TaskBoardView } from '../../shared/tasks'
@@ -26,15 +27,16 @@ export type AgentFailure = Readonly<Pick<TeamEventOf<'agent-error'>, 'code' | 'm
 /**
  * One agent as the window shows it: the contract's view (declared once, in contract.ts) plus
  * what events tell us. `profile` and `approval` are null where the host did not say; the view's
- * `errorCode` is the code of `failure`.
+ * `errorCode` is the code of `failure`; `engine` is always said (builtin where it is absent).
  */
 export interface AgentState extends Readonly<
-  Omit<AgentView, 'profile' | 'approval' | 'errorCode'>
+  Omit<AgentView, 'profile' | 'approval' | 'errorCode' | 'engine'>
 > {
   /** The last error its loop ended with, until it works again. */
   readonly failure: AgentFailure | null
   readonly profile: string | null
   readonly approval: ApprovalMode | null
+  readonly engine: EngineName
 }
 
 /** A token, a round and a dollar limit; null lifts a limit. */
@@ -205,5 +207,6 @@ export function agentFromView(view: AgentView): AgentState {
         : null,
     profile: view.profile ?? null,
     approval: view.approval ?? null,
+    engine: engineOf(view),
   }
 }

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { engineAvailability } from '../engines/availability'
+import type { EngineAvailability } from '../../shared/engine'
 import { TeamError } from '../../shared/errors'
 import type { TeamEvent } from '../../shared/events'
 import type { InstructionFileView } from '../../shared/instructions'
@@ -213,12 +215,19 @@ export class TeamHost {
         mcp: this.mcp,
         now: () => (this.options.clock ?? systemClock).now() / 1000,
         assertOpen: () => this.assertOpen(),
-        firstTurn: (name, from, text) => this.agents.load(name).addUserTurn(from, text),
+        firstTurn: async (name, from, text) =>
+          (await this.agents.loadOnItsEngine(name)).addUserTurn(from, text),
         modelChoice: (name) => this.modelChoice(name),
         permission: (name) => this.permission(name),
+        engines: () => this.engineAvailability(),
       },
       asked,
     )
+  }
+
+  /** Whether each engine can run here: what every spawn checks (asked afresh each time). */
+  engineAvailability(): readonly EngineAvailability[] {
+    return (this.options.engineAvailability ?? engineAvailability)()
   }
 
   /**

@@ -1,3 +1,4 @@
+import { DEFAULT_ENGINE, engineOf } from '../../shared/engine'
 import { TeamError } from '../../shared/errors'
 import { LEAD } from '../../shared/names'
 import type { TeamAgent } from '../agents/team-agent'
@@ -24,6 +25,21 @@ export class LoadedAgents extends Map<string, TeamAgent> {
     const agent = this.create(name)
     this.set(name, agent)
     return agent
+  }
+
+  /**
+   * The agent, run by the engine its roster entry names now. One loaded on another engine
+   * (before the person re-spawned it onto this one) is closed and made again: an agent is
+   * built for one engine. A spawn refuses an agent that works, so the one closed is idle.
+   */
+  async loadOnItsEngine(name: string): Promise<TeamAgent> {
+    const engine = name === LEAD ? DEFAULT_ENGINE : engineOf(this.team.roster.find(name))
+    for (;;) {
+      const existing = this.get(name)
+      if (existing === undefined || existing.engine === engine) return this.load(name)
+      this.delete(name)
+      await existing.close()
+    }
   }
 
   /** The agent if it is loaded; a command to one that is not is refused. */

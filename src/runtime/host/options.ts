@@ -1,6 +1,7 @@
 import type { Budget } from '../agents/guards'
 import type { CompactionPolicy } from '../agents/compaction'
 import type { TurnPolicy } from '../agents/model-turn'
+import type { EngineAvailability } from '../../shared/engine'
 import type { PriceOverrides } from '../../shared/prices'
 import type { Clock, IdSource } from '../system/clock'
 import type { InstructionScope } from '../instructions/project-instructions'
@@ -58,4 +59,9 @@ export interface HostOptions {
    * `--trust-workspace`. Until it is trusted none of it applies and only the person wakes agents.
    */
   readonly trust: TrustOptions
+  /**
+   * Whether each engine can run here, asked at every spawn. Default: `engineAvailability()`,
+   * which looks Claude Code up; tests give their own ("not installed").
+   */
+  readonly engineAvailability?: () => readonly EngineAvailability[]
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_ENGINE, ENGINE_LABELS, type EngineName } from '../../shared/engine'
 import { statusChangedEvent } from '../../shared/events'
 import {
   applyModelChoice,
@@ -32,6 +33,8 @@ export type SpawnRequest = {
   profile?: string
   /** Its own approval mode; absent: its profile's (plan-first when planFirst is set). */
   approval?: ApprovalMode
+  /** What runs its turns; absent: a new member runs builtin, a re-spawn keeps its own. */
+  engine?: EngineName
 } & ModelChoiceChange
 
 type RosterDraft = Parameters<Parameters<Roster['update']>[0]>[0]
@@ -73,8 +76,14 @@ export function enrollMember(
     applyModelChoice(existing, choice)
     applyServerChoice(existing, request.mcpServers)
     applyProfileChoice(existing, permissions)
+    applyEngineChoice(existing, request.engine)
   } else {
-    const member: typeof fields & { name: string; created_at: number; mcp_servers?: string[] } = {
+    const member: typeof fields & {
+      name: string
+      created_at: number
+      mcp_servers?: string[]
+      engine?: EngineName
+    } = {
       name: request.name,
       ...fields,
       ...autoClaim,
@@ -83,6 +92,7 @@ export function enrollMember(
     applyModelChoice(member, choice)
     applyServerChoice(member, request.mcpServers)
     applyProfileChoice(member, permissions)
+    applyEngineChoice(member, request.engine)
     draft.members.push(member)
   }
 }
@@ -95,36 +105,50 @@ function ownApproval(
 }
 
 /**
- * The spawn as it may apply. Only the person changes a member's rights: for a member already on
- * the roster, a spawn by anyone else (the lead's spawn_teammate) leaves out its profile,
- * approval mode, plan-first and MCP servers, so the member keeps its own (absent means
- * unchanged). `refused` names what was asked and left out, for the answer; a new member is
- * spawned as asked.
+ * The spawn as it may apply. Only the person changes a member's rights and engine: for a member
+ * already on the roster, a spawn by anyone else (the lead's spawn_teammate) leaves out its
+ * profile, approval mode, plan-first, MCP servers and engine, so the member keeps its own
+ * (absent means unchanged). `refused` names what was asked and left out, for the answer; a new
+ * member is spawned as asked.
  */
 export function spawnAsAllowed(
   request: SpawnRequest,
   onRoster: boolean,
 ): { allowed: SpawnRequest; refused: string[] } {
   if (!onRoster || request.by === USER) return { allowed: request, refused: [] }
-  const { profile, approval, planFirst, mcpServers, ...allowed } = request
+  const { profile, approval, planFirst, mcpServers, engine, ...allowed } = request
   const refused = [
     ...(profile === undefined ? [] : [`profile ${profile}`]),
     ...(approval === undefined ? [] : [`approvals ${approval}`]),
     ...(planFirst === undefined ? [] : [planFirst ? 'plan first' : 'not plan first']),
     ...(mcpServers === undefined ? [] : [`MCP servers: ${serverList(mcpServers)}`]),
+    ...(engine === undefined ? [] : [`engine ${engine}`]),
   ]
   return { allowed, refused }
 }
 
-/** What a re-spawn by anyone but the person says of the rights it kept; '' when none was asked. */
+/**
+ * What a re-spawn by anyone but the person says of the rights (and the engine, when the spawn
+ * asked for one) it kept; '' when none was asked.
+ */
 export function keptNote(
   name: string,
   refused: readonly string[],
-  permission: AgentPermission,
-  servers: readonly string[] | null | undefined,
+  kept: {
+    readonly permission: AgentPermission
+    readonly servers: readonly string[] | null | undefined
+    readonly engine: EngineName
+  },
 ): string {
   if (refused.length === 0) return ''
-  return `kept ${name}'s own profile ${permission.profile.name}, approvals ${permission.approval} and MCP servers: ${serverList(servers ?? null)} (the spawn asked for ${refused.join(', ')}): only the person changes these (window: Profile… or Spawn; CLI: agent-teams profile, agent-teams spawn)`
+  const own = [
+    `profile ${kept.permission.profile.name}`,
+    `approvals ${kept.permission.approval}`,
+    `MCP servers: ${serverList(kept.servers ?? null)}`,
+    ...(refused.some((item) => item.startsWith('engine ')) ? [`engine ${kept.engine}`] : []),
+  ]
+  const listed = `${own.slice(0, -1).join(', ')} and ${own.at(-1) ?? ''}`
+  return `kept ${name}'s own ${listed} (the spawn asked for ${refused.join(', ')}): only the person changes these (window: Profile… or Spawn; CLI: agent-teams profile, agent-teams spawn)`
 }
 
 function serverList(servers: readonly string[] | null): string {
@@ -185,6 +209,12 @@ export function enrollSpawn(
 export const PLAN_FIRST_NOTE =
   '\n\n(You were spawned plan-first: submit your plan with submit_plan and wait for its approval before changing anything.)'
 
+/** The engine a spawn asks for: absent leaves it, builtin is the field left off. */
+function applyEngineChoice(member: { engine?: EngineName }, engine: EngineName | undefined): void {
+  if (engine === DEFAULT_ENGINE) delete member.engine
+  else if (engine !== undefined) member.engine = engine
+}
+
 function applyServerChoice(
   member: { mcp_servers?: string[] | null },
   servers: readonly string[] | null | undefined,
@@ -198,8 +228,15 @@ export function spawnTask(request: SpawnRequest, planFirst: boolean): string {
   return planFirst ? `${request.prompt}${PLAN_FIRST_NOTE}` : request.prompt
 }
 
-/** What the spawn answers: the member, its role, model, thinking, servers and permissions. */
-export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string {
+/**
+ * What the spawn answers: the member, its role, model, thinking, servers, permissions and,
+ * when it is not the built-in one, its engine.
+ */
+export function spawnSummary(
+  request: SpawnRequest,
+  choice: ModelChoice,
+  engine: EngineName = DEFAULT_ENGINE,
+): string {
   const model = choice.model === null ? '' : `, model: ${choice.model}`
   const thinking = choice.thinking === null ? '' : `, thinking: ${choice.thinking} tokens`
   const servers =
@@ -208,5 +245,6 @@ export function spawnSummary(request: SpawnRequest, choice: ModelChoice): string
       : `, MCP servers: ${serverList(request.mcpServers)}`
   const profile = request.profile === undefined ? '' : `, profile: ${request.profile}`
   const approval = request.approval === undefined ? '' : `, approvals: ${request.approval}`
-  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers}${profile}${approval})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
+  const runs = engine === DEFAULT_ENGINE ? '' : `, engine: ${ENGINE_LABELS[engine]}`
+  return `Spawned '${request.name}' (role: ${request.role}${model}${thinking}${servers}${profile}${approval}${runs})${request.planFirst ? ', plan first' : ''}${request.autoClaim === true ? ', auto-claims tasks' : ''}`
 }

@@ -1,5 +1,6 @@
 import { NO_USAGE } from '../../shared/usage'
 import type { AgentView, TeamSnapshot } from '../../shared/contract'
+import { engineOf } from '../../shared/engine'
 import { LEAD } from '../../shared/names'
 import { NO_BUDGET } from '../../shared/budget'
 import type { StatusFacts } from '../../shared/roster'
@@ -76,6 +77,8 @@ export async function teamSnapshot(sources: SnapshotSources): Promise<TeamSnapsh
     pending: await countPending(host.team.mailbox, agent.name),
     profile: host.permission(agent.name).profile.name,
     approval: host.permission(agent.name).approval,
+    // The lead is not a member: it runs builtin.
+    engine: engineOf(host.team.roster.find(agent.name)),
   })
   const members = await Promise.all(roster.members.map((member) => view(member)))
   return {

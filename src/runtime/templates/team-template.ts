@@ -1,3 +1,4 @@
+import { DEFAULT_ENGINE, engineOf } from '../../shared/engine'
 import { TeamError } from '../../shared/errors'
 import { modelChoiceOf } from '../../shared/model-choice'
 import { LEAD, USER } from '../../shared/names'
@@ -12,6 +13,7 @@ import { readTranscript } from '../agents/transcript-store'
 import type { TeamHost } from '../host/host'
 import { TeamNote } from '../instructions/team-note'
 import { Roster } from '../roster/roster'
+import { assertEngineAvailable } from '../host/engine-check'
 import { PLAN_FIRST_NOTE } from '../host/spawn-request'
 import type { TeamPaths } from '../team/paths'
 import { assertTemplateName } from './template-store'
@@ -57,6 +59,7 @@ export function templateFromTeam(
 function templateMember(paths: TeamPaths, member: Member): TemplateMember {
   const choice = modelChoiceOf(member)
   const planFirst = member['plan_first'] === true
+  const engine = engineOf(member)
   return {
     name: member.name,
     role: member.role.trim() === '' ? 'teammate' : member.role.slice(0, 200),
@@ -65,6 +68,7 @@ function templateMember(paths: TeamPaths, member: Member): TemplateMember {
     prompt: firstPrompt(paths, member, planFirst),
     ...(planFirst ? { plan_first: true } : {}),
     ...optionalFields(member),
+    ...(engine === DEFAULT_ENGINE ? {} : { engine }),
   }
 }
 
@@ -104,8 +108,9 @@ function optionalFields(
 
 /**
  * Applies `template` to the open team: the lead's model, the note (when the workspace has none)
- * and each member spawned with its first prompt. Only a team without members takes a template,
- * so that no one's work is replaced.
+ * and each member spawned with its first prompt (and engine). Only a team without members takes
+ * a template, so that no one's work is replaced; one with an engine that cannot run here is
+ * refused before anything changes.
  */
 export async function applyTemplate(
   host: TeamHost,
@@ -118,6 +123,9 @@ export async function applyTemplate(
       'team-not-empty',
       `The team in ${host.team.paths.workspace} already has members (${existing.map((member) => member.name).join(', ')}); apply a template to a new or empty workspace.`,
     )
+  // Every member's engine before the first spawn: a template is applied whole or not at all.
+  for (const member of template.members)
+    assertEngineAvailable(engineOf(member), host.engineAvailability())
   const lines = [`Applied the template "${template.name}":`]
   if (template.lead)
     lines.push(
@@ -145,6 +153,7 @@ export async function applyTemplate(
         ...(member.profile === undefined ? {} : { profile: member.profile }),
         ...(member.worktree === undefined ? {} : { worktree: member.worktree }),
         ...(member.auto_claim === undefined ? {} : { autoClaim: member.auto_claim }),
+        ...(member.engine === undefined ? {} : { engine: member.engine }),
         by,
       }),
     )

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { engineSchema, type EngineName } from '../../shared/engine'
 import { MESSAGE_TYPES, type MailMessage } from '../../shared/messages'
 import { thinkingBudgetSchema, type ModelChoiceChange } from '../../shared/model-choice'
 import { APPROVAL_MODES, type ApprovalMode } from '../../shared/profiles'
@@ -16,6 +17,7 @@ export interface TeamOperations {
       mcpServers?: string[]
       profile?: string
       approval?: ApprovalMode
+      engine?: EngineName
     } & ModelChoiceChange,
   ): Promise<string>
   listTeammates(): Promise<string>
@@ -32,7 +34,7 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
     {
       name: 'spawn_teammate',
       description:
-        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given); it keeps its own profile, approvals and MCP servers, which only the person changes.',
+        'Spawn a persistent teammate that runs in its own loop. An idle or shut-down name is re-used with its memory (and its model, unless given); it keeps its own profile, approvals, MCP servers and engine, which only the person changes.',
       // The model id is checked by the host's rules, whose errors name the rule.
       input: z.object({
         name: z.string(),
@@ -75,6 +77,11 @@ export function teamTools(team: TeamOperations): { lead: Tool[]; teammate: Tool[
           .optional()
           .describe(
             "Optional, for a new teammate: auto (no approvals), ask (bash, writes and MCP tools wait for the person) or plan-first; default: the profile's.",
+          ),
+        engine: engineSchema
+          .optional()
+          .describe(
+            "Optional, for a new teammate: what runs its turns: builtin (default: this app's own loop) or claude-code (a Claude Code session, when Claude Code is installed; larger requests). A re-spawn keeps its engine.",
           ),
       }),
     },

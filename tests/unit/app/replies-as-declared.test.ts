@@ -36,6 +36,7 @@ describe('the app service replies as the contract declares', () => {
       ['listTasks', {}],
       ['getTrust', {}],
       ['getProfiles', {}],
+      ['getEngines', {}],
       ['getWorktrees', {}],
       ['listFolders', { path: workspace }],
       ['searchHistory', { text: 'note' }],

@@ -10,6 +10,7 @@ import type {
   Result,
   TeamSnapshot,
 } from '../../../src/shared/contract'
+import type { EngineAvailability } from '../../../src/shared/engine'
 import type { ReviewDiff } from '../../../src/shared/worktree'
 import type { SandboxView } from '../../../src/shared/sandbox'
 import type { NeedsYouEntry } from '../../../src/shared/needs-you'
@@ -116,6 +117,23 @@ export interface FakeOptions {
   readonly diffs?: Record<string, ReviewDiff>
   /** What getSandbox answers (default: sandboxed, no host allowed). */
   readonly sandbox?: SandboxView
+  /** What getEngines answers (default: both engines available). */
+  readonly engines?: readonly EngineAvailability[]
+}
+
+/** An engine as getEngines answers it (default: available, its needs and costs in short). */
+export function engineView(
+  engine: EngineAvailability['engine'],
+  change: Partial<EngineAvailability> = {},
+): EngineAvailability {
+  return {
+    engine,
+    available: true,
+    problem: null,
+    needs: `What ${engine} needs.`,
+    costs: `What ${engine} costs.`,
+    ...change,
+  }
 }
 
 /** A Needs-you entry as the snapshot and needs-you-changed carry it. */
@@ -292,6 +310,9 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       summary: `${name}: profile changed.`,
     })),
     getProfiles: vi.fn(async () => ({ profiles: [], problem: null })),
+    getEngines: vi.fn(async () => ({
+      engines: [...(options.engines ?? [engineView('builtin'), engineView('claude-code')])],
+    })),
     saveProfile: vi.fn(async () => ({ profiles: [], problem: null })),
     deleteProfile: vi.fn(async () => ({ profiles: [], problem: null })),
     answerNeedsYou: vi.fn(
