@@ -121,6 +121,8 @@ async function pendingEntry(target: HostUnderTest, count: number): Promise<Needs
       target.host.needsYou.pending().length === 1 &&
       target.host.needsYou.entries().length === count,
     () => `entry ${count} pending (have ${JSON.stringify(target.host.needsYou.entries())})`,
+    // Claude Code's start is seconds on a loaded machine.
+    { timeout: 30_000 },
   )
   return target.host.needsYou.pending()[0] as NeedsYouEntry
 }

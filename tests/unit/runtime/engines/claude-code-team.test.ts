@@ -118,6 +118,7 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
         target.host.roster().members.find((member) => member.name === 'alice')?.status ===
         'waiting',
       () => `alice waiting (is ${JSON.stringify(target.host.roster().members)})`,
+      { timeout: 30_000 },
     )
     const before = target.aliceRequests.length
     await target.host.whenIdle()
@@ -164,6 +165,8 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
         () =>
           target.host.needsYou.pending().length === 1 &&
           target.host.needsYou.entries().length === count,
+        () => `entry ${count}`,
+        { timeout: 30_000 },
       )
       target.host.answerNeedsYou({ id: target.host.needsYou.pending()[0]!.id, decision: 'approve' })
     }
@@ -178,8 +181,10 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
     expect(readFileSync(join(data, settings[0] ?? ''), 'utf8')).toBe('{}\n')
     // The next activation: its planted rules do not let a command skip the person.
     target.host.send({ to: 'alice', content: 'Next.' })
-    await waitFor(() =>
-      target.host.needsYou.pending().some((entry) => entry.summary.includes('echo pwned')),
+    await waitFor(
+      () => target.host.needsYou.pending().some((entry) => entry.summary.includes('echo pwned')),
+      () => 'the command after the plant waiting for the person',
+      { timeout: 30_000 },
     )
     expect(existsSync(join(dir, 'pwned.txt'))).toBe(false)
     expect(existsSync(join(dir, 'hooked'))).toBe(false)
@@ -212,7 +217,7 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
         ),
       () =>
         `alice stopped (events ${JSON.stringify(target.events.filter((event) => event.type === 'agent-status-changed'))})`,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
     await target.host.whenIdle()
     expect(claudeCodeProcessesIn(dir)).toEqual([])
