@@ -15,6 +15,7 @@ import * as prettier from 'prettier'
 import { CHROMIUM, ownRenderer, type BrowserContext } from './lib/browser'
 import { BENCH, ROOT, log, within, type BenchResult, type Row } from './lib/common'
 import * as cli from './cli.bench'
+import * as engines from './engines.bench'
 import * as inboxScreen from './inbox-screen.bench'
 import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
@@ -35,6 +36,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   search: { module: search, browser: false, limitMs: 4 * 60_000 },
   cli: { module: cli, browser: false, limitMs: 5 * 60_000 },
   sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
+  engines: { module: engines, browser: false, limitMs: 4 * 60_000 },
 }
 
 const args = process.argv.slice(2)
