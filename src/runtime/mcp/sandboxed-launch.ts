@@ -151,7 +151,9 @@ function transport(
 }
 
 /** Holds the sandbox (its proxies running) until `release`. */
-export function holdSandbox(sandbox: BashSandbox): Promise<{ status: SandboxStatus; release: () => void }> {
+export function holdSandbox(
+  sandbox: BashSandbox,
+): Promise<{ status: SandboxStatus; release: () => void }> {
   return new Promise((resolve, reject) => {
     let release: () => void = () => undefined
     const ended = new Promise<void>((done) => {
