@@ -2,7 +2,7 @@ import type { ModelChoice } from '../../shared/model-choice'
 import { LEAD } from '../../shared/names'
 import { teammateBranch } from '../../shared/worktree'
 import { TeamError } from '../../shared/errors'
-import { engineOf } from '../../shared/engine'
+import { ENGINE_LABELS, engineOf } from '../../shared/engine'
 import { Agent } from '../agents/agent'
 import type { AgentOptions, AgentTools, PauseCause } from '../agents/agent-types'
 import type { TeamAgent } from '../agents/team-agent'
@@ -238,8 +238,9 @@ function teamOperations(deps: AgentDependencies): TeamOperations {
       for (const member of members) {
         const model = deps.modelChoice(member.name).model
         const worktree = await worktreeSummary(deps.worktrees, member.name)
+        const engine = engineOf(member) === 'builtin' ? '' : `, ${ENGINE_LABELS[engineOf(member)]}`
         lines.push(
-          `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}): ${member.status}${currentTaskNote(member.name, tasks)}${worktree}`,
+          `  ${member.name} (${member.role}${model === null ? '' : `, ${model}`}${engine}): ${member.status}${currentTaskNote(member.name, tasks)}${worktree}`,
         )
       }
       return lines.join('\n')
