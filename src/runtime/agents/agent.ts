@@ -1,49 +1,27 @@
-import { agentErrorEvent } from '../../shared/events'
 import { TeamError } from '../../shared/errors'
-import type { ModelUsage } from '../../shared/cost'
-import type { TranscriptRecord, NewTranscriptRecord, Usage } from '../../shared/transcript'
-import type { InboxConsumer } from '../mailbox/consumer'
 import type { ModelTurn, TurnRequest } from '../model/client'
 import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
 import type { ActivationEnd, AgentOptions } from './agent-types'
-import type { TeamAgent } from './team-agent'
+import { AgentCore } from './agent-core'
 import { awaitsModel, toConversation, unansweredToolCalls } from './conversation'
 import { Compactor } from './compaction'
 import { CUT_OFF, cutOffCall, LoopDetector } from './guards'
-import { InboxIntake } from './intake'
 import { ModelTurnRunner, TurnFailure } from './model-turn'
-import { describeEnd } from './activation-end'
 import { thinkingForTurn } from './thinking-turn'
 import { ToolCalls } from './tool-calls'
-import { TranscriptStore } from './transcript-store'
-import { UsageMeter } from './usage-meter'
-
-const RECENT_IDS = 5000
 
 /**
  * One agent's loop: before every model call its new inbox messages are injected, then one
  * streamed model turn, then its tool calls; until a final answer with nothing new, the round
  * cap, a pause, a stop, a shutdown or an error. `wake()` starts it again.
  */
-export class Agent implements TeamAgent {
+export class Agent extends AgentCore {
   readonly engine = 'builtin' as const
-  readonly store: TranscriptStore
-  private readonly consumer: InboxConsumer
-  private readonly intake: InboxIntake
   private readonly toolCalls: ToolCalls
   private readonly turns: ModelTurnRunner
   private readonly compactor: Compactor
   private readonly loops = new LoopDetector()
-  private running: Promise<void> | null = null
-  private wakeRequested = false
-  /** Set by `resume()`: go on even though the last activation ended on a status. */
-  private resumeRequested = false
-  private shutdownReason: string | null = null
-  private controller: AbortController | null = null
-  private readonly meter: UsageMeter
-  private lastEnd: ActivationEnd = { kind: 'idle' }
-  private wakeTimer: NodeJS.Timeout | null = null
   /** The last record the request of the model call in flight (or the last one) was built from. */
   private sentThrough = 0
 
@@ -52,36 +30,14 @@ export class Agent implements TeamAgent {
   private readonly model: AgentOptions['model']
   private readonly tools: AgentOptions['tools']
   private readonly guard: AgentOptions['guard']
-  private readonly events: AgentOptions['events']
 
   constructor(options: AgentOptions) {
-    const { identity, model, mail, tools, guard, events, clock } = options
+    super(options)
+    const { identity, model, tools, guard, events } = options
     this.identity = identity
     this.model = model
     this.tools = tools
     this.guard = guard
-    this.events = events
-    this.store = TranscriptStore.open(mail.paths.transcript(identity.name), clock)
-    try {
-      this.consumer = mail.mailbox.openConsumer(identity.name, {
-        recordedUpTo: this.store.lastInboxEnd(),
-        recentIds: this.store.recentMessageIds(RECENT_IDS),
-      })
-    } catch (error) {
-      this.store.close()
-      throw error
-    }
-    this.intake = new InboxIntake({
-      name: identity.name,
-      consumer: this.consumer,
-      store: this.store,
-      record: (record) => this.record(record),
-      emit: events.emit,
-      judge: mail.judge,
-      wakeLater: (milliseconds) => this.wakeLater(milliseconds),
-      clock,
-      signalled: mail.signalled,
-    })
     this.turns = new ModelTurnRunner(model.turnPolicy, {
       waiting: (reason, cause) => events.setStatus('waiting', reason, { cause }),
       working: () => events.setStatus('working', 'working again'),
@@ -102,85 +58,15 @@ export class Agent implements TeamAgent {
       policy: guard.toolPolicy,
       stillWaiting: tools.stillWaiting,
     })
-    this.meter = UsageMeter.fromTotals(this.store.usageTotals)
-  }
-
-  get name(): string {
-    return this.identity.name
-  }
-  get isRunning(): boolean {
-    return this.running !== null
-  }
-  get usage(): Usage {
-    return this.meter.usage
-  }
-  get usageByModel(): ModelUsage {
-    return this.meter.usageByModel
-  }
-  /** Model calls made, over the agent's whole life. */
-  get roundsUsed(): number {
-    return this.meter.rounds
-  }
-  get lastActivation(): ActivationEnd {
-    return this.lastEnd
-  }
-
-  /** Records a turn from the person (lead chat) or a task (spawn prompt), then wakes. */
-  addUserTurn(from: string, text: string): void {
-    this.shutdownReason = null
-    this.record({ kind: 'user', from, text })
-    this.store.flush()
-    this.wake()
-  }
-
-  /** Something may have been appended to this agent's inbox (it is not woken by this). */
-  noteMail(): void {
-    this.intake.markChanged()
-  }
-
-  /** Starts an activation, or asks the running one to look again when it ends. */
-  wake(): void {
-    if (this.running) {
-      this.wakeRequested = true
-      return
-    }
-    this.running = this.runUntilQuiet().finally(() => {
-      this.running = null
-    })
   }
 
   /** Goes on after a pause, an error or a stop (a raised budget, a fixed key, a retry). */
-  resume(): void {
+  override resume(): void {
     if (this.turns.retryNow()) return
-    this.resumeRequested = true
-    this.wake()
+    super.resume()
   }
 
-  /** The shutdown protocol approved: finish the current step, then end as `shutdown`. */
-  shutdownAfterThisStep(reason: string): void {
-    this.shutdownReason = reason
-  }
-
-  async settled(): Promise<void> {
-    while (this.running) await this.running
-  }
-
-  /** Stops the model stream and any running tool; the activation ends as `stopped`. */
-  stop(): void {
-    this.wakeRequested = false
-    this.controller?.abort()
-  }
-
-  async close(): Promise<void> {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer)
-    this.wakeTimer = null
-    this.stop()
-    await this.settled()
-    this.consumer.close()
-    this.store.close()
-  }
-
-  private async runUntilQuiet(): Promise<void> {
+  protected async runUntilQuiet(): Promise<void> {
     do {
       this.wakeRequested = false
       try {
@@ -200,35 +86,6 @@ export class Agent implements TeamAgent {
         return
       }
     } while (this.wakeRequested)
-  }
-
-  /** Ends the agent in `error` after an unexpected throw, reporting it however far it gets. */
-  private failed(error: unknown): void {
-    const refused = error instanceof TeamError
-    const message = refused
-      ? error.message
-      : `internal error: ${error instanceof Error ? error.message : String(error)}`
-    const code = refused ? error.code : 'internal'
-    this.lastEnd = { kind: 'error', code, message }
-    this.wakeRequested = false
-    try {
-      this.settle(this.lastEnd)
-    } catch {
-      // Recording the status failed too (the same fault): report it without a record.
-      this.events.emit(agentErrorEvent(this.name, 'internal', message))
-      this.events.setStatus('error', message, { errorCode: code })
-    }
-  }
-
-  private settle(end: ActivationEnd): void {
-    const outcome = describeEnd(end)
-    if (outcome.record !== null)
-      this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
-    this.store.saveTotals()
-    // A refused key is reported once for the whole team by the host, not per agent.
-    if (end.kind === 'error' && end.code !== 'auth')
-      this.events.emit(agentErrorEvent(this.name, end.code, end.message))
-    this.events.setStatus(outcome.status, outcome.reason, outcome.facts)
   }
 
   /**
@@ -364,20 +221,6 @@ export class Agent implements TeamAgent {
     }
   }
 
-  private wakeLater(milliseconds: number): void {
-    if (this.wakeTimer) return
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null
-      this.wake()
-    }, milliseconds)
-  }
-
-  private record(record: NewTranscriptRecord): TranscriptRecord {
-    const stamped = this.store.append(record)
-    this.events.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
-    return stamped
-  }
-
   /**
    * A model turn (or what streamed of it before a stop): recorded, and its tokens counted.
    * Records appended while it streamed were not in its request: the turn says so, and the
@@ -391,17 +234,5 @@ export class Agent implements TeamAgent {
       ...(unseen ? { seen_through_seq: this.sentThrough } : {}),
     })
     this.countUsage(turn.usage, turn.model)
-  }
-
-  /** A model call's tokens (a turn's or a summary's): counted, and reported with the total. */
-  private countUsage(usage: Usage, model: string): void {
-    this.meter.count(usage, model)
-    this.events.emit({
-      type: 'usage-reported',
-      agent: this.name,
-      model,
-      usage,
-      total: this.meter.usage,
-    })
   }
 }

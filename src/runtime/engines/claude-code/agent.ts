@@ -1,16 +1,7 @@
 import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
 import type { HookCallback, Query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
-import { agentErrorEvent } from '../../../shared/events'
-import { TeamError } from '../../../shared/errors'
-import type { ModelUsage } from '../../../shared/cost'
-import type { NewTranscriptRecord, TranscriptRecord, Usage } from '../../../shared/transcript'
-import { describeEnd } from '../../agents/activation-end'
+import { AgentCore } from '../../agents/agent-core'
 import type { ActivationEnd, AgentOptions } from '../../agents/agent-types'
-import { InboxIntake } from '../../agents/intake'
-import type { TeamAgent } from '../../agents/team-agent'
-import { TranscriptStore } from '../../agents/transcript-store'
-import { UsageMeter } from '../../agents/usage-meter'
-import type { InboxConsumer } from '../../mailbox/consumer'
 import type { ModelEndpoint } from '../../model/client'
 import { SessionHandover } from './handover'
 import { claudeCodePermissions } from './permissions'
@@ -22,8 +13,6 @@ import { KEPT_TOOLS, REFUSED_TOOLS } from './tool-names'
 import { ClaudeCodeTranscript, type TurnResult } from './transcript'
 
 type Sdk = typeof ClaudeAgentSdk
-
-const RECENT_IDS = 5000
 
 /** The code of an activation whose session Claude Code could not find to resume. */
 const SESSION_LOST = 'session-lost'
@@ -59,19 +48,8 @@ export interface ClaudeCodePorts {
  * An activation is one Claude Code process, resumed by session id: it ends when a turn ends with
  * no mail waiting, so an idle teammate holds no process.
  */
-export class ClaudeCodeAgent implements TeamAgent {
+export class ClaudeCodeAgent extends AgentCore {
   readonly engine = 'claude-code' as const
-  readonly store: TranscriptStore
-  private readonly consumer: InboxConsumer
-  private readonly intake: InboxIntake
-  private readonly meter: UsageMeter
-  private running: Promise<void> | null = null
-  private wakeRequested = false
-  private resumeRequested = false
-  private shutdownReason: string | null = null
-  private controller: AbortController | null = null
-  private lastEnd: ActivationEnd = { kind: 'idle' }
-  private wakeTimer: NodeJS.Timeout | null = null
   private readonly handover: SessionHandover
   /** Its session could not be resumed: the next hand-over says so. */
   private sessionLost = false
@@ -80,82 +58,11 @@ export class ClaudeCodeAgent implements TeamAgent {
     private readonly options: AgentOptions,
     private readonly ports: ClaudeCodePorts,
   ) {
-    const { identity, mail, clock } = options
-    this.store = TranscriptStore.open(mail.paths.transcript(identity.name), clock)
-    try {
-      this.consumer = mail.mailbox.openConsumer(identity.name, {
-        recordedUpTo: this.store.lastInboxEnd(),
-        recentIds: this.store.recentMessageIds(RECENT_IDS),
-      })
-    } catch (error) {
-      this.store.close()
-      throw error
-    }
-    this.intake = new InboxIntake({
-      name: identity.name,
-      consumer: this.consumer,
-      store: this.store,
-      record: (record) => this.record(record),
-      emit: options.events.emit,
-      judge: mail.judge,
-      wakeLater: (milliseconds) => this.wakeLater(milliseconds),
-      clock,
-      signalled: mail.signalled,
-    })
-    this.meter = UsageMeter.fromTotals(this.store.usageTotals)
-    this.handover = new SessionHandover(identity.name, ports.sessions, ports.configFolder)
+    super(options)
+    this.handover = new SessionHandover(options.identity.name, ports.sessions, ports.configFolder)
   }
 
-  get name(): string {
-    return this.options.identity.name
-  }
-  get isRunning(): boolean {
-    return this.running !== null
-  }
-  get usage(): Usage {
-    return this.meter.usage
-  }
-  get usageByModel(): ModelUsage {
-    return this.meter.usageByModel
-  }
-  get roundsUsed(): number {
-    return this.meter.rounds
-  }
-  get lastActivation(): ActivationEnd {
-    return this.lastEnd
-  }
-
-  addUserTurn(from: string, text: string): void {
-    this.shutdownReason = null
-    this.record({ kind: 'user', from, text })
-    this.store.flush()
-    this.wake()
-  }
-
-  noteMail(): void {
-    this.intake.markChanged()
-  }
-
-  wake(): void {
-    if (this.running) {
-      this.wakeRequested = true
-      return
-    }
-    this.running = this.runUntilQuiet().finally(() => {
-      this.running = null
-    })
-  }
-
-  resume(): void {
-    this.resumeRequested = true
-    this.wake()
-  }
-
-  shutdownAfterThisStep(reason: string): void {
-    this.shutdownReason = reason
-  }
-
-  stop(): void {
+  override stop(): void {
     this.wakeRequested = false
     if (this.controller === null) return
     this.controller.abort()
@@ -163,20 +70,7 @@ export class ClaudeCodeAgent implements TeamAgent {
     this.handover.kill()
   }
 
-  async settled(): Promise<void> {
-    while (this.running) await this.running
-  }
-
-  async close(): Promise<void> {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer)
-    this.wakeTimer = null
-    this.stop()
-    await this.settled()
-    this.consumer.close()
-    this.store.close()
-  }
-
-  private async runUntilQuiet(): Promise<void> {
+  protected async runUntilQuiet(): Promise<void> {
     do {
       this.wakeRequested = false
       try {
@@ -349,55 +243,6 @@ export class ClaudeCodeAgent implements TeamAgent {
   private async readInbox(): Promise<string> {
     await this.intake.inject()
     return this.handover.handOver(this.store.all) ?? 'Your inbox is empty.'
-  }
-
-  private settle(end: ActivationEnd): void {
-    const outcome = describeEnd(end)
-    if (outcome.record !== null)
-      this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
-    this.store.saveTotals()
-    if (end.kind === 'error' && end.code !== 'auth')
-      this.options.events.emit(agentErrorEvent(this.name, end.code, end.message))
-    this.options.events.setStatus(outcome.status, outcome.reason, outcome.facts)
-  }
-
-  private failed(error: unknown): void {
-    const refused = error instanceof TeamError
-    const message = refused
-      ? error.message
-      : `internal error: ${error instanceof Error ? error.message : String(error)}`
-    this.lastEnd = { kind: 'error', code: refused ? error.code : 'internal', message }
-    this.wakeRequested = false
-    try {
-      this.settle(this.lastEnd)
-    } catch {
-      this.options.events.emit(agentErrorEvent(this.name, 'internal', message))
-    }
-  }
-
-  private wakeLater(milliseconds: number): void {
-    if (this.wakeTimer) return
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null
-      this.wake()
-    }, milliseconds)
-  }
-
-  private record(record: NewTranscriptRecord): TranscriptRecord {
-    const stamped = this.store.append(record)
-    this.options.events.emit({ type: 'transcript-appended', agent: this.name, record: stamped })
-    return stamped
-  }
-
-  private countUsage(usage: Usage, model: string): void {
-    this.meter.count(usage, model)
-    this.options.events.emit({
-      type: 'usage-reported',
-      agent: this.name,
-      model,
-      usage,
-      total: this.meter.usage,
-    })
   }
 }
 
