@@ -1,4 +1,5 @@
 import type { ModelRequest, RequestContext, Reply, Script } from '../script'
+import { onEitherEngine } from './claude-code-terms'
 import { lead } from './demo-lead'
 import { coder, DEMO_MODULE_PATH, DEMO_TEST_PATH, tester } from './demo-teammates'
 import { everydayLead, everydayTeammate } from './everyday'
@@ -18,7 +19,9 @@ export const DEMO_REQUEST =
  *
  * The lead puts the work on the task board (`demo-lead.ts`), the teammates claim and finish
  * it, each in its own worktree when the workspace is a git repository (`demo-teammates.ts`),
- * and any teammate answers the person's review line comments (`review-comment.ts`).
+ * and any teammate answers the person's review line comments (`review-comment.ts`). A teammate
+ * on the Claude Code engine (`agent-teams demo --claude-code` makes bob one) plays the same part
+ * in Claude Code's tool names (`claude-code-terms.ts`).
  */
 export function demoScript(): Script {
   return (request: ModelRequest, context: RequestContext): Reply => {
@@ -29,17 +32,23 @@ export function demoScript(): Script {
       const demo = sinceLatestTask(request, (text) => text === DEMO_REQUEST)
       return demo === null ? everydayLead(request) : lead(demo)
     }
-    // A shutdown request is answered the everyday way (approved), whatever part the agent plays.
-    if (mailSeen(request, true).some((mail) => mail.type === 'shutdown_request'))
-      return everydayTeammate(agent, request)
-    const review = reviewCommentReply(agent, request)
-    if (review !== null) return review
-    const coding = sinceLatestTask(request, (text) => text.includes(`Write ${DEMO_MODULE_PATH}`))
-    if (coding !== null) return coder(agent, coding)
-    const testing = sinceLatestTask(request, (text) =>
-      text.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`),
-    )
-    if (testing !== null) return tester(agent, testing)
-    return everydayTeammate(agent, request)
+    // A Claude Code teammate plays the same part, in Claude Code's tool names.
+    return onEitherEngine(request, (seen) => teammate(agent, seen))
   }
+}
+
+/** A teammate's part: the coder's or the tester's by its task, a review comment, or everyday. */
+function teammate(agent: string, request: ModelRequest): Reply {
+  // A shutdown request is answered the everyday way (approved), whatever part the agent plays.
+  if (mailSeen(request, true).some((mail) => mail.type === 'shutdown_request'))
+    return everydayTeammate(agent, request)
+  const review = reviewCommentReply(agent, request)
+  if (review !== null) return review
+  const coding = sinceLatestTask(request, (text) => text.includes(`Write ${DEMO_MODULE_PATH}`))
+  if (coding !== null) return coder(agent, coding)
+  const testing = sinceLatestTask(request, (text) =>
+    text.includes(`tests for it with node:test in ${DEMO_TEST_PATH}`),
+  )
+  if (testing !== null) return tester(agent, testing)
+  return everydayTeammate(agent, request)
 }
