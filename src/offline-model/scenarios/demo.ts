@@ -12,6 +12,10 @@ export { DEMO_MODULE_PATH, DEMO_TEST_PATH } from './demo-teammates'
 export const DEMO_REQUEST =
   'Build a small statistics module with tests: have a coder write it and a tester check it, then tell me how it went.'
 
+/** The same, with the tester on Claude Code (`agent-teams demo --claude-code`). */
+export const DEMO_REQUEST_CLAUDE_CODE =
+  'Build a small statistics module with tests: have a coder write it and a tester check it, the tester running on Claude Code, then tell me how it went.'
+
 /**
  * The offline demo: a scripted model that plays the lead, a coder and a tester. Each reply is
  * decided from the request — the tool results and messages that really came back — so the
@@ -21,7 +25,8 @@ export const DEMO_REQUEST =
  * it, each in its own worktree when the workspace is a git repository (`demo-teammates.ts`),
  * and any teammate answers the person's review line comments (`review-comment.ts`). A teammate
  * on the Claude Code engine (`agent-teams demo --claude-code` makes bob one) plays the same part
- * in Claude Code's tool names (`claude-code-terms.ts`).
+ * in Claude Code's tool names (`claude-code-terms.ts`): asked for it, the lead spawns the
+ * tester on that engine.
  */
 export function demoScript(): Script {
   return (request: ModelRequest, context: RequestContext): Reply => {
@@ -30,7 +35,9 @@ export function demoScript(): Script {
     // plays it again), and only while that turn is the latest: after it, the everyday rules.
     if (agent === 'lead') {
       const demo = sinceLatestTask(request, (text) => text === DEMO_REQUEST)
-      return demo === null ? everydayLead(request) : lead(demo)
+      if (demo !== null) return lead(demo, 'builtin')
+      const onClaudeCode = sinceLatestTask(request, (text) => text === DEMO_REQUEST_CLAUDE_CODE)
+      return onClaudeCode === null ? everydayLead(request) : lead(onClaudeCode, 'claude-code')
     }
     // A Claude Code teammate plays the same part, in Claude Code's tool names.
     return onEitherEngine(request, (seen) => teammate(agent, seen))
