@@ -24,8 +24,10 @@ Commands:
                          a valid config.json is never reset
   chat <text>            send the person's message to the lead and show the team's activity
                          until the team is idle (needs ANTHROPIC_API_KEY or saved settings)
-  demo                   run the offline demo (no key needed): a coder and a tester build
-                         and test a small module; in a fresh folder unless --workspace is given
+  demo [--claude-code]   run the offline demo (no key needed): a coder and a tester build
+                         and test a small module; in a fresh folder unless --workspace is given;
+                         --claude-code: the tester runs as a Claude Code session (needs the
+                         optional dependency @anthropic-ai/claude-agent-sdk)
   transcript <name>      print an agent's transcript
   note [show]            the team note every agent's system prompt includes
   note set <text>        replace it ("" removes it); agents have it from their next call
@@ -204,6 +206,7 @@ const options = {
   result: { type: 'string' },
   mcp: { type: 'string' },
   'trust-workspace': { type: 'boolean', default: false },
+  'claude-code': { type: 'boolean', default: false },
   url: { type: 'string' },
   env: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
@@ -286,6 +289,8 @@ export type ParsedOptions = {
   mcp?: string
   /** chat, demo, serve: start the workspace's MCP servers this run without asking. */
   trustWorkspace: boolean
+  /** demo --claude-code: the tester runs on the claude-code engine. */
+  claudeCode?: boolean
   /** mcp add: a Streamable HTTP server's address, its headers (K: V) and a stdio one's env (K=V). */
   url?: string
   env?: string[]
@@ -345,6 +350,7 @@ export async function main(argv: readonly string[], output: Output = process): P
       autoClaim: parsed.values['auto-claim'],
       blockedBy: parsed.values['blocked-by'],
       trustWorkspace: parsed.values['trust-workspace'],
+      claudeCode: parsed.values['claude-code'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

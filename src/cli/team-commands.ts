@@ -8,8 +8,14 @@ import { TeamHost } from '../runtime/host/host'
 import { loadModelConfig, settingsPath } from '../runtime/model/config'
 import type { ModelEndpoint } from '../runtime/model/client'
 import { OfflineModelServer } from '../offline-model/offline-server'
-import { demoScript, DEMO_REQUEST } from '../offline-model/scenarios/demo'
+import { demoScript, DEMO_REQUEST, DEMO_REQUEST_CLAUDE_CODE } from '../offline-model/scenarios/demo'
 import { makeDemoWorkspace } from '../app/demo-workspace'
+import {
+  assertClaudeCodeRuns,
+  assertTesterMayRunClaudeCode,
+  claudeCodeInstalled,
+  DEMO_CLAUDE_CODE_MEMBER,
+} from './demo-claude-code'
 import { Git } from '../runtime/git/git'
 import { installProcessGuard } from '../runtime/system/process-guard'
 import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../runtime/system/stop-signals'
@@ -114,21 +120,35 @@ export const chat: Command = async (context) => {
 
 export const demo: Command = async (context) => {
   if (context.positionals.length !== 0) throw new UsageError('demo takes no arguments')
+  const claudeCode = context.options.claudeCode === true
+  // Refused before anything is made, with the reason.
+  if (claudeCode) {
+    assertClaudeCodeRuns()
+    if (context.options.workspaceGiven) assertTesterMayRunClaudeCode(context.options.workspace)
+  }
   const workspace = context.options.workspaceGiven
     ? context.options.workspace
     : await madeDemoWorkspace()
-  const server = await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
+  const server = await OfflineModelServer.start({
+    script: demoScript(),
+    apiKey: 'offline',
+    // Past the ids of an earlier run in this folder, whose conversations go on.
+    firstId: Date.now(),
+  })
   try {
     if (!context.options.json)
       await writeLine(
         context.output.stdout,
-        `Offline demo in ${workspace} (model server ${server.url})`,
+        `Offline demo in ${workspace} (model server ${server.url})` +
+          (claudeCode
+            ? `; ${DEMO_CLAUDE_CODE_MEMBER.name}, the ${DEMO_CLAUDE_CODE_MEMBER.role}, is a Claude Code session`
+            : ''),
       )
     const code = await runTeam(
       context,
       workspace,
       { apiKey: 'offline', baseURL: server.url, model: 'offline-demo', maxRetries: 0 },
-      DEMO_REQUEST,
+      claudeCode ? DEMO_REQUEST_CLAUDE_CODE : DEMO_REQUEST,
     )
     if (!context.options.json)
       await writeLine(
@@ -137,6 +157,11 @@ export const demo: Command = async (context) => {
           `To see it in the app: open that folder with File > Open Folder, or run\n` +
           `  agent-teams serve --workspace ${shellQuote(workspace)}\n` +
           `and open the address it prints.${await branchesNote(workspace)}`,
+      )
+    if (!context.options.json && !claudeCode && claudeCodeInstalled())
+      await writeLine(
+        context.output.stdout,
+        `Claude Code is installed here: "agent-teams demo --claude-code" runs ${DEMO_CLAUDE_CODE_MEMBER.name}, the ${DEMO_CLAUDE_CODE_MEMBER.role}, as a Claude Code session.`,
       )
     return code
   } finally {

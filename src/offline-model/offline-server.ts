@@ -50,6 +50,13 @@ export interface OfflineServerOptions {
   contextWindow?: number
   /** Whether `/v1/messages/count_tokens` is answered (default true; false answers 404). */
   countTokens?: boolean
+  /**
+   * Where the message and tool-use ids count from (default 0: `msg_offline_1`,
+   * `toolu_offline_1`…). A server answering conversations an earlier one began (the demo run
+   * again in the same folder) starts past its ids: like the API's, they must not repeat, and a
+   * resumed Claude Code session drops a tool call whose id it holds already.
+   */
+  firstId?: number
 }
 
 export interface RecordedRequest {
@@ -102,6 +109,8 @@ export class OfflineModelServer {
     this.#options = options
     this.#script = options.script
     this.#eventDelayMs = options.eventDelayMs ?? 0
+    this.#messageCount = options.firstId ?? 0
+    this.#toolCount = options.firstId ?? 0
     this.#server.on('connection', (socket) => {
       this.#sockets.add(socket)
       socket.once('close', () => this.#sockets.delete(socket))

@@ -1,3 +1,4 @@
+import type { EngineName } from '../../shared/engine'
 import type { ModelRequest, Reply, Turn, TurnBlock } from '../script'
 import { DEMO_MODULE_PATH, DEMO_TEST_PATH } from './demo-teammates'
 import { latestResults, mailSeen, toolCalls, type ToolResultSeen } from './reading'
@@ -22,7 +23,7 @@ function createdId(result: ToolResultSeen | undefined): string | null {
  * from the real state: the board (list_tasks) and the roster with each branch (list_teammates).
  * When the board refuses a task, the team is spawned without it, and says so.
  */
-export function lead(request: ModelRequest): Reply {
+export function lead(request: ModelRequest, testerEngine: EngineName): Reply {
   const calls = toolCalls(request)
   const results = latestResults(request)
   const created = calls.filter((item) => item.name === 'create_task')
@@ -52,7 +53,7 @@ export function lead(request: ModelRequest): Reply {
         ],
       }
     }
-    return spawnTeam(request, made?.isError === true ? made.content : null)
+    return spawnTeam(request, made?.isError === true ? made.content : null, testerEngine)
   }
   if (results.some((result) => result.name === 'spawn_teammate')) {
     const failed = results.filter((result) => result.isError)
@@ -78,8 +79,15 @@ export function lead(request: ModelRequest): Reply {
   return teamStatus(request)
 }
 
-/** Spawns alice and bob, each told the task it claims (when the board took them). */
-function spawnTeam(request: ModelRequest, boardError: string | null): Reply {
+/**
+ * Spawns alice and bob, each told the task it claims (when the board took them); bob on
+ * `testerEngine` (a spawn of a member already on the roster keeps the engine it has).
+ */
+function spawnTeam(
+  request: ModelRequest,
+  boardError: string | null,
+  testerEngine: EngineName,
+): Reply {
   const ids = toolCalls(request)
     .filter((item) => item.name === 'create_task')
     .map((item) => createdIdOf(request, item.id))
@@ -103,6 +111,7 @@ function spawnTeam(request: ModelRequest, boardError: string | null): Reply {
         name: 'bob',
         role: 'tester',
         prompt: `Wait for alice's message naming her module, then ${test === null ? '' : `claim task #${test} on the board, `}write tests for it with node:test in ${DEMO_TEST_PATH}, run them with bash, and report the result to the lead.`,
+        ...(testerEngine === 'builtin' ? {} : { engine: testerEngine }),
       }),
     ],
   }

@@ -1,10 +1,18 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
-import type { Configuration } from 'app-builder-lib'
+import * as fileMatchers from 'app-builder-lib/out/fileMatcher'
+import type { FileMatcher } from 'app-builder-lib/out/fileMatcher'
+import { expandMacro } from 'app-builder-lib/out/util/macroExpander'
+import type {
+  AppInfo,
+  Configuration,
+  Packager,
+  PlatformSpecificBuildOptions,
+} from 'app-builder-lib'
 import { DebugLogger } from 'builder-util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../helpers/processes'
@@ -14,6 +22,17 @@ interface PackageScript {
 }
 
 let config: Configuration
+
+/** electron-builder's filter of node_modules files (internal: not in its type declarations). */
+const { getFileMatchers, getNodeModuleFileMatcher } = fileMatchers as typeof fileMatchers & {
+  getNodeModuleFileMatcher(
+    appDir: string,
+    destination: string,
+    macroExpander: (pattern: string) => string,
+    platformSpecificBuildOptions: PlatformSpecificBuildOptions,
+    packager: Packager,
+  ): FileMatcher
+}
 
 beforeAll(async () => {
   // electron-builder's own loader: electron-builder.yml, as `npm run package` reads it.
@@ -74,8 +93,76 @@ describe('the electron-builder configuration', () => {
     expect(config.asarUnpack).toEqual([
       'out/cli/**',
       'node_modules/@anthropic-ai/sandbox-runtime/**',
+      'node_modules/@anthropic-ai/claude-agent-sdk/**',
+      'node_modules/@anthropic-ai/claude-agent-sdk-*/**',
     ])
     expect(config.extraResources).toEqual([{ from: 'resources/bin', to: 'bin' }])
+  })
+
+  // Each platform's build, as electron-builder's own matchers read the configuration for it.
+  const builds = [
+    { section: 'linux', platform: 'linux', arch: 'x64' },
+    { section: 'linux', platform: 'linux', arch: 'arm64' },
+    { section: 'mac', platform: 'darwin', arch: 'x64' },
+    { section: 'mac', platform: 'darwin', arch: 'arm64' },
+    { section: 'win', platform: 'win32', arch: 'x64' },
+    { section: 'win', platform: 'win32', arch: 'arm64' },
+  ] as const
+  const installed = [
+    'linux-x64',
+    'linux-arm64',
+    'linux-x64-musl',
+    'linux-arm64-musl',
+    'darwin-x64',
+    'darwin-arm64',
+    'win32-x64',
+    'win32-arm64',
+  ]
+  /** A file of a node module as electron-builder's filters see it (relative to the app). */
+  const moduleFile = (path: string): Stats =>
+    ({ isDirectory: () => false, moduleFullFilePath: path }) as unknown as Stats
+
+  it.each(builds)(
+    "packs Claude Code's binary for $platform-$arch only, and the SDK",
+    ({ section: name, platform, arch }) => {
+      const expand = (pattern: string): string =>
+        expandMacro(pattern, arch, {} as AppInfo, { '/*': '{,/**/*}' })
+      const packager = { config, debugLogger: new DebugLogger(false) }
+      const keeps = getNodeModuleFileMatcher(
+        REPO_ROOT,
+        '/app',
+        expand,
+        section(name) as PlatformSpecificBuildOptions,
+        packager as unknown as Packager,
+      ).createFilter()
+      const kept = installed.filter((build) =>
+        keeps('', moduleFile(`node_modules/@anthropic-ai/claude-agent-sdk-${build}/claude`)),
+      )
+      expect(kept).toEqual([`${platform}-${arch}`])
+      expect(keeps('', moduleFile('node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs'))).toBe(
+        true,
+      )
+      // Outside the archive: the binary, to be executed, and the SDK, for the CLI's import.
+      const [unpack] =
+        getFileMatchers(config, 'asarUnpack', '/app', {
+          macroExpander: expand,
+          customBuildOptions: section(name) as PlatformSpecificBuildOptions,
+          globalOutDir: join(REPO_ROOT, 'dist'),
+          defaultSrc: REPO_ROOT,
+        }) ?? []
+      const unpacks = unpack?.createFilter()
+      const binary = `node_modules/@anthropic-ai/claude-agent-sdk-${platform}-${arch}/claude${platform === 'win32' ? '.exe' : ''}`
+      expect(unpacks?.('', moduleFile(binary))).toBe(true)
+      expect(unpacks?.('', moduleFile('node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs'))).toBe(
+        true,
+      )
+      expect(unpacks?.('', moduleFile('node_modules/zod/index.js'))).toBe(false)
+    },
+  )
+
+  it('checks after each build that the app holds its Claude Code binary', () => {
+    expect(config.afterPack).toBe('./scripts/after-pack.mjs')
+    expect(existsSync(join(REPO_ROOT, config.afterPack as string))).toBe(true)
   })
 
   it('names only files that exist: the icon, the launchers, the deb scripts, the profile', () => {

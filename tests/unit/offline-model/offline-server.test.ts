@@ -56,6 +56,18 @@ describe('offline model server: streaming', () => {
     ])
   })
 
+  it('counts its ids from firstId, past those of an earlier server', async () => {
+    const server = await startServer({
+      script: () => toolCall('read_file', { path: 'a' }),
+      firstId: 1_000,
+    })
+    const message = await clientFor(server)
+      .messages.stream(request(), asAgent('alice'))
+      .finalMessage()
+    expect(message.id).toBe('msg_offline_1001')
+    expect(message.content).toMatchObject([{ type: 'tool_use', id: 'toolu_offline_1001' }])
+  })
+
   it('keeps block order, given tool ids, and scripted stop reason and usage', async () => {
     const server = await startServer({
       script: () => ({

@@ -22,7 +22,20 @@ function binaryPackages(): string[] {
   return musl ? [`${base}-musl`, base] : [base, `${base}-musl`]
 }
 
-/** Where the SDK and its binary are, or why Claude Code cannot run here. */
+/**
+ * The file to execute for a path `require.resolve` gave. In a packaged app that path is inside
+ * app.asar, which Electron reads as a folder but no OS can execute from; electron-builder puts
+ * the real file under app.asar.unpacked (electron-builder.yml's asarUnpack).
+ */
+export function unpackedPath(
+  resolved: string,
+  exists: (path: string) => boolean = existsSync,
+): string {
+  const unpacked = resolved.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2')
+  return unpacked !== resolved && exists(unpacked) ? unpacked : resolved
+}
+
+/** Where the SDK and its binary (a file the OS can execute) are, or why Claude Code cannot run. */
 export function locateClaudeCode(
   from: string = import.meta.url,
 ): { sdk: string; binary: string } | { problem: string } {
@@ -39,7 +52,7 @@ export function locateClaudeCode(
   for (const name of binaryPackages()) {
     const file = `${name}/claude${process.platform === 'win32' ? '.exe' : ''}`
     try {
-      const binary = fromSdk.resolve(file)
+      const binary = unpackedPath(fromSdk.resolve(file))
       if (existsSync(binary)) return { sdk, binary }
     } catch {
       // Not this one: the next candidate.
