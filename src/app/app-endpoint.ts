@@ -64,7 +64,13 @@ export class AppEndpoint {
     const key = this.settings.apiKey()
     this.usable = view.apiKeySet || view.useOfflineModel || demo
     if (view.useOfflineModel || demo || !key) {
-      this.offline ??= await OfflineModelServer.start({ script: demoScript(), apiKey: 'offline' })
+      this.offline ??= await OfflineModelServer.start({
+        script: demoScript(),
+        apiKey: 'offline',
+        // Ids count on from the last run's: a resumed Claude Code session drops a turn whose
+        // message id it has seen before.
+        firstId: Date.now(),
+      })
       this.setDemoSpeed(view.demoSpeed)
       return { apiKey: 'offline', baseURL: this.offline.url, model: 'offline-demo', maxRetries: 0 }
     }

@@ -34,6 +34,7 @@ export function rosterWith(
     engine?: string
     profile?: string
     approval?: string
+    model?: string
   }[],
 ): void {
   mkdirSync(join(workspace, '.team'), { recursive: true })

@@ -46,10 +46,7 @@ export interface HostOptions {
    * worktrees and the app's records of them. Tests give a folder of their own.
    */
   readonly dataFolder?: string
-  /**
-   * Environment added to every Claude Code teammate's process (tests run as root, where Claude
-   * Code wants `IS_SANDBOX=1` to take the prompts it is given).
-   */
+  /** Environment added to every Claude Code teammate's process (tests). */
   readonly claudeCodeEnvironment?: Readonly<Record<string, string>>
   /** Told of what failed in the background (a git mark of a turn): the log. Default: stderr. */
   readonly report?: (error: unknown) => void

@@ -60,6 +60,9 @@ export class ClaudeCodeAgent extends AgentCore {
   ) {
     super(options)
     this.handover = new SessionHandover(options.identity.name, ports.sessions, ports.configFolder)
+    // A teammate that ran on another engine before: its history was that engine's, handled;
+    // its new session starts from what comes next (its transcript keeps the rest).
+    this.handover.adopt(this.store.all.at(-1)?.seq ?? 0)
   }
 
   override stop(): void {
@@ -196,7 +199,8 @@ export class ClaudeCodeAgent extends AgentCore {
     return {
       abortController: controller,
       cwd: root,
-      model: endpoint.model,
+      // Its own model choice (the roster's), else the team's.
+      model: this.options.model.modelId(),
       ...(session.session_id === null ? {} : { resume: session.session_id }),
       systemPrompt: { type: 'preset', preset: 'claude_code', append: identity.systemPrompt() },
       // Nothing a repository ships configures it: no settings, CLAUDE.md, hooks or .mcp.json.
@@ -225,7 +229,7 @@ export class ClaudeCodeAgent extends AgentCore {
         ANTHROPIC_CUSTOM_HEADERS: `x-agent-name: ${this.name}`,
         CLAUDE_AGENT_SDK_CLIENT_APP: 'agent-teams',
         DISABLE_AUTOUPDATER: '1',
-        // Claude Code run as root (a container, CI) takes prompts only when told it is sandboxed.
+        // The app's own IS_SANDBOX reaches it (Claude Code checks it as root, in some modes).
         ...(process.env['IS_SANDBOX'] === undefined
           ? {}
           : { IS_SANDBOX: process.env['IS_SANDBOX'] }),

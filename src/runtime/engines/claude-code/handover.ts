@@ -68,6 +68,15 @@ export class SessionHandover {
     return found > session.sent_through
   }
 
+  /**
+   * The first time this teammate runs on Claude Code (no record yet): what its transcript holds
+   * up to `through` was answered by another engine, and is not handed to the new session.
+   */
+  adopt(through: number): void {
+    if (this.sessions.has(this.name) || through === 0) return
+    this.update({ sent_through: through, handed_through: through })
+  }
+
   /** A process a killed run of the app left: ended, so its session log is final. */
   async endLeftBehind(): Promise<void> {
     const left = this.session.process

@@ -46,6 +46,11 @@ export class ClaudeSessions {
     this.sessions = ClaudeSessions.read(this.file)
   }
 
+  /** Whether `name` has run on Claude Code here before (its record exists). */
+  has(name: string): boolean {
+    return Object.hasOwn(this.sessions, name)
+  }
+
   get(name: string): ClaudeSession {
     return this.sessions[name] ?? NEW_SESSION
   }

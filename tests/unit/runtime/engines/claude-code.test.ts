@@ -22,7 +22,7 @@ describe.skipIf(missing !== null)(
   () => {
     it('takes mail, works in its folder, answers through the mailbox, and goes idle without a process', async () => {
       const { dir } = tempWorkspace()
-      rosterWith(dir, [{ name: 'alice', engine: 'claude-code' }])
+      rosterWith(dir, [{ name: 'alice', engine: 'claude-code', model: 'claude-haiku-4-5' }])
       const seen: string[][] = []
       const alice: Reply[] = [
         toolCall('Write', { file_path: join(dir, 'hello.txt'), content: 'hello\n' }),
@@ -47,6 +47,10 @@ describe.skipIf(missing !== null)(
       await target.host.whenIdle()
 
       expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello\n')
+      // Its own model (the roster's), not the team's.
+      expect(target.server.requests.find((request) => request.agent === 'alice')?.body.model).toBe(
+        'claude-haiku-4-5',
+      )
       // Its team tools are ours; Claude Code's own coordination tools are not offered.
       expect(seen[0]).toEqual(
         expect.arrayContaining([

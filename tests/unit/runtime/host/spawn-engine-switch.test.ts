@@ -16,9 +16,11 @@ if (missing !== null) console.log(`The engine switch test skipped: ${missing}`)
 describe.skipIf(missing !== null)('the person re-spawns a teammate onto another engine', () => {
   it('the agent is made again on the engine it now has, and back', async () => {
     const offered: string[][] = []
+    const sent: string[] = []
     const team = await startHost(
       (request, context) => {
         if (context.agent === 'alice') offered.push(offeredTools(request))
+        if (context.agent === 'alice') sent.push(JSON.stringify(request.messages))
         return text('Ok.')
       },
       {
@@ -48,6 +50,9 @@ describe.skipIf(missing !== null)('the person re-spawns a teammate onto another 
     await team.host.whenIdle()
     expect(rosterOnDisk(team.workspace)[0]).toMatchObject({ engine: 'claude-code' })
     expect(new Set(engines(from))).toEqual(new Set(['claude-code']))
+    // Its new session gets its new task, not a replay of what the built-in engine answered.
+    expect(sent[from]).toContain('Second.')
+    expect(sent[from]).not.toContain('First.')
 
     // Kept when the person's re-spawn does not say.
     from = offered.length
