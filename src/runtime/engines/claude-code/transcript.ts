@@ -112,6 +112,8 @@ export class ClaudeCodeTranscript {
   /** Per model, the tokens counted so far in this process (results may count cumulatively). */
   private readonly counted = new Map<string, Usage>()
   private sessionId: string | null = null
+  /** The tool call streaming at each block index of the message in flight. */
+  private readonly streaming = new Map<number, string>()
 
   constructor(
     private readonly agent: string,
@@ -189,20 +191,26 @@ export class ClaudeCodeTranscript {
   private stream(event: unknown): void {
     if (!isRecord(event)) return
     const agent = this.agent
+    if (event['type'] === 'message_start') this.streaming.clear()
     if (event['type'] === 'content_block_start' && isRecord(event['content_block'])) {
       const block = event['content_block']
       if (
         block['type'] === 'tool_use' &&
         typeof block['id'] === 'string' &&
         typeof block['name'] === 'string'
-      )
+      ) {
+        if (typeof event['index'] === 'number') this.streaming.set(event['index'], block['id'])
         this.sink.emit({ type: 'tool-call-started', agent, id: block['id'], name: block['name'] })
+      }
       return
     }
     if (event['type'] !== 'content_block_delta' || !isRecord(event['delta'])) return
     const delta = event['delta']
     if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string')
       this.sink.emit({ type: 'text-delta', agent, text: delta['text'] })
+    const id = typeof event['index'] === 'number' ? this.streaming.get(event['index']) : undefined
+    if (delta['type'] === 'input_json_delta' && typeof delta['partial_json'] === 'string' && id)
+      this.sink.emit({ type: 'tool-input-delta', agent, id, partial_json: delta['partial_json'] })
   }
 
   private assistant(message: unknown): void {
@@ -241,12 +249,17 @@ export class ClaudeCodeTranscript {
     this.flush()
     for (const block of results) {
       const id = block['tool_use_id'] as string
-      this.sink.record({
-        kind: 'tool-result',
-        tool_use_id: id,
-        name: this.toolNames.get(id) ?? 'unknown',
-        content: resultText(block['content']),
-        is_error: block['is_error'] === true,
+      const name = this.toolNames.get(id) ?? 'unknown'
+      const content = resultText(block['content'])
+      const isError = block['is_error'] === true
+      this.sink.record({ kind: 'tool-result', tool_use_id: id, name, content, is_error: isError })
+      this.sink.emit({
+        type: 'tool-call-finished',
+        agent: this.agent,
+        id,
+        name,
+        content,
+        is_error: isError,
       })
     }
   }

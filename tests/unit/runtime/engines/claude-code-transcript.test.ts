@@ -40,7 +40,7 @@ const result = (modelUsage: Record<string, unknown>, extra: Record<string, unkno
 
 describe("Claude Code's stream as this app's transcript", () => {
   it('gathers the blocks of one API message into one record, and tool results into results', () => {
-    const { transcript, records } = mapper()
+    const { transcript, records, events } = mapper()
     transcript.take(assistant('m1', [{ type: 'thinking', thinking: 'hm', signature: 's' }]))
     transcript.take(
       assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }]),
@@ -66,6 +66,16 @@ describe("Claude Code's stream as this app's transcript", () => {
         stop_reason: 'tool_use',
       }),
       { kind: 'tool-result', tool_use_id: 't1', name: 'Bash', content: 'a.txt', is_error: false },
+    ])
+    expect(events).toEqual([
+      {
+        type: 'tool-call-finished',
+        agent: 'alice',
+        id: 't1',
+        name: 'Bash',
+        content: 'a.txt',
+        is_error: false,
+      },
     ])
   })
 
@@ -148,6 +158,15 @@ describe("Claude Code's stream as this app's transcript", () => {
     })
     transcript.take({
       type: 'stream_event',
+      parent_tool_use_id: null,
+      event: {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"file' },
+      },
+    })
+    transcript.take({
+      type: 'stream_event',
       parent_tool_use_id: 't0',
       event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'sub' } },
     })
@@ -159,6 +178,7 @@ describe("Claude Code's stream as this app's transcript", () => {
     expect(events).toEqual([
       { type: 'text-delta', agent: 'alice', text: 'Hel' },
       { type: 'tool-call-started', agent: 'alice', id: 't9', name: 'Write' },
+      { type: 'tool-input-delta', agent: 'alice', id: 't9', partial_json: '{"file' },
     ])
     expect(records).toEqual([
       expect.objectContaining({
