@@ -20,6 +20,7 @@ import type {
  * - `compact_boundary` becomes a `compaction` record (the marker the transcript shows).
  * - A turn's tokens come from its `result` message, per model, and are recorded on the turn's
  *   last assistant record, so this app's price table prices them (never Claude Code's estimate).
+ *   Each recorded API message counts as one model call (a round), as in the built-in engine.
  */
 export interface TranscriptSink {
   readonly record: (record: NewTranscriptRecord) => TranscriptRecord
@@ -164,6 +165,8 @@ export class ClaudeCodeTranscript {
       stop_reason: open.stopReason,
       usage,
     })
+    // Each API message is one model call (a round), as the built-in engine counts them.
+    this.sink.countUsage(usage, open.model)
   }
 
   private system(message: Json): void {
@@ -274,18 +277,22 @@ export class ClaudeCodeTranscript {
       this.counted.set(model, total)
       if (!isEmpty(usage)) turns.push({ model, usage })
     }
-    const main = turns.find((turn) => turn.model === this.open?.model) ?? turns[0]
-    this.flush(main?.usage ?? ZERO)
+    // The message still open (the turn's last) carries its model's tokens; any other model's,
+    // or all of them when nothing is open, go on records of their own.
+    const open = this.open
+    const carried = open === null ? undefined : turns.find((turn) => turn.model === open.model)
+    this.flush(carried?.usage ?? ZERO)
     for (const turn of turns) {
-      if (turn !== main)
-        this.sink.record({
-          kind: 'assistant',
-          message_id: `usage-${turn.model}`,
-          model: turn.model,
-          content: [],
-          stop_reason: 'end_turn',
-          usage: turn.usage,
-        })
+      if (turn === carried) continue
+      // Calls of another model (Claude Code's own small ones), on a record of their own.
+      this.sink.record({
+        kind: 'assistant',
+        message_id: `usage-${turn.model}`,
+        model: turn.model,
+        content: [],
+        stop_reason: 'end_turn',
+        usage: turn.usage,
+      })
       this.sink.countUsage(turn.usage, turn.model)
     }
     const subtype = typeof message['subtype'] === 'string' ? message['subtype'] : 'error'

@@ -140,6 +140,25 @@ describe("Claude Code's stream as this app's transcript", () => {
     ])
   })
 
+  it('keeps the tokens of a turn that ended with no message open', () => {
+    const { transcript, records, counted } = mapper()
+    transcript.take(assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }]))
+    transcript.take({
+      type: 'user',
+      parent_tool_use_id: null,
+      message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] },
+    })
+    transcript.take(
+      result(
+        { 'claude-sonnet-4-5': { inputTokens: 5, outputTokens: 1 } },
+        { subtype: 'error_max_turns', is_error: true },
+      ),
+    )
+    const usage = records.flatMap((record) => (record.kind === 'assistant' ? [record.usage] : []))
+    expect(usage.at(-1)).toMatchObject({ input_tokens: 5, output_tokens: 1 })
+    expect(counted).toHaveLength(2)
+  })
+
   it('marks a compaction, streams text and tool starts live, and skips subagents', () => {
     const { transcript, records, events } = mapper()
     transcript.take({
