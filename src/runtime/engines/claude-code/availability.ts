@@ -12,12 +12,15 @@ const COSTS =
 
 const INSTALL = `Install it with \`npm install ${CLAUDE_CODE_SDK}\` in the app's folder (it is an optional dependency, left out by \`npm install --omit=optional\`), or spawn the teammate with the built-in engine.`
 
+/** Whether this Linux runs musl rather than glibc: asked once (a process report is slow). */
+let musl: boolean | undefined
+
 /** The platform packages the SDK looks its binary up in, in its own order. */
 function binaryPackages(): string[] {
   const { platform, arch } = process
   const base = `${CLAUDE_CODE_SDK}-${platform}-${arch}`
   if (platform !== 'linux') return [base]
-  const musl = !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })
+  musl ??= !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })
     ?.header?.glibcVersionRuntime
   return musl ? [`${base}-musl`, base] : [base, `${base}-musl`]
 }
