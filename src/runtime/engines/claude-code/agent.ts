@@ -23,8 +23,10 @@ export interface ClaudeCodePorts {
   readonly sdk: () => Promise<Sdk>
   /** The app's record of each teammate's session (id, what it holds). */
   readonly sessions: ClaudeSessions
-  /** CLAUDE_CONFIG_DIR: the team's own Claude Code folder in the app's data, never ~/.claude. */
+  /** CLAUDE_CONFIG_DIR: this teammate's own Claude Code folder in the app's data. */
   readonly configFolder: string
+  /** Its HOME: a folder of its own beside it, never the person's. */
+  readonly home: string
   /** Its way into the OS sandbox, for a session working in `root`; `started` hears the pid. */
   readonly launcher: (
     root: string,
@@ -53,6 +55,8 @@ export class ClaudeCodeAgent extends AgentCore {
   private readonly handover: SessionHandover
   /** Its session could not be resumed: the next hand-over says so. */
   private sessionLost = false
+  /** Model calls in the activation running now. */
+  private rounds = 0
 
   constructor(
     private readonly options: AgentOptions,
@@ -62,7 +66,7 @@ export class ClaudeCodeAgent extends AgentCore {
     this.handover = new SessionHandover(options.identity.name, ports.sessions, ports.configFolder)
     // A teammate that ran on another engine before: its history was that engine's, handled;
     // its new session starts from what comes next (its transcript keeps the rest).
-    this.handover.adopt(this.store.all.at(-1)?.seq ?? 0)
+    this.handover.adopt(this.store.all)
   }
 
   override stop(): void {
@@ -79,8 +83,9 @@ export class ClaudeCodeAgent extends AgentCore {
       try {
         await this.intake.inject()
         await this.handover.endLeftBehind()
-        // A hand-over the session took but never answered (a crash): it goes on from there.
-        const unanswered = this.handover.recover(this.store.length)
+        // A hand-over the session took but never answered (a crash): it goes on from there,
+        // unless its last activation ended on a status (a stop, an error): that needs a resume.
+        const unanswered = this.handover.recover(this.store.length) && !this.endedOnStatus()
         const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
         if (this.handover.pending(this.store.all).length === 0 && !unanswered && !resumed) continue
         this.resumeRequested = false
@@ -101,13 +106,18 @@ export class ClaudeCodeAgent extends AgentCore {
     } while (this.wakeRequested)
   }
 
+  /** Whether the transcript ends on a status record (a stop, an error, a pause). */
+  private endedOnStatus(): boolean {
+    return this.store.recent.at(-1)?.kind === 'status' && !this.resumeRequested
+  }
+
   private async activate(): Promise<ActivationEnd> {
     const controller = new AbortController()
     this.controller = controller
+    this.rounds = 0
     this.options.events.setStatus('working', 'activated')
     const sdk = await this.ports.sdk()
     const root = await this.options.tools.root()
-    const launcher = await this.ports.launcher(root, (process) => this.handover.started(process))
     const input = new InputQueue<SDKUserMessage>()
     const transcript = new ClaudeCodeTranscript(this.name, {
       record: (record) => this.record(record),
@@ -121,19 +131,27 @@ export class ClaudeCodeAgent extends AgentCore {
     this.sessionLost = false
     input.push(userMessage(`${lost}${first ?? 'Go on with your task where you left off.'}`))
     let query: Query | null = null
+    let launcher: SandboxedLauncher | null = null
     try {
+      launcher = await this.ports.launcher(root, (process) => this.handover.started(process))
       query = sdk.query({
         prompt: input,
         options: this.sessionOptions(sdk, root, launcher, controller),
       })
+      let lastMessage: string | null = null
       for await (const message of query) {
         const result = transcript.take(message)
         if (transcript.session !== null) this.handover.named(transcript.session)
-        if (message.type === 'assistant' && message.parent_tool_use_id === null)
+        if (message.type === 'assistant' && message.parent_tool_use_id === null) {
           this.handover.confirm()
+          // Each API message is a model call: the round cap counts them within an activation.
+          if (message.message.id !== lastMessage) this.rounds++
+          lastMessage = message.message.id
+        }
         if (result === null) continue
         const end = this.afterTurn(result)
         if (end !== null) return end
+        await this.intake.inject()
         const next = this.handover.handOver(this.store.all)
         if (next === null) return { kind: 'idle' }
         input.push(userMessage(next))
@@ -153,8 +171,9 @@ export class ClaudeCodeAgent extends AgentCore {
       input.close()
       this.controller = null
       await query?.return(undefined).catch(() => undefined)
-      launcher.release()
-      this.handover.ended()
+      // Its process has exited (or is ended) before the hold on the sandbox and its record go.
+      await launcher?.release()
+      this.handover.ended(this.store.all.at(-1)?.seq ?? 0)
     }
   }
 
@@ -163,18 +182,29 @@ export class ClaudeCodeAgent extends AgentCore {
     if (result.failed) {
       if (/No conversation found/i.test(result.message))
         return { kind: 'error', code: SESSION_LOST, message: result.message }
-      if (result.subtype === 'error_max_turns')
-        return { kind: 'round-cap', rounds: this.options.guard.roundCap }
-      if (/\b401\b|authentication|invalid x-api-key/i.test(result.message)) {
-        this.options.model.keyRefused(result.message)
-        return { kind: 'error', code: 'auth', message: result.message }
-      }
+      if (result.subtype === 'error_max_turns' || this.rounds >= this.options.guard.roundCap)
+        return { kind: 'round-cap', rounds: this.rounds }
+      // Not the team's key alert: a sandboxed process can write what its result says, so a
+      // refused key is left to the app's own calls to find; this teammate ends in error.
       return { kind: 'error', code: 'engine-failed', message: result.message }
     }
     this.handover.confirm()
     if (this.shutdownReason !== null) return { kind: 'shutdown', reason: this.shutdownReason }
     const pause = this.options.guard.pauseReason()
-    return pause === null ? null : { kind: 'paused', ...pause }
+    if (pause !== null) return { kind: 'paused', ...pause }
+    return this.rounds >= this.options.guard.roundCap
+      ? { kind: 'round-cap', rounds: this.rounds }
+      : null
+  }
+
+  /** Why it must stop before its next tool call: a budget, a shutdown, the round cap; or null. */
+  private stopReason(): string | null {
+    if (this.shutdownReason !== null) return this.shutdownReason
+    const pause = this.options.guard.pauseReason()
+    if (pause !== null) return pause.reason
+    return this.rounds >= this.options.guard.roundCap
+      ? `round cap (${this.options.guard.roundCap} model calls) reached`
+      : null
   }
 
   private sessionOptions(
@@ -195,7 +225,12 @@ export class ClaudeCodeAgent extends AgentCore {
         ? {}
         : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } }
     }
-    const { canUseTool, gate } = claudeCodePermissions(this.name, guard)
+    const { canUseTool, gate } = claudeCodePermissions({
+      name: this.name,
+      guard,
+      root,
+      stopReason: () => this.stopReason(),
+    })
     return {
       abortController: controller,
       cwd: root,
@@ -215,14 +250,14 @@ export class ClaudeCodeAgent extends AgentCore {
         PostToolUse: [{ hooks: [mailHook] }],
       },
       mcpServers: {
-        team: teamServer(sdk, tools.builtIn, context, () => this.readInbox()),
+        team: teamServer(sdk, tools.builtIn, guard, context, () => this.readInbox()),
       },
       maxTurns: guard.roundCap,
       includePartialMessages: true,
       verbatimPrompts: true,
       env: {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: this.ports.configFolder,
+        HOME: this.ports.home,
         CLAUDE_CONFIG_DIR: this.ports.configFolder,
         ANTHROPIC_API_KEY: endpoint.apiKey,
         ...(endpoint.baseURL === undefined ? {} : { ANTHROPIC_BASE_URL: endpoint.baseURL }),

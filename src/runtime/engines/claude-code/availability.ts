@@ -20,8 +20,8 @@ function binaryPackages(): string[] {
   const { platform, arch } = process
   const base = `${CLAUDE_CODE_SDK}-${platform}-${arch}`
   if (platform !== 'linux') return [base]
-  musl ??= !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })
-    ?.header?.glibcVersionRuntime
+  musl ??= !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } })?.header
+    ?.glibcVersionRuntime
   return musl ? [`${base}-musl`, base] : [base, `${base}-musl`]
 }
 

@@ -8,6 +8,8 @@ import type { ClaudeSession, ClaudeSessions } from './sessions'
  * confirmed, its id, and its process while one runs. Every change is written to the app's
  * record before the step it guards (a hand-over is recorded before it is sent).
  */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export class SessionHandover {
   /** The last record handed to the live session, not yet confirmed by its answer. */
   private handedThrough = 0
@@ -44,10 +46,13 @@ export class SessionHandover {
       this.update({ sent_through: this.handedThrough })
   }
 
-  /** The activation ended: what is unconfirmed is looked for in the log at the next start. */
-  ended(): void {
+  /**
+   * The activation ended (its process has exited), with the transcript `through` this seq:
+   * what is unconfirmed is looked for in the log at the next start.
+   */
+  ended(through: number): void {
     this.handedThrough = 0
-    this.update({ process: null })
+    this.update({ process: null, seen_through: through })
   }
 
   /**
@@ -69,12 +74,22 @@ export class SessionHandover {
   }
 
   /**
-   * The first time this teammate runs on Claude Code (no record yet): what its transcript holds
-   * up to `through` was answered by another engine, and is not handed to the new session.
+   * What another engine answered is not handed to the session: the whole transcript the first
+   * time this teammate runs on Claude Code, and after a switch back, everything up to the last
+   * turn another engine wrote since this one last ran. Mail after that turn is still handed.
    */
-  adopt(through: number): void {
-    if (this.sessions.has(this.name) || through === 0) return
-    this.update({ sent_through: through, handed_through: through })
+  adopt(records: readonly TranscriptRecord[]): void {
+    const last = records.at(-1)?.seq ?? 0
+    if (last === 0) return
+    if (!this.sessions.has(this.name)) {
+      this.update({ sent_through: last, handed_through: last })
+      return
+    }
+    const session = this.session
+    const own = Math.max(session.seen_through, session.handed_through, session.sent_through)
+    const answered = records.findLast((record) => record.kind === 'assistant' && record.seq > own)
+    if (answered !== undefined)
+      this.update({ sent_through: answered.seq, handed_through: answered.seq })
   }
 
   /** A process a killed run of the app left: ended, so its session log is final. */
@@ -95,8 +110,12 @@ export class SessionHandover {
     this.update({ process })
   }
 
-  /** The id the session announced; a new one replaces a lost one. */
+  /**
+   * The id the session announced; a new one replaces a lost one. It comes from the sandboxed
+   * process's output, so only a UUID is taken (it names a file the app reads later).
+   */
   named(id: string): void {
+    if (!SESSION_ID.test(id)) return
     if (this.session.session_id !== id) this.update({ session_id: id })
   }
 

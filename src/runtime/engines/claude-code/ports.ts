@@ -1,5 +1,5 @@
 import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TeamError } from '../../../shared/errors'
 import type { ModelEndpoint } from '../../model/client'
@@ -38,12 +38,21 @@ export function configuringEntries(configFolder: string): string[] {
   const folders = ['agents', 'commands', 'skills', 'hooks', 'output-styles', 'rules', 'plugins']
   for (const file of files) {
     const path = join(configFolder, file)
-    if (!existsSync(path))
-      writeFileSync(path, file.endsWith('.json') ? '{}\n' : '', { mode: 0o600 })
+    // 'wx' never writes through a link the process may have left in its place.
+    if (!existsSync(path) && !isLink(path))
+      writeFileSync(path, file.endsWith('.json') ? '{}\n' : '', { mode: 0o600, flag: 'wx' })
   }
   for (const folder of folders)
     mkdirSync(join(configFolder, folder), { recursive: true, mode: 0o700 })
   return [...files, ...folders].map((entry) => join(configFolder, entry))
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
 }
 
 /** Where `baseURL` is, as the sandbox's allow-list names hosts (`127.0.0.1:4000`). */
@@ -73,11 +82,15 @@ async function loadSdk(): Promise<typeof ClaudeAgentSdk> {
  */
 export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => ClaudeCodePorts {
   const folder = join(input.dataFolder, 'claude-code')
-  const configFolder = join(folder, 'config')
+  const teammates = join(folder, 'teammates')
   let sessions: ClaudeSessions | null = null
   return (name) => {
     sessions ??= new ClaudeSessions(folder)
-    mkdirSync(configFolder, { recursive: true, mode: 0o700 })
+    // Its own folders: no teammate can write (or read) another's settings, shell files or logs.
+    const own = join(teammates, name)
+    const configFolder = join(own, 'config')
+    const home = join(own, 'home')
+    for (const path of [configFolder, home]) mkdirSync(path, { recursive: true, mode: 0o700 })
     return {
       sdk: loadSdk,
       executable: () => {
@@ -86,9 +99,13 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
       },
       sessions,
       configFolder,
+      home,
       endpoint: input.endpoint,
       environment: input.environment,
       launcher: (root, started) => {
+        const others = readdirSync(teammates)
+          .filter((entry) => entry !== name)
+          .map((entry) => join(teammates, entry))
         const policy = agentSandboxPolicy({
           workspace: input.workspace,
           teamFolder: input.teamFolder,
@@ -96,13 +113,13 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
           worktree: input.worktree(name),
           agent: name,
           allowedHosts: [...input.allowedHosts(), endpointHost(input.endpoint().baseURL)],
-          unreadable: [...appSecretFolders(), ...(input.unreadable ?? [])],
+          unreadable: [...appSecretFolders(), ...(input.unreadable ?? []), ...others],
         })
         return sandboxedLauncher(
           input.sandbox ?? defaultBashSandbox,
           {
             ...policy,
-            writable: [...policy.writable, configFolder],
+            writable: [...policy.writable, configFolder, home],
             readOnly: [...policy.readOnly, ...configuringEntries(configFolder)],
           },
           started,

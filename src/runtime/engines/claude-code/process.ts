@@ -28,9 +28,15 @@ export interface SandboxedLauncher {
   readonly spawn: (options: SpawnOptions) => SpawnedProcess
   /** What the sandbox stopped it from doing, read from its output and the proxy's record. */
   readonly blocked: SandboxedCommand['blocked']
-  /** Ends the hold on the sandbox; once the process has exited. */
-  release(): void
+  /**
+   * Waits for its process to exit (ending its group after a grace), then ends the hold on the
+   * sandbox: its temporary folder and network list go only with it.
+   */
+  release(): Promise<void>
 }
+
+/** How long a Claude Code process may take to exit once its session is closed. */
+const EXIT_GRACE_MS = 3000
 
 /**
  * Wraps Claude Code whole (its Write and Read tools, its Bash, and anything they start) in the
@@ -59,6 +65,7 @@ export async function sandboxedLauncher(
     throw error
   }
   let released = false
+  let launched: { child: ReturnType<typeof spawn>; record: LaunchedProcess } | null = null
   return {
     spawn: (options) => {
       const env: NodeJS.ProcessEnv = {
@@ -78,13 +85,25 @@ export async function sandboxedLauncher(
         signal: options.signal,
         detached: true,
       })
-      if (child.pid !== undefined) started({ pid: child.pid, start: processStart(child.pid) })
+      if (child.pid !== undefined) {
+        const record = { pid: child.pid, start: processStart(child.pid) }
+        launched = { child, record }
+        started(record)
+      }
       return child
     },
     blocked: (output) => wrapped.blocked(output),
-    release: () => {
+    release: async () => {
       if (released) return
       released = true
+      if (launched !== null) {
+        const { child, record } = launched
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+          await Promise.race([exited, sleep(EXIT_GRACE_MS)])
+        }
+        killGroup(record)
+      }
       wrapped.dispose()
       held.release()
     },
@@ -98,24 +117,31 @@ export interface LaunchedProcess {
   readonly start: string | null
 }
 
-/** The kernel's start time of `pid` (field 22 of /proc/<pid>/stat), or null. */
+/**
+ * The kernel's start time of `pid` (field 22 of /proc/<pid>/stat) with this boot's id, or null
+ * where there is no /proc (then the app never ends a process it recorded: a pid is reused).
+ */
 function processStart(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().slice(0, 36)
     // The command name, in parentheses, may hold spaces: count fields after its end.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    return ticks === undefined ? null : `${boot}:${ticks}`
   } catch {
     return null
   }
 }
 
+/** Whether the recorded process still runs, as the same process (never without a start time). */
 function alive(launched: LaunchedProcess): boolean {
+  if (launched.start === null) return false
   try {
     process.kill(launched.pid, 0)
   } catch {
     return false
   }
-  return launched.start === null || processStart(launched.pid) === launched.start
+  return processStart(launched.pid) === launched.start
 }
 
 /** Kills a Claude Code process's group if it is still the one started; false: it was not. */

@@ -6,9 +6,9 @@ import { writeFileAtomicSync } from '../../fs/durable'
 /**
  * The app's own record of each Claude Code teammate's session: the session id to resume, and
  * the last transcript record (by seq) the session is known to hold. It lives in the app's data
- * folder, outside every sandbox's writable set: Claude Code's own files (its config folder, its
- * session logs) are written by the sandboxed process, so the app never takes an id or a
- * position from there without checking it against this record.
+ * folder, outside every sandbox's writable set. Claude Code's own files and output are written
+ * by the sandboxed process: a session id from there is taken only when it is a UUID, and a
+ * position only to hand that same session less (`handover.ts`).
  */
 const sessionSchema = z.object({
   session_id: z.uuid().nullable(),
@@ -19,20 +19,23 @@ const sessionSchema = z.object({
    * between a hand-over and the session's answer (then its log says which it was).
    */
   handed_through: z.number().int().min(0).default(0),
+  /** The transcript's end when its last activation ended: later turns are another engine's. */
+  seen_through: z.number().int().min(0).default(0),
   /** Its Claude Code process while one runs: ended by the next start if the app was killed. */
   process: z
-    .object({ pid: z.number().int().min(2), start: z.string().max(32).nullable() })
+    .object({ pid: z.number().int().min(2), start: z.string().max(64).nullable() })
     .nullable()
     .default(null),
 })
 export type ClaudeSession = z.infer<typeof sessionSchema>
 
-const fileSchema = z.object({ v: z.literal(1), sessions: z.record(z.string(), sessionSchema) })
+const fileSchema = z.object({ v: z.literal(1), sessions: z.record(z.string(), z.unknown()) })
 
 export const NEW_SESSION: ClaudeSession = {
   session_id: null,
   sent_through: 0,
   handed_through: 0,
+  seen_through: 0,
   process: null,
 }
 
@@ -56,7 +59,7 @@ export class ClaudeSessions {
   }
 
   set(name: string, session: ClaudeSession): void {
-    this.sessions = { ...this.sessions, [name]: session }
+    this.sessions = { ...this.sessions, [name]: sessionSchema.parse(session) }
     writeFileAtomicSync(this.file, `${JSON.stringify({ v: 1, sessions: this.sessions })}\n`, {
       mode: 0o600,
     })
@@ -72,7 +75,14 @@ export class ClaudeSessions {
     }
     try {
       const parsed = fileSchema.safeParse(JSON.parse(text))
-      return parsed.success ? parsed.data.sessions : {}
+      if (!parsed.success) return {}
+      // Entry by entry: one bad entry loses that teammate's record, not every teammate's.
+      const sessions: Record<string, ClaudeSession> = {}
+      for (const [name, entry] of Object.entries(parsed.data.sessions)) {
+        const session = sessionSchema.safeParse(entry)
+        if (session.success) sessions[name] = session.data
+      }
+      return sessions
     } catch {
       return {}
     }

@@ -53,20 +53,33 @@ export const REFUSED_TOOLS = [
   'ExitPlanMode',
 ]
 
-/** Tools that read only: no approval, whatever the mode (the sandbox bounds what they read). */
-const READ_ONLY = new Set(['Read', 'Glob', 'Grep', 'TodoWrite', 'ToolSearch'])
+/** Its to-do list and the tool search touch nothing of the team's: no decision is needed. */
+const NO_DECISION = new Set(['TodoWrite', 'ToolSearch'])
+
+/** The file or folder a file tool's call names, as given (absolute or relative to its root). */
+export function pathOf(tool: string, input: Record<string, unknown>): string | undefined {
+  const field =
+    tool === 'NotebookEdit'
+      ? 'notebook_path'
+      : tool === 'Glob' || tool === 'Grep'
+        ? 'path'
+        : 'file_path'
+  const value = input[field]
+  return typeof value === 'string' ? value : undefined
+}
 
 /**
  * A Claude Code tool call as this app's permission profiles and approvals know it: `Bash` is
- * bash, `Write` write_file, the edits edit_file, the team's MCP tools by their own names. A tool
- * this app has no rule for (a new one in a later Claude Code) is refused: null.
+ * bash, `Write` write_file, the edits edit_file, the reads read_file, glob and grep, the team's
+ * MCP tools by their own names. A tool this app has no rule for (a new one in a later Claude
+ * Code) is refused: null.
  */
 export function asPolicyCall(
   name: string,
   input: Record<string, unknown>,
   id: string,
 ): ToolUseBlock | null {
-  const path = typeof input['file_path'] === 'string' ? input['file_path'] : input['notebook_path']
+  const path = pathOf(name, input)
   switch (name) {
     case 'Bash':
       return { type: 'tool_use', id, name: 'bash', input: { command: input['command'] } }
@@ -78,12 +91,23 @@ export function asPolicyCall(
         input: { path, content: input['content'] },
       }
     case 'Edit':
+      return {
+        type: 'tool_use',
+        id,
+        name: 'edit_file',
+        input: {
+          path,
+          old_text: input['old_string'],
+          new_text: input['new_string'],
+          ...(input['replace_all'] === true ? { replace_all: true } : {}),
+        },
+      }
     case 'NotebookEdit':
       return {
         type: 'tool_use',
         id,
         name: 'edit_file',
-        input: { path, old_text: input['old_string'], new_text: input['new_string'] },
+        input: { path, old_text: '', new_text: input['new_source'], edit_mode: input['edit_mode'] },
       }
     case 'Read':
       return { type: 'tool_use', id, name: 'read_file', input: { path } }
@@ -98,7 +122,7 @@ export function asPolicyCall(
   }
 }
 
-/** Whether a call needs no decision of the profile or the person (reads, its to-do list). */
-export function readsOnly(name: string): boolean {
-  return READ_ONLY.has(name)
+/** Whether a call needs no decision of the profile or the person (its to-do list). */
+export function needsNoDecision(name: string): boolean {
+  return NO_DECISION.has(name)
 }
