@@ -65,5 +65,15 @@ describe.skipIf(missing !== null)('the person re-spawns a teammate onto another 
     await team.host.whenIdle()
     expect(rosterOnDisk(team.workspace)[0]).not.toHaveProperty('engine')
     expect(engines(from)).toEqual(['builtin'])
+
+    // Back on Claude Code: its old session goes on, handed only what came since, not what the
+    // built-in engine answered in between.
+    from = offered.length
+    await spawn('Fifth.', 'claude-code')
+    await team.host.whenIdle()
+    expect(new Set(engines(from))).toEqual(new Set(['claude-code']))
+    const handed = JSON.stringify(JSON.parse(sent[from] ?? '[]').at(-1))
+    expect(handed).toContain('Fifth.')
+    expect(handed).not.toContain('Fourth.')
   }, 90_000)
 })
