@@ -2,7 +2,6 @@ import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
 import type { HookCallback, Query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import { AgentCore } from '../../agents/agent-core'
 import type { ActivationEnd, AgentOptions } from '../../agents/agent-types'
-import type { ModelEndpoint } from '../../model/client'
 import { SessionHandover } from './handover'
 import { claudeCodePermissions } from './permissions'
 import { InputQueue } from './input-queue'
@@ -34,8 +33,11 @@ export interface ClaudeCodePorts {
   ) => Promise<SandboxedLauncher>
   /** Claude Code's binary (outside the app's archive in a packaged app). */
   readonly executable: () => string | undefined
-  /** The team's endpoint and key as they are now. */
-  readonly endpoint: () => ModelEndpoint
+  /**
+   * Its way to the model for one activation: the app's relay and a token of its own (the team's
+   * key never enters the process); `release` ends the token.
+   */
+  readonly access: () => Promise<{ baseURL: string; apiKey: string; release: () => void }>
   /** Extra environment (tests: `IS_SANDBOX` when run as root). */
   readonly environment?: Readonly<Record<string, string>>
 }
@@ -132,11 +134,13 @@ export class ClaudeCodeAgent extends AgentCore {
     input.push(userMessage(`${lost}${first ?? 'Go on with your task where you left off.'}`))
     let query: Query | null = null
     let launcher: SandboxedLauncher | null = null
+    let access: Awaited<ReturnType<ClaudeCodePorts['access']>> | null = null
     try {
+      access = await this.ports.access()
       launcher = await this.ports.launcher(root, (process) => this.handover.started(process))
       query = sdk.query({
         prompt: input,
-        options: this.sessionOptions(sdk, root, launcher, controller),
+        options: this.sessionOptions(sdk, root, launcher, controller, access),
       })
       let lastMessage: string | null = null
       for await (const message of query) {
@@ -173,6 +177,7 @@ export class ClaudeCodeAgent extends AgentCore {
       await query?.return(undefined).catch(() => undefined)
       // Its process has exited (or is ended) before the hold on the sandbox and its record go.
       await launcher?.release()
+      access?.release()
       this.handover.ended(this.store.all.at(-1)?.seq ?? 0)
     }
   }
@@ -212,9 +217,9 @@ export class ClaudeCodeAgent extends AgentCore {
     root: string,
     launcher: SandboxedLauncher,
     controller: AbortController,
+    access: { baseURL: string; apiKey: string },
   ): Parameters<Sdk['query']>[0]['options'] {
     const { identity, guard, tools } = this.options
-    const endpoint = this.ports.endpoint()
     const session = this.handover.session
     const context = async () => ({ workspace: root, agent: this.name, signal: controller.signal })
     // Mail that came while it works, handed over after its next tool call.
@@ -259,8 +264,8 @@ export class ClaudeCodeAgent extends AgentCore {
         PATH: process.env['PATH'] ?? '/usr/bin:/bin',
         HOME: this.ports.home,
         CLAUDE_CONFIG_DIR: this.ports.configFolder,
-        ANTHROPIC_API_KEY: endpoint.apiKey,
-        ...(endpoint.baseURL === undefined ? {} : { ANTHROPIC_BASE_URL: endpoint.baseURL }),
+        ANTHROPIC_API_KEY: access.apiKey,
+        ANTHROPIC_BASE_URL: access.baseURL,
         ANTHROPIC_CUSTOM_HEADERS: `x-agent-name: ${this.name}`,
         CLAUDE_AGENT_SDK_CLIENT_APP: 'agent-teams',
         DISABLE_AUTOUPDATER: '1',

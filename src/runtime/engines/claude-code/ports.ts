@@ -7,6 +7,7 @@ import { agentSandboxPolicy, type AgentPolicyInput } from '../../sandbox/agent-p
 import { appSecretFolders, defaultBashSandbox, type BashSandbox } from '../../tools/bash-sandbox'
 import type { ClaudeCodePorts } from './agent'
 import { CLAUDE_CODE_SDK, locateClaudeCode } from './availability'
+import { KeyRelay } from './key-relay'
 import { sandboxedLauncher } from './process'
 import { ClaudeSessions } from './sessions'
 
@@ -84,6 +85,7 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
   const folder = join(input.dataFolder, 'claude-code')
   const teammates = join(folder, 'teammates')
   let sessions: ClaudeSessions | null = null
+  const relay = new KeyRelay(input.endpoint)
   return (name) => {
     sessions ??= new ClaudeSessions(folder)
     // Its own folders: no teammate can write (or read) another's settings, shell files or logs.
@@ -100,9 +102,13 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
       sessions,
       configFolder,
       home,
-      endpoint: input.endpoint,
+      access: async () => {
+        const token = relay.issue(name)
+        return { baseURL: await relay.url(), apiKey: token, release: () => relay.revoke(token) }
+      },
       environment: input.environment,
-      launcher: (root, started) => {
+      launcher: async (root, started) => {
+        const relayHost = endpointHost(await relay.url())
         const others = readdirSync(teammates)
           .filter((entry) => entry !== name)
           .map((entry) => join(teammates, entry))
@@ -112,7 +118,8 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
           root,
           worktree: input.worktree(name),
           agent: name,
-          allowedHosts: [...input.allowedHosts(), endpointHost(input.endpoint().baseURL)],
+          // The relay (which holds the key), not the endpoint: the key never enters the sandbox.
+          allowedHosts: [...input.allowedHosts(), relayHost],
           unreadable: [...appSecretFolders(), ...(input.unreadable ?? []), ...others],
         })
         return sandboxedLauncher(

@@ -113,6 +113,25 @@ describe.skipIf(missing !== null)('a Claude Code teammate keeps to its rights', 
     expect(bash?.content).toMatch(/read-only file system/i)
     expect(team2?.content).toMatch(/read-only file system/i)
   }, 60_000)
+
+  it("never holds the team's key: its process has only a relay token", async () => {
+    const { dir } = tempWorkspace()
+    const target = await team(dir, [
+      toolCall('Bash', {
+        command:
+          'echo key=${ANTHROPIC_API_KEY%%-*}; e=$(cat /proc/*/environ 2>/dev/null | tr \'\\0\' \'\\n\'); echo "relay=$(echo "$e" | grep -c relay-) real=$(echo "$e" | grep -c test-key)"',
+        description: 'look for the key',
+      }),
+      text('Done.'),
+    ])
+    target.host.send({ to: 'alice', content: 'Look.' })
+    await target.host.whenIdle()
+    const [look] = results(target)
+    expect(look?.content).toContain('key=relay')
+    expect(look?.content).not.toContain('key=test')
+    // Its own environment is readable there (the token shows), and the real key is nowhere.
+    expect(look?.content).toMatch(/relay=[1-9]\d* real=0/)
+  }, 60_000)
 })
 
 async function pendingEntry(target: HostUnderTest, count: number): Promise<NeedsYouEntry> {
