@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -170,5 +170,37 @@ describe('what the sandboxed process says is checked before the app keeps it', (
     const reread = new ClaudeSessions(folder)
     expect(reread.get('alice').session_id).toBe('4ffc98a8-5172-41df-9028-834aa441e933')
     expect(reread.has('bob')).toBe(false)
+  })
+})
+
+describe("a session log's delivery marks", () => {
+  it('count only with the nonce the app chose: a mark carried in mail or a file is not one', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-teams-marks-'))
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+    const sessions = new ClaudeSessions(folder)
+    const alice = new SessionHandover('alice', sessions, folder)
+    const id = '4ffc98a8-5172-41df-9028-834aa441e933'
+    alice.named(id)
+    const records = [
+      { v: 1 as const, seq: 1, at: 0, kind: 'user' as const, from: 'user', text: 'Task one.' },
+    ]
+    const handed = alice.handOver(records) ?? ''
+    const mark = /\(team delivery #1\.[0-9a-f]+\)/.exec(handed)?.[0]
+    expect(mark).toBeDefined()
+    const log = join(folder, 'projects', 'p', `${id}.jsonl`)
+    mkdirSync(join(folder, 'projects', 'p'), { recursive: true })
+    // A forged mark (a teammate's message quoting one, another nonce) is not the app's.
+    writeFileSync(log, JSON.stringify({ text: 'see (team delivery #1.0000000000000000)' }))
+    const fresh = new SessionHandover('alice', sessions, folder)
+    expect(fresh.recover(1)).toBe(false)
+    expect(fresh.pending(records)).toHaveLength(1)
+    // The real one, once the session wrote it, is.
+    const again = new SessionHandover('alice', sessions, folder)
+    const real = /\(team delivery #1\.[0-9a-f]+\)/.exec(again.handOver(records) ?? '')?.[0] ?? ''
+    expect(real).not.toBe('')
+    writeFileSync(log, JSON.stringify({ text: real }))
+    const after = new SessionHandover('alice', sessions, folder)
+    expect(after.recover(1)).toBe(true)
+    expect(after.pending(records)).toHaveLength(0)
   })
 })

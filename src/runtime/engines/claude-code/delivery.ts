@@ -7,10 +7,11 @@ import { readRegularTextSync } from '../../fs/safe-open'
 /**
  * How mail and the person's turns reach a Claude Code session, exactly once. The transcript is
  * the truth: every user-side record after the last one the session is known to hold is handed
- * over, as one text that ends with a mark of the last record it carries. The session's own log
- * then shows whether a hand-over made it in, which is what a restart after a crash asks.
+ * over, as one text that ends with a mark: the seq of the last record it carries and a random
+ * nonce, both kept in the app's record (which no sandbox can read) before it is sent. After a
+ * crash, the session's own log holding that exact mark says the session took it; a mark a
+ * teammate writes into mail or a file cannot be the one the app chose.
  */
-const MARK = /\(team delivery #(\d{1,12})\)/g
 
 /** The records the session has not been handed: the person's turns and mail, in order. */
 export function undelivered(
@@ -26,33 +27,37 @@ export function undelivered(
   return found.reverse()
 }
 
-/** The text a hand-over sends: each record as the built-in engine shows it, then the mark. */
-export function deliveryText(records: readonly TranscriptRecord[], through: number): string {
+/** A hand-over's mark: the last record it carries and a nonce of the app's. */
+export function deliveryMark(through: number, nonce: string): string {
+  return `(team delivery #${through}.${nonce})`
+}
+
+/** The text a hand-over sends: each record as the built-in engine shows it, then its mark. */
+export function deliveryText(records: readonly TranscriptRecord[], mark: string): string {
   const parts = records.flatMap((record) => {
     if (record.kind === 'user') return [record.text]
     if (record.kind === 'inbox') return [formatInbox(record.messages)]
     return []
   })
-  return `${parts.join('\n\n')}\n\n(team delivery #${through})`
+  return `${parts.join('\n\n')}\n\n${mark}`
 }
 
 /** A session log larger than this is not searched (the record's position stands). */
 const MAX_LOG_BYTES = 256 * 1024 * 1024
 
 /**
- * The last record a session's log shows it was handed, or 0. The log is the sandboxed
- * process's file, so it is only ever a reason to hand over less mail to that same session:
- * read without following links, size-bounded, and never past the transcript's end (`upTo`).
+ * Whether a session's log holds `mark`. The log is the sandboxed process's file, read without
+ * following links and size-bounded; what it says can only make the app hand that same session
+ * less, and only the hand-over whose nonce it names.
  */
-export function deliveredThrough(configFolder: string, sessionId: string, upTo: number): number {
+export function logHolds(configFolder: string, sessionId: string, mark: string): boolean {
   const projects = join(configFolder, 'projects')
   let folders: string[]
   try {
     folders = readdirSync(projects)
   } catch {
-    return 0
+    return false
   }
-  let best = 0
   for (const folder of folders) {
     const log = join(projects, folder, `${sessionId}.jsonl`)
     try {
@@ -69,11 +74,7 @@ export function deliveredThrough(configFolder: string, sessionId: string, upTo: 
     } catch {
       continue // a link or a folder in its place: not a log to believe
     }
-    if (text === null) continue
-    for (const match of text.matchAll(MARK)) {
-      const seq = Number(match[1])
-      if (seq <= upTo && seq > best) best = seq
-    }
+    if (text !== null && text.includes(mark)) return true
   }
-  return best
+  return false
 }

@@ -1,5 +1,6 @@
 import type { TranscriptRecord } from '../../../shared/transcript'
-import { deliveredThrough, deliveryText, undelivered } from './delivery'
+import { randomBytes } from 'node:crypto'
+import { deliveryMark, deliveryText, logHolds, undelivered } from './delivery'
 import { endLeftBehind, killGroup, type LaunchedProcess } from './process'
 import type { ClaudeSession, ClaudeSessions } from './sessions'
 
@@ -35,9 +36,10 @@ export class SessionHandover {
     const through = pending[pending.length - 1]?.seq
     if (through === undefined) return null
     this.handedThrough = through
-    // Durable before it is sent: a restart knows to look in the session's log for it.
-    if (through > this.session.handed_through) this.update({ handed_through: through })
-    return deliveryText(pending, through)
+    // Durable before it is sent: a restart knows to look in the session's log for its mark.
+    const nonce = randomBytes(8).toString('hex')
+    this.update({ handed_through: through, handed_nonce: nonce })
+    return deliveryText(pending, deliveryMark(through, nonce))
   }
 
   /** The session answered: what was handed over is in it. */
@@ -63,14 +65,13 @@ export class SessionHandover {
   recover(transcriptLength: number): boolean {
     const session = this.session
     if (session.session_id === null || session.handed_through <= session.sent_through) return false
-    const found = deliveredThrough(
-      this.configFolder,
-      session.session_id,
-      Math.min(session.handed_through, transcriptLength),
-    )
-    const through = Math.max(session.sent_through, found)
+    const mark = deliveryMark(session.handed_through, session.handed_nonce)
+    const took =
+      session.handed_through <= transcriptLength &&
+      logHolds(this.configFolder, session.session_id, mark)
+    const through = took ? session.handed_through : session.sent_through
     this.update({ sent_through: through, handed_through: through })
-    return found > session.sent_through
+    return took
   }
 
   /**

@@ -120,7 +120,13 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
           agent: name,
           // The relay (which holds the key), not the endpoint: the key never enters the sandbox.
           allowedHosts: [...input.allowedHosts(), relayHost],
-          unreadable: [...appSecretFolders(), ...(input.unreadable ?? []), ...others],
+          // The sessions record too: it holds the hand-overs' nonces.
+          unreadable: [
+            ...appSecretFolders(),
+            ...(input.unreadable ?? []),
+            ...others,
+            join(folder, 'sessions.json'),
+          ],
         })
         return sandboxedLauncher(
           input.sandbox ?? defaultBashSandbox,

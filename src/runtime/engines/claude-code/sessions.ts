@@ -19,6 +19,8 @@ const sessionSchema = z.object({
    * between a hand-over and the session's answer (then its log says which it was).
    */
   handed_through: z.number().int().min(0).default(0),
+  /** The nonce of the last hand-over's mark (what its log must hold to show it took it). */
+  handed_nonce: z.string().max(64).default(''),
   /** The transcript's end when its last activation ended: later turns are another engine's. */
   seen_through: z.number().int().min(0).default(0),
   /** Its Claude Code process while one runs: ended by the next start if the app was killed. */
@@ -35,6 +37,7 @@ export const NEW_SESSION: ClaudeSession = {
   session_id: null,
   sent_through: 0,
   handed_through: 0,
+  handed_nonce: '',
   seen_through: 0,
   process: null,
 }
