@@ -204,3 +204,29 @@ describe("a session log's delivery marks", () => {
     expect(after.pending(records)).toHaveLength(0)
   })
 })
+
+describe("a Claude Code teammate's record and its transcript", () => {
+  it('starts afresh when its transcript was removed and begun again, and hands the new one over', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-teams-reset-'))
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+    const sessions = new ClaudeSessions(folder)
+    const old = new SessionHandover('alice', sessions, folder)
+    old.named('4ffc98a8-5172-41df-9028-834aa441e933')
+    const before = [1, 2, 3].map((seq) => ({
+      v: 1 as const,
+      seq,
+      at: 100,
+      kind: 'user' as const,
+      from: 'user',
+      text: `old ${seq}`,
+    }))
+    old.handOver(before)
+    old.confirm()
+    // The folder's .team/ was removed: the same name, an empty transcript, then a new task.
+    const fresh = new SessionHandover('alice', sessions, folder)
+    fresh.adopt([])
+    expect(sessions.get('alice')).toMatchObject({ session_id: null, sent_through: 0 })
+    const now = [{ ...before[0]!, at: 200, text: 'new task' }]
+    expect(fresh.handOver(now)).toContain('new task')
+  })
+})

@@ -119,8 +119,14 @@ export function sinceLatestTask(
   request: ModelRequest,
   task: (text: string) => boolean,
 ): ModelRequest | null {
+  // Mail is not a task, nor are a Claude Code hand-over's mark (Claude Code may send it as a
+  // message of its own) and the reminders Claude Code adds to a user message.
   const isWork = (block: Block): boolean =>
-    block.type === 'text' && typeof block.text === 'string' && !block.text.startsWith('<inbox>')
+    block.type === 'text' &&
+    typeof block.text === 'string' &&
+    !block.text.startsWith('<inbox>') &&
+    !/^\s*\(team delivery #[0-9a-f.]+\)\s*$/.test(block.text) &&
+    !block.text.trimStart().startsWith('<system-reminder>')
   const index = request.messages.findLastIndex(
     (message) => (message as { role?: unknown }).role === 'user' && blocksOf(message).some(isWork),
   )

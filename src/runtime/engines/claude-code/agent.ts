@@ -155,7 +155,6 @@ export class ClaudeCodeAgent extends AgentCore {
         if (result === null) continue
         const end = this.afterTurn(result)
         if (end !== null) return end
-        await this.intake.inject()
         const next = this.handover.handOver(this.store.all)
         if (next === null) return { kind: 'idle' }
         input.push(userMessage(next))

@@ -2,7 +2,7 @@ import type { TranscriptRecord } from '../../../shared/transcript'
 import { randomBytes } from 'node:crypto'
 import { deliveryMark, deliveryText, logHolds, undelivered } from './delivery'
 import { endLeftBehind, killGroup, type LaunchedProcess } from './process'
-import type { ClaudeSession, ClaudeSessions } from './sessions'
+import { NEW_SESSION, type ClaudeSession, type ClaudeSessions } from './sessions'
 
 /**
  * One teammate's side of its session record: what was handed to the session, what the session
@@ -38,7 +38,8 @@ export class SessionHandover {
     this.handedThrough = through
     // Durable before it is sent: a restart knows to look in the session's log for its mark.
     const nonce = randomBytes(8).toString('hex')
-    this.update({ handed_through: through, handed_nonce: nonce })
+    const start = records[0]?.at ?? null
+    this.update({ handed_through: through, handed_nonce: nonce, transcript_start: start })
     return deliveryText(pending, deliveryMark(through, nonce))
   }
 
@@ -75,19 +76,25 @@ export class SessionHandover {
   }
 
   /**
-   * What another engine answered is not handed to the session: the whole transcript the first
-   * time this teammate runs on Claude Code, and after a switch back, everything up to the last
-   * turn another engine wrote since this one last ran. Mail after that turn is still handed.
+   * What another engine answered is not handed to the session: everything up to the last turn
+   * another engine wrote (the first time this teammate runs on Claude Code, or since it last
+   * ran here). The person's turns and mail after that turn are still handed over.
    */
   adopt(records: readonly TranscriptRecord[]): void {
+    // A record of another transcript (this one was removed and begun again: it began at
+    // another time, or is shorter than what the record says was handed): it starts afresh.
+    const start = records[0]?.at ?? null
     const last = records.at(-1)?.seq ?? 0
-    if (last === 0) return
-    if (!this.sessions.has(this.name)) {
-      this.update({ sent_through: last, handed_through: last })
-      return
-    }
+    const known = this.session
+    const stale =
+      (known.transcript_start !== null && known.transcript_start !== start) ||
+      last < Math.max(known.sent_through, known.handed_through)
+    if (this.sessions.has(this.name) && stale)
+      this.update({ ...NEW_SESSION, transcript_start: start })
     const session = this.session
-    const own = Math.max(session.seen_through, session.handed_through, session.sent_through)
+    const own = this.sessions.has(this.name)
+      ? Math.max(session.seen_through, session.handed_through, session.sent_through)
+      : 0
     const answered = records.findLast((record) => record.kind === 'assistant' && record.seq > own)
     if (answered !== undefined)
       this.update({ sent_through: answered.seq, handed_through: answered.seq })

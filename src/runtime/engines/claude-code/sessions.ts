@@ -21,6 +21,8 @@ const sessionSchema = z.object({
   handed_through: z.number().int().min(0).default(0),
   /** The nonce of the last hand-over's mark (what its log must hold to show it took it). */
   handed_nonce: z.string().max(64).default(''),
+  /** When the transcript it belongs to began (its first record's time): another is a reset. */
+  transcript_start: z.number().nullable().default(null),
   /** The transcript's end when its last activation ended: later turns are another engine's. */
   seen_through: z.number().int().min(0).default(0),
   /** Its Claude Code process while one runs: ended by the next start if the app was killed. */
@@ -38,6 +40,7 @@ export const NEW_SESSION: ClaudeSession = {
   sent_through: 0,
   handed_through: 0,
   handed_nonce: '',
+  transcript_start: null,
   seen_through: 0,
   process: null,
 }
