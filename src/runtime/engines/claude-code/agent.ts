@@ -1,5 +1,7 @@
 import type * as ClaudeAgentSdk from '@anthropic-ai/claude-agent-sdk'
 import type { HookCallback, Query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
+import type { Usage } from '../../../shared/transcript'
+import { addUsage, NO_USAGE } from '../../../shared/usage'
 import { AgentCore } from '../../agents/agent-core'
 import type { ActivationEnd, AgentOptions } from '../../agents/agent-types'
 import { SessionHandover } from './handover'
@@ -15,6 +17,15 @@ type Sdk = typeof ClaudeAgentSdk
 
 /** The code of an activation whose session Claude Code could not find to resume. */
 const SESSION_LOST = 'session-lost'
+
+/** One activation's way to the model (`key-relay.ts`). */
+export interface ModelAccess {
+  readonly baseURL: string
+  readonly apiKey: string
+  /** What the answers to its calls reported so far, per model (metered by the relay). */
+  usage(): ReadonlyMap<string, Usage>
+  release(): void
+}
 
 /** What a Claude Code teammate needs beyond the six ports every agent has. */
 export interface ClaudeCodePorts {
@@ -37,7 +48,7 @@ export interface ClaudeCodePorts {
    * Its way to the model for one activation: the app's relay and a token of its own (the team's
    * key never enters the process); `release` ends the token.
    */
-  readonly access: () => Promise<{ baseURL: string; apiKey: string; release: () => void }>
+  readonly access: () => Promise<ModelAccess>
   /** Extra environment (tests: `IS_SANDBOX` when run as root). */
   readonly environment?: Readonly<Record<string, string>>
 }
@@ -113,7 +124,47 @@ export class ClaudeCodeAgent extends AgentCore {
     return this.store.recent.at(-1)?.kind === 'status' && !this.resumeRequested
   }
 
+  /**
+   * One activation, metered: a turn that ends without its result (a stop, a crash, a process
+   * that ended itself) still counts what the relay saw its calls spend.
+   */
   private async activate(): Promise<ActivationEnd> {
+    const access = await this.ports.access()
+    const recorded = new Map<string, Usage>()
+    try {
+      const end = await this.runSession(access, (usage, model) => {
+        recorded.set(model, addUsage(recorded.get(model) ?? NO_USAGE, usage))
+        this.countUsage(usage, model)
+      })
+      if (end.kind === 'stopped' || end.kind === 'error') this.countUnreported(access, recorded)
+      return end
+    } finally {
+      access.release()
+    }
+  }
+
+  /** What the relay saw spent that no result reported: a record of its own, per model. */
+  private countUnreported(access: ModelAccess, recorded: ReadonlyMap<string, Usage>): void {
+    for (const [model, metered] of access.usage()) {
+      const missing = unreported(metered, recorded.get(model) ?? NO_USAGE)
+      if (missing === null) continue
+      this.record({
+        kind: 'assistant',
+        message_id: `unreported-${model}`,
+        model,
+        content: [],
+        stop_reason: 'interrupted',
+        usage: missing,
+        usage_estimated: true,
+      })
+      this.countUsage(missing, model)
+    }
+  }
+
+  private async runSession(
+    access: ModelAccess,
+    countUsage: (usage: Usage, model: string) => void,
+  ): Promise<ActivationEnd> {
     const controller = new AbortController()
     this.controller = controller
     this.rounds = 0
@@ -124,7 +175,7 @@ export class ClaudeCodeAgent extends AgentCore {
     const transcript = new ClaudeCodeTranscript(this.name, {
       record: (record) => this.record(record),
       emit: this.options.events.emit,
-      countUsage: (usage, model) => this.countUsage(usage, model),
+      countUsage,
     })
     const first = this.handover.handOver(this.store.all)
     const lost = this.sessionLost
@@ -134,9 +185,7 @@ export class ClaudeCodeAgent extends AgentCore {
     input.push(userMessage(`${lost}${first ?? 'Go on with your task where you left off.'}`))
     let query: Query | null = null
     let launcher: SandboxedLauncher | null = null
-    let access: Awaited<ReturnType<ClaudeCodePorts['access']>> | null = null
     try {
-      access = await this.ports.access()
       launcher = await this.ports.launcher(root, (process) => this.handover.started(process))
       query = sdk.query({
         prompt: input,
@@ -176,7 +225,6 @@ export class ClaudeCodeAgent extends AgentCore {
       await query?.return(undefined).catch(() => undefined)
       // Its process has exited (or is ended) before the hold on the sandbox and its record go.
       await launcher?.release()
-      access?.release()
       this.handover.ended(this.store.all.at(-1)?.seq ?? 0)
     }
   }
@@ -287,6 +335,23 @@ export class ClaudeCodeAgent extends AgentCore {
     await this.intake.inject()
     return this.handover.handOver(this.store.all) ?? 'Your inbox is empty.'
   }
+}
+
+/** What `metered` holds beyond `recorded`, or null when nothing. */
+function unreported(metered: Usage, recorded: Usage): Usage | null {
+  const missing: Usage = {
+    input_tokens: Math.max(0, metered.input_tokens - recorded.input_tokens),
+    output_tokens: Math.max(0, metered.output_tokens - recorded.output_tokens),
+    cache_creation_input_tokens: Math.max(
+      0,
+      (metered.cache_creation_input_tokens ?? 0) - (recorded.cache_creation_input_tokens ?? 0),
+    ),
+    cache_read_input_tokens: Math.max(
+      0,
+      (metered.cache_read_input_tokens ?? 0) - (recorded.cache_read_input_tokens ?? 0),
+    ),
+  }
+  return Object.values(missing).some((value) => value > 0) ? missing : null
 }
 
 function userMessage(text: string): SDKUserMessage {

@@ -9,6 +9,8 @@ import {
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { ModelEndpoint } from '../../model/client'
+import type { Usage } from '../../../shared/transcript'
+import { addUsage, NO_USAGE } from '../../../shared/usage'
 
 /**
  * The team's key never enters a Claude Code process. Claude Code calls the model itself, so
@@ -17,6 +19,10 @@ import type { ModelEndpoint } from '../../model/client'
  * real key. A token lives only while its activation runs. The sandbox lets the process reach
  * the relay's port and nothing else of the endpoint's.
  *
+ * It also meters: the tokens every answer reports (a stream's `message_start` and
+ * `message_delta`, or a message's `usage`), per token and model, so that what a session spent is
+ * known even when it never sends its result (a stop, a crash, a process that ended itself).
+ *
  * No library does this (a reverse proxy that swaps one header and streams both ways); it is the
  * few lines below, on Node's own http.
  */
@@ -24,6 +30,8 @@ export class KeyRelay {
   private server: Server | null = null
   private starting: Promise<string> | null = null
   private readonly tokens = new Map<string, string>()
+  /** Tokens reported through each live token, per model. */
+  private readonly metered = new Map<string, Map<string, Usage>>()
 
   constructor(private readonly endpoint: () => ModelEndpoint) {}
 
@@ -44,7 +52,7 @@ export class KeyRelay {
           request.resume()
           return
         }
-        this.forward(request, response)
+        this.forward(request, response, token)
       })
       // Nothing of the relay keeps the app's process alive (a CLI run ends when its team does).
       server.on('connection', (socket) => socket.unref())
@@ -63,11 +71,18 @@ export class KeyRelay {
   issue(agent: string): string {
     const token = `relay-${randomBytes(24).toString('hex')}`
     this.tokens.set(token, agent)
+    this.metered.set(token, new Map())
     return token
+  }
+
+  /** What the answers to `token`'s requests reported, per model, so far. */
+  usage(token: string): ReadonlyMap<string, Usage> {
+    return this.metered.get(token) ?? new Map()
   }
 
   revoke(token: string): void {
     this.tokens.delete(token)
+    this.metered.delete(token)
   }
 
   async close(): Promise<void> {
@@ -80,6 +95,12 @@ export class KeyRelay {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 
+  private count(token: string, model: string, usage: Usage): void {
+    const byModel = this.metered.get(token)
+    if (byModel === undefined) return
+    byModel.set(model, addUsage(byModel.get(model) ?? NO_USAGE, usage))
+  }
+
   private isLive(token: string): boolean {
     for (const live of this.tokens.keys()) {
       const a = Buffer.from(live)
@@ -89,7 +110,7 @@ export class KeyRelay {
     return false
   }
 
-  private forward(request: IncomingMessage, response: ServerResponse): void {
+  private forward(request: IncomingMessage, response: ServerResponse, token: string): void {
     const endpoint = this.endpoint()
     const base = new URL(endpoint.baseURL ?? 'https://api.anthropic.com')
     const target = new URL(
@@ -109,6 +130,9 @@ export class KeyRelay {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     const upstream = send(target, { method: request.method, headers }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers)
+      const meter = new UsageTap((model, usage) => this.count(token, model, usage))
+      answer.on('data', (chunk: Buffer) => meter.take(chunk))
+      answer.on('end', () => meter.end())
       answer.pipe(response)
     })
     upstream.on('error', (error) => {
@@ -119,6 +143,87 @@ export class KeyRelay {
     })
     response.on('close', () => upstream.destroy())
     request.pipe(upstream)
+  }
+}
+
+/**
+ * Reads the tokens an answer reports as it passes: server-sent events line by line, or a JSON
+ * message whole (bounded). What does not parse is passed on and not counted.
+ */
+class UsageTap {
+  private buffer = ''
+  private whole = ''
+  private model = 'unknown'
+  private sse = false
+
+  constructor(private readonly report: (model: string, usage: Usage) => void) {}
+
+  take(chunk: Buffer): void {
+    const text = chunk.toString('utf8')
+    if (!this.sse && this.whole.length < 1_000_000) this.whole += text
+    this.buffer += text
+    let newline = this.buffer.indexOf('\n')
+    while (newline >= 0) {
+      const line = this.buffer.slice(0, newline).trim()
+      this.buffer = this.buffer.slice(newline + 1)
+      if (line.startsWith('data:')) {
+        this.sse = true
+        this.event(line.slice(5))
+      }
+      newline = this.buffer.indexOf('\n')
+    }
+    if (this.buffer.length > 1_000_000) this.buffer = ''
+  }
+
+  end(): void {
+    if (this.sse) return
+    const message = parse(this.whole)
+    if (message === null || message['type'] !== 'message') return
+    this.report(
+      typeof message['model'] === 'string' ? message['model'] : this.model,
+      usageFrom(message['usage']),
+    )
+  }
+
+  private event(json: string): void {
+    const event = parse(json)
+    if (event === null) return
+    if (event['type'] === 'message_start') {
+      const message = event['message'] as Record<string, unknown> | undefined
+      if (typeof message?.['model'] === 'string') this.model = message['model']
+      this.report(this.model, { ...usageFrom(message?.['usage']), output_tokens: 0 })
+    } else if (event['type'] === 'message_delta') {
+      const usage = event['usage'] as Record<string, unknown> | undefined
+      this.report(this.model, { ...NO_USAGE, output_tokens: count(usage?.['output_tokens']) })
+    }
+  }
+}
+
+function parse(json: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(json)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
+}
+
+function usageFrom(value: unknown): Usage {
+  const usage = (typeof value === 'object' && value !== null ? value : {}) as Record<
+    string,
+    unknown
+  >
+  return {
+    input_tokens: count(usage['input_tokens']),
+    output_tokens: count(usage['output_tokens']),
+    cache_creation_input_tokens: count(usage['cache_creation_input_tokens']),
+    cache_read_input_tokens: count(usage['cache_read_input_tokens']),
   }
 }
 

@@ -104,7 +104,12 @@ export function claudeCodePorts(input: ClaudeCodeTeamInput): (name: string) => C
       home,
       access: async () => {
         const token = relay.issue(name)
-        return { baseURL: await relay.url(), apiKey: token, release: () => relay.revoke(token) }
+        return {
+          baseURL: await relay.url(),
+          apiKey: token,
+          usage: () => relay.usage(token),
+          release: () => relay.revoke(token),
+        }
       },
       environment: input.environment,
       launcher: async (root, started) => {

@@ -202,7 +202,8 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
     const target = await team(dir, (call, host) => {
       if (call === 1) {
         setTimeout(() => host.host.stop('alice'), 300)
-        return { fault: 'stall', afterEvents: 0, milliseconds: 20_000 }
+        // Stalls after its first event (message_start, with the prompt's tokens).
+        return { fault: 'stall', afterEvents: 1, milliseconds: 20_000 }
       }
       return text('Going on.')
     })
@@ -221,6 +222,17 @@ describe.skipIf(missing !== null)('a Claude Code teammate on the team', () => {
     )
     await target.host.whenIdle()
     expect(claudeCodeProcessesIn(dir)).toEqual([])
+    // The stopped turn sent no result; what the relay saw it spend is still counted.
+    const unreported = target
+      .records('alice', 'assistant')
+      .filter((record) => record.message_id.startsWith('unreported-'))
+    expect(unreported).toHaveLength(1)
+    const prompt = unreported[0]?.usage
+    expect(
+      (prompt?.input_tokens ?? 0) +
+        (prompt?.cache_creation_input_tokens ?? 0) +
+        (prompt?.cache_read_input_tokens ?? 0),
+    ).toBeGreaterThan(0)
     target.host.resume('alice')
     await target.host.whenIdle()
     expect(target.aliceRequests).toHaveLength(2)

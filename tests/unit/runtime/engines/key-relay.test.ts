@@ -37,10 +37,32 @@ describe("the key relay: Claude Code's way to the model without the team's key",
     expect(await post(url, token)).toBe(200)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0]?.headers['x-api-key']).toBe('real-key')
+    // It meters what the answer reported, per model.
+    const metered = relay.usage(token).get('m')
+    expect(metered?.output_tokens).toBeGreaterThan(0)
+    expect(metered?.input_tokens).toBeGreaterThan(0)
     expect(await post(url, 'real-key')).toBe(401)
     expect(await post(url, `${token}x`)).toBe(401)
+    // A streamed answer is metered from its events, and passed on whole.
+    const streamed = await fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': token,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
+      body: JSON.stringify({
+        model: 'm',
+        max_tokens: 10,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    })
+    const events = await streamed.text()
+    expect(events).toContain('message_stop')
+    expect(relay.usage(token).get('m')?.output_tokens).toBeGreaterThan(metered?.output_tokens ?? 0)
     relay.revoke(token)
     expect(await post(url, token)).toBe(401)
-    expect(server.requests).toHaveLength(1)
+    expect(server.requests).toHaveLength(2)
   })
 })
