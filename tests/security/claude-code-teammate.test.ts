@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { text, toolCall, type Reply } from '../../src/offline-model/script'
+import type { TranscriptRecord } from '../../src/shared/transcript'
 import { ClaudeSessions } from '../../src/runtime/engines/claude-code/sessions'
 import { SessionHandover } from '../../src/runtime/engines/claude-code/handover'
 import {
@@ -147,16 +148,28 @@ describe.skipIf(missing !== null)('a prompt-injected Claude Code teammate', () =
   }, 90_000)
 })
 
+/** A hand-over over `records` (a transcript the test holds), as the agent builds it. */
+function handover(
+  name: string,
+  sessions: ClaudeSessions,
+  folder: string,
+  records: () => readonly TranscriptRecord[] = () => [],
+): SessionHandover {
+  return new SessionHandover(name, sessions, folder, (after) =>
+    records().filter((record) => record.seq > after),
+  )
+}
+
 describe('what the sandboxed process says is checked before the app keeps it', () => {
   it('takes a session id only as a UUID, and one bad entry loses only its own record', () => {
     const folder = mkdtempSync(join(tmpdir(), 'agent-teams-sessions-'))
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
     const sessions = new ClaudeSessions(folder)
-    const alice = new SessionHandover('alice', sessions, folder)
+    const alice = handover('alice', sessions, folder)
     alice.named('../../evil')
     expect(sessions.get('alice').session_id).toBeNull()
     alice.named('4ffc98a8-5172-41df-9028-834aa441e933')
-    new SessionHandover('bob', sessions, folder).named('0b7d6c3e-9a2f-4c1e-8f3a-2d5b6e7f8a9b')
+    handover('bob', sessions, folder).named('0b7d6c3e-9a2f-4c1e-8f3a-2d5b6e7f8a9b')
     // A damaged entry (written by hand, or by an older build) costs its own teammate only.
     const file = join(folder, 'sessions.json')
     const text = JSON.stringify({
@@ -178,30 +191,30 @@ describe("a session log's delivery marks", () => {
     const folder = mkdtempSync(join(tmpdir(), 'agent-teams-marks-'))
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
     const sessions = new ClaudeSessions(folder)
-    const alice = new SessionHandover('alice', sessions, folder)
-    const id = '4ffc98a8-5172-41df-9028-834aa441e933'
-    alice.named(id)
     const records = [
       { v: 1 as const, seq: 1, at: 0, kind: 'user' as const, from: 'user', text: 'Task one.' },
     ]
-    const handed = alice.handOver(records) ?? ''
+    const alice = handover('alice', sessions, folder, () => records)
+    const id = '4ffc98a8-5172-41df-9028-834aa441e933'
+    alice.named(id)
+    const handed = alice.handOver() ?? ''
     const mark = /\(team delivery #1\.[0-9a-f]+\)/.exec(handed)?.[0]
     expect(mark).toBeDefined()
     const log = join(folder, 'projects', 'p', `${id}.jsonl`)
     mkdirSync(join(folder, 'projects', 'p'), { recursive: true })
     // A forged mark (a teammate's message quoting one, another nonce) is not the app's.
     writeFileSync(log, JSON.stringify({ text: 'see (team delivery #1.0000000000000000)' }))
-    const fresh = new SessionHandover('alice', sessions, folder)
+    const fresh = handover('alice', sessions, folder, () => records)
     expect(fresh.recover(1)).toBe(false)
-    expect(fresh.pending(records)).toHaveLength(1)
+    expect(fresh.pending()).toHaveLength(1)
     // The real one, once the session wrote it, is.
-    const again = new SessionHandover('alice', sessions, folder)
-    const real = /\(team delivery #1\.[0-9a-f]+\)/.exec(again.handOver(records) ?? '')?.[0] ?? ''
+    const again = handover('alice', sessions, folder, () => records)
+    const real = /\(team delivery #1\.[0-9a-f]+\)/.exec(again.handOver() ?? '')?.[0] ?? ''
     expect(real).not.toBe('')
     writeFileSync(log, JSON.stringify({ text: real }))
-    const after = new SessionHandover('alice', sessions, folder)
+    const after = handover('alice', sessions, folder, () => records)
     expect(after.recover(1)).toBe(true)
-    expect(after.pending(records)).toHaveLength(0)
+    expect(after.pending()).toHaveLength(0)
   })
 })
 
@@ -210,8 +223,6 @@ describe("a Claude Code teammate's record and its transcript", () => {
     const folder = mkdtempSync(join(tmpdir(), 'agent-teams-reset-'))
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
     const sessions = new ClaudeSessions(folder)
-    const old = new SessionHandover('alice', sessions, folder)
-    old.named('4ffc98a8-5172-41df-9028-834aa441e933')
     const before = [1, 2, 3].map((seq) => ({
       v: 1 as const,
       seq,
@@ -220,13 +231,16 @@ describe("a Claude Code teammate's record and its transcript", () => {
       from: 'user',
       text: `old ${seq}`,
     }))
-    old.handOver(before)
+    const old = handover('alice', sessions, folder, () => before)
+    old.named('4ffc98a8-5172-41df-9028-834aa441e933')
+    old.handOver()
     old.confirm()
     // The folder's .team/ was removed: the same name, an empty transcript, then a new task.
-    const fresh = new SessionHandover('alice', sessions, folder)
+    let transcript: TranscriptRecord[] = []
+    const fresh = handover('alice', sessions, folder, () => transcript)
     fresh.adopt([])
     expect(sessions.get('alice')).toMatchObject({ session_id: null, sent_through: 0 })
-    const now = [{ ...before[0]!, at: 200, text: 'new task' }]
-    expect(fresh.handOver(now)).toContain('new task')
+    transcript = [{ ...before[0]!, at: 200, text: 'new task' }]
+    expect(fresh.handOver()).toContain('new task')
   })
 })

@@ -81,6 +81,17 @@ export class TranscriptStore {
   }
 
   /**
+   * The records after `seq`, reading back only as far as that (a Claude Code teammate's
+   * hand-over needs what its session has not seen, not the whole transcript).
+   */
+  since(seq: number): readonly TranscriptRecord[] {
+    if ((this.records[0]?.seq ?? Number.POSITIVE_INFINITY) > seq + 1)
+      this.loadBack((record) => record.seq <= seq + 1)
+    const first = this.records.findIndex((record) => record.seq > seq)
+    return first < 0 ? [] : this.records.slice(first)
+  }
+
+  /**
    * A suffix of the transcript that holds at least its last model turn, what follows it and
    * what came while it was asked for (`seen_through_seq`): enough to tell whether the agent
    * has work left, without reading further back.

@@ -76,7 +76,12 @@ export class ClaudeCodeAgent extends AgentCore {
     private readonly ports: ClaudeCodePorts,
   ) {
     super(options)
-    this.handover = new SessionHandover(options.identity.name, ports.sessions, ports.configFolder)
+    this.handover = new SessionHandover(
+      options.identity.name,
+      ports.sessions,
+      ports.configFolder,
+      (after) => this.store.since(after),
+    )
     // A teammate that ran on another engine before: its history was that engine's, handled;
     // its new session starts from what comes next (its transcript keeps the rest).
     this.handover.adopt(this.store.all)
@@ -100,7 +105,7 @@ export class ClaudeCodeAgent extends AgentCore {
         // unless its last activation ended on a status (a stop, an error): that needs a resume.
         const unanswered = this.handover.recover(this.store.length) && !this.endedOnStatus()
         const resumed = this.resumeRequested && this.lastEnd.kind !== 'idle'
-        if (this.handover.pending(this.store.all).length === 0 && !unanswered && !resumed) continue
+        if (this.handover.pending().length === 0 && !unanswered && !resumed) continue
         this.resumeRequested = false
         const pause = this.options.guard.pauseReason()
         this.lastEnd = pause !== null ? { kind: 'paused', ...pause } : await this.activate()
@@ -177,7 +182,7 @@ export class ClaudeCodeAgent extends AgentCore {
       emit: this.options.events.emit,
       countUsage,
     })
-    const first = this.handover.handOver(this.store.all)
+    const first = this.handover.handOver()
     const lost = this.sessionLost
       ? 'Your earlier session could not be resumed (its files are gone): your transcript in the team remains, but you do not remember it. '
       : ''
@@ -204,7 +209,7 @@ export class ClaudeCodeAgent extends AgentCore {
         if (result === null) continue
         const end = this.afterTurn(result)
         if (end !== null) return end
-        const next = this.handover.handOver(this.store.all)
+        const next = this.handover.handOver()
         if (next === null) return { kind: 'idle' }
         input.push(userMessage(next))
       }
@@ -225,7 +230,7 @@ export class ClaudeCodeAgent extends AgentCore {
       await query?.return(undefined).catch(() => undefined)
       // Its process has exited (or is ended) before the hold on the sandbox and its record go.
       await launcher?.release()
-      this.handover.ended(this.store.all.at(-1)?.seq ?? 0)
+      this.handover.ended(this.store.length)
     }
   }
 
@@ -272,7 +277,7 @@ export class ClaudeCodeAgent extends AgentCore {
     // Mail that came while it works, handed over after its next tool call.
     const mailHook: HookCallback = async () => {
       await this.intake.inject()
-      const text = this.handover.handOver(this.store.all)
+      const text = this.handover.handOver()
       return text === null
         ? {}
         : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } }
@@ -333,7 +338,7 @@ export class ClaudeCodeAgent extends AgentCore {
   /** read_inbox: new mail now, and what was handed over is in its result. */
   private async readInbox(): Promise<string> {
     await this.intake.inject()
-    return this.handover.handOver(this.store.all) ?? 'Your inbox is empty.'
+    return this.handover.handOver() ?? 'Your inbox is empty.'
   }
 }
 

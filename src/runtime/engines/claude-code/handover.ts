@@ -19,6 +19,8 @@ export class SessionHandover {
     private readonly name: string,
     private readonly sessions: ClaudeSessions,
     private readonly configFolder: string,
+    /** The transcript's records after a seq (read back only that far). */
+    private readonly transcript: (after: number) => readonly TranscriptRecord[],
   ) {}
 
   get session(): ClaudeSession {
@@ -26,20 +28,20 @@ export class SessionHandover {
   }
 
   /** The person's turns and mail the session has not been handed, in order. */
-  pending(records: readonly TranscriptRecord[]): TranscriptRecord[] {
-    return undelivered(records, Math.max(this.session.sent_through, this.handedThrough))
+  pending(): TranscriptRecord[] {
+    const through = Math.max(this.session.sent_through, this.handedThrough)
+    return undelivered(this.transcript(through), through)
   }
 
   /** Hands what the session has not been handed over, as one text; null: nothing. */
-  handOver(records: readonly TranscriptRecord[]): string | null {
-    const pending = this.pending(records)
+  handOver(): string | null {
+    const pending = this.pending()
     const through = pending[pending.length - 1]?.seq
     if (through === undefined) return null
     this.handedThrough = through
     // Durable before it is sent: a restart knows to look in the session's log for its mark.
     const nonce = randomBytes(8).toString('hex')
-    const start = records[0]?.at ?? null
-    this.update({ handed_through: through, handed_nonce: nonce, transcript_start: start })
+    this.update({ handed_through: through, handed_nonce: nonce })
     return deliveryText(pending, deliveryMark(through, nonce))
   }
 
@@ -91,6 +93,8 @@ export class SessionHandover {
       last < Math.max(known.sent_through, known.handed_through)
     if (this.sessions.has(this.name) && stale)
       this.update({ ...NEW_SESSION, transcript_start: start })
+    else if (this.sessions.has(this.name) && known.transcript_start === null && start !== null)
+      this.update({ transcript_start: start })
     const session = this.session
     const own = this.sessions.has(this.name)
       ? Math.max(session.seen_through, session.handed_through, session.sent_through)

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net'
 import type { ModelEndpoint } from '../../model/client'
 import type { Usage } from '../../../shared/transcript'
 import { addUsage, NO_USAGE } from '../../../shared/usage'
+import { apiUsage, isRecord, tokenCount } from './reported'
 
 /**
  * The team's key never enters a Claude Code process. Claude Code calls the model itself, so
@@ -181,7 +182,7 @@ class UsageTap {
     if (message === null || message['type'] !== 'message') return
     this.report(
       typeof message['model'] === 'string' ? message['model'] : this.model,
-      usageFrom(message['usage']),
+      apiUsage(message['usage']),
     )
   }
 
@@ -191,10 +192,10 @@ class UsageTap {
     if (event['type'] === 'message_start') {
       const message = event['message'] as Record<string, unknown> | undefined
       if (typeof message?.['model'] === 'string') this.model = message['model']
-      this.report(this.model, { ...usageFrom(message?.['usage']), output_tokens: 0 })
+      this.report(this.model, { ...apiUsage(message?.['usage']), output_tokens: 0 })
     } else if (event['type'] === 'message_delta') {
       const usage = event['usage'] as Record<string, unknown> | undefined
-      this.report(this.model, { ...NO_USAGE, output_tokens: count(usage?.['output_tokens']) })
+      this.report(this.model, { ...NO_USAGE, output_tokens: tokenCount(usage?.['output_tokens']) })
     }
   }
 }
@@ -202,28 +203,9 @@ class UsageTap {
 function parse(json: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(json)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null
+    return isRecord(value) ? value : null
   } catch {
     return null
-  }
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
-}
-
-function usageFrom(value: unknown): Usage {
-  const usage = (typeof value === 'object' && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >
-  return {
-    input_tokens: count(usage['input_tokens']),
-    output_tokens: count(usage['output_tokens']),
-    cache_creation_input_tokens: count(usage['cache_creation_input_tokens']),
-    cache_read_input_tokens: count(usage['cache_read_input_tokens']),
   }
 }
 

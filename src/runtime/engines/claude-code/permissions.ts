@@ -3,6 +3,7 @@ import { TeamError } from '../../../shared/errors'
 import { mayChangeThings } from '../../../shared/profiles'
 import type { AgentGuard } from '../../agents/agent-types'
 import { resolveInWorkspace } from '../../tools/workspace-path'
+import { isRecord } from './reported'
 import { asPolicyCall, needsNoDecision, pathOf } from './tool-names'
 
 /** What a Claude Code teammate's permissions are decided from. */
@@ -55,7 +56,7 @@ export function claudeCodePermissions(context: PermissionContext): {
             permissionDecisionReason: stop,
           },
         }
-      const input = isObject(hookInput.tool_input) ? hookInput.tool_input : {}
+      const input = isRecord(hookInput.tool_input) ? hookInput.tool_input : {}
       const refused = needsNoDecision(hookInput.tool_name)
         ? null
         : refusal(hookInput.tool_name, input)
@@ -110,8 +111,4 @@ function confinement(root: string, tool: string, input: Record<string, unknown>)
     if (error instanceof TeamError) return error.message
     throw error
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

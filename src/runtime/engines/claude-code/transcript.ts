@@ -5,6 +5,7 @@ import type {
   TranscriptRecord,
   Usage,
 } from '../../../shared/transcript'
+import { isRecord, tokenCount } from './reported'
 
 /**
  * Claude Code's stream, as records of this app's own transcript format, so the transcript view,
@@ -38,22 +39,14 @@ const ZERO: Usage = {
   cache_read_input_tokens: 0,
 }
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0
-}
-
 /** One model's tokens from a result's `modelUsage` entry (camelCase there). */
 function modelUsageOf(entry: unknown): Usage {
   if (!isRecord(entry)) return ZERO
   return {
-    input_tokens: count(entry['inputTokens']),
-    output_tokens: count(entry['outputTokens']),
-    cache_creation_input_tokens: count(entry['cacheCreationInputTokens']),
-    cache_read_input_tokens: count(entry['cacheReadInputTokens']),
+    input_tokens: tokenCount(entry['inputTokens']),
+    output_tokens: tokenCount(entry['outputTokens']),
+    cache_creation_input_tokens: tokenCount(entry['cacheCreationInputTokens']),
+    cache_read_input_tokens: tokenCount(entry['cacheReadInputTokens']),
   }
 }
 
@@ -175,7 +168,7 @@ export class ClaudeCodeTranscript {
     if (message['subtype'] !== 'compact_boundary') return
     this.flush()
     const meta = isRecord(message['compact_metadata']) ? message['compact_metadata'] : {}
-    const before = count(meta['pre_tokens'])
+    const before = tokenCount(meta['pre_tokens'])
     const trigger = meta['trigger'] === 'manual' ? 'manual' : 'auto'
     this.sink.record({
       kind: 'compaction',
@@ -184,7 +177,7 @@ export class ClaudeCodeTranscript {
       summary: `Claude Code compacted its conversation (${trigger}): ${before} tokens before.`,
       trigger: `claude-code ${trigger}`,
       tokens_before: before,
-      tokens_after: count(meta['post_tokens']),
+      tokens_after: tokenCount(meta['post_tokens']),
       window: Math.max(1, before),
       model: this.open?.model ?? 'claude-code',
       usage: ZERO,

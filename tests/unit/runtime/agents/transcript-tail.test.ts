@@ -306,3 +306,23 @@ describe('opening a transcript whose last turn did not see what came before it',
     expect(awaitsModel(store.recent)).toBe(true)
   })
 })
+
+describe('the records after a seq', () => {
+  it('reads back only as far as it needs, and gives exactly the records after it', () => {
+    const path = join(folder(), 'a.jsonl')
+    const records = Array.from({ length: 40 }, (_, index) => ({
+      v: 1 as const,
+      seq: index + 1,
+      at: index,
+      kind: 'user' as const,
+      from: 'user',
+      text: `turn ${index + 1}`,
+    }))
+    write(path, records)
+    const store = open(path)
+    expect(store.since(37).map((record) => record.seq)).toEqual([38, 39, 40])
+    expect(store.since(40)).toEqual([])
+    expect(store.since(0).map((record) => record.seq)).toEqual(records.map((record) => record.seq))
+    expect(store.since(37).map((record) => record.seq)).toEqual([38, 39, 40])
+  })
+})
