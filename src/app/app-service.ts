@@ -33,6 +33,8 @@ import { exportHistory } from '../runtime/history/history-export'
 import { hostHistorySource } from '../runtime/history/sources'
 import { TeamHistory } from '../runtime/history/team-history'
 import { reviewHandlers } from './review-handlers'
+import { timelineHandlers } from './timeline-handlers'
+import { undoHandlers } from './undo-handlers'
 import { taskHandlers } from './task-handlers'
 import { agentHandlers } from './agent-handlers'
 import { permissionHandlers } from './permission-handlers'
@@ -160,6 +162,8 @@ export class AppService {
       ...permissionHandlers({ ...team, openHost: () => this.host }),
       ...reviewHandlers(team.host),
       ...taskHandlers(team.host),
+      ...timelineHandlers(team.host),
+      ...undoHandlers(team.host),
       ...projectHandlers({
         ...team,
         templates: TemplateStore.inConfigFolder(this.options.configDirectory),

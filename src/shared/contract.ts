@@ -27,6 +27,8 @@ import {
   searchResultSchema,
 } from './history'
 import { reviewCommands } from './review-contract'
+import { timelineCommands } from './timeline-contract'
+import { undoCommands } from './undo-contract'
 import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
@@ -428,6 +430,8 @@ export const commands = {
     params: z.object({ name: mcpServerNameSchema }).strict(),
     result: mcpStateSchema,
   },
+  ...timelineCommands,
+  ...undoCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

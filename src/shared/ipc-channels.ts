@@ -15,6 +15,18 @@ export const REVIEW_COMMAND_NAMES = [
   'removeTeammate',
 ] as const
 
+/** The timeline's commands (src/shared/timeline-contract.ts). */
+export const TIMELINE_COMMAND_NAMES = ['getTimeline', 'getAwayDigest', 'markTimelineSeen'] as const
+
+/** Undo's commands (src/shared/undo-contract.ts). */
+export const UNDO_COMMAND_NAMES = [
+  'listCheckpoints',
+  'setCheckpointPolicy',
+  'planUndo',
+  'applyUndo',
+  'redoUndo',
+] as const
+
 export const commandNames = [
   'getInfo',
   'getSnapshot',
@@ -69,6 +81,8 @@ export const commandNames = [
   'saveProfile',
   'deleteProfile',
   'answerNeedsYou',
+  ...TIMELINE_COMMAND_NAMES,
+  ...UNDO_COMMAND_NAMES,
 ] as const
 
 export type CommandName = (typeof commandNames)[number]
