@@ -54,3 +54,6 @@ export const TaskBoardView = lazyComponent(() =>
 export const ChangesView = lazyComponent(() =>
   import('../changes/ChangesView').then((module) => module.ChangesView),
 )
+export const TimelineView = lazyComponent(() =>
+  import('../timeline/TimelineView').then((module) => module.TimelineView),
+)

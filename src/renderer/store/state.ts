@@ -156,6 +156,8 @@ export interface TeamData {
    * after this window merged, handed back or removed a branch: the branch lines ask again.
    */
   readonly branchesVersion: number
+  /** Bumped by every event that means new records: the Timeline view reads the timeline again. */
+  readonly timelineVersion: number
 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
@@ -184,6 +186,7 @@ export const initialTeamData: TeamData = {
   trust: null,
   needsYou: {},
   branchesVersion: 0,
+  timelineVersion: 0,
 }
 
 export function agentFromView(view: AgentView): AgentState {

@@ -26,6 +26,12 @@ import {
   type SearchActions,
   type SearchState,
 } from './search'
+import {
+  createTimelineActions,
+  initialTimelineState,
+  type TimelineActions,
+  type TimelineState,
+} from '../timeline/timeline-store'
 
 export interface CoreActions {
   /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
@@ -61,7 +67,9 @@ export type AppState = TeamData &
   ProjectCommands &
   Queries &
   SearchActions &
-  ReviewCommands
+  ReviewCommands &
+  TimelineState &
+  TimelineActions
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -220,11 +228,13 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...initialTeamData,
       ...initialUiState,
       ...initialSearchState,
+      ...initialTimelineState,
       ...core,
       ...commands,
       ...createProjectCommands(api),
       ...queries,
       ...search,
+      ...createTimelineActions(api, set, get),
       ...createReviewCommands(api, () =>
         set((state) => ({ branchesVersion: state.branchesVersion + 1 })),
       ),

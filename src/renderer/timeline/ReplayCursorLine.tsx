@@ -1,0 +1,41 @@
+import { useEffect, useSyncExternalStore } from 'react'
+import type { ReplayClock } from './replay-clock'
+import { xOf, type Viewport } from './time-axis'
+
+/**
+ * The replay's moment on the lanes: a line, and what had not happened yet dimmed. While the
+ * replay plays, the view follows the moment when it nears an edge.
+ */
+export function ReplayCursorLine({
+  clock,
+  view,
+  onView,
+}: {
+  readonly clock: ReplayClock
+  readonly view: Viewport
+  readonly onView: (view: Viewport) => void
+}) {
+  const { at, playing } = useSyncExternalStore(clock.subscribe, clock.get)
+  useEffect(() => {
+    if (!playing) return
+    // A page at a time: the lanes are drawn again once per screen, not at every frame.
+    const span = view.width * view.secondsPerPixel
+    if (at < view.start || at > view.start + span * 0.95)
+      onView({ ...view, start: at - span * 0.05 })
+  }, [at, playing, view, onView])
+  const x = Math.min(view.width, Math.max(0, xOf(view, at)))
+  return (
+    <>
+      <div
+        className="timeline-future"
+        aria-hidden="true"
+        style={{ left: x, width: Math.max(0, view.width - x) }}
+      />
+      <div
+        className="timeline-cursor"
+        aria-hidden="true"
+        style={{ transform: `translateX(${x}px)` }}
+      />
+    </>
+  )
+}
