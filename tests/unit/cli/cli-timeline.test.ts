@@ -53,7 +53,7 @@ function activation(from: number, at: number): TranscriptRecord[] {
 }
 
 function team() {
-  const made = tempTeam(['alice'])
+  const made = tempTeam(['alice'], { clock: { now: () => Date.now() } })
   writeTranscriptFile(made.paths, 'alice', [
     ...activation(1, DAY_AGO),
     ...activation(5, MINUTES_AGO),
