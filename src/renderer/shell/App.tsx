@@ -23,7 +23,6 @@ import {
   TemplatesDialog,
 } from './lazy'
 import { MainArea } from './MainArea'
-import { AwayDigestHost } from '../timeline/AwayDigest'
 import { OpenWorkspace } from '../workspace/OpenWorkspace'
 import { Roster } from '../roster/Roster'
 import { useShortcuts } from './shortcuts'
@@ -112,7 +111,6 @@ export function Shell() {
                 {rosterHidden ? null : <Roster />}
                 <div className="main-column">
                   <Banners />
-                  <AwayDigestHost />
                   <MainArea />
                 </div>
               </div>

@@ -10,6 +10,7 @@ import { InboxView } from '../inbox/InboxView'
 import { pendingCount } from '../store/needs-you'
 import { StatusBadge } from '../ui/status'
 import { own } from '../../shared/own'
+import { AwayDigestHost } from '../timeline/AwayDigest'
 
 // The views not shown at start are chunks of their own, loaded when first shown.
 import { ChangesView, NeedsYouView, TaskBoardView, TimelineView } from './lazy'
@@ -22,6 +23,7 @@ export function MainArea() {
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
       <div className="main-content">
+        <AwayDigestHost />
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {view === 'needs-you' ? (
             <NeedsYouView />

@@ -10,9 +10,11 @@ export function ReplayCursorLine({
   clock,
   view,
   onView,
+  runEnd,
 }: {
   readonly clock: ReplayClock
   readonly view: Viewport
+  readonly runEnd: number
   readonly onView: (view: Viewport) => void
 }) {
   const { at, playing } = useSyncExternalStore(clock.subscribe, clock.get)
@@ -22,7 +24,7 @@ export function ReplayCursorLine({
     const span = view.width * view.secondsPerPixel
     if (at < view.start || at > view.start + span * 0.95)
       onView({ ...view, start: at - span * 0.05 })
-  }, [at, playing, view, onView])
+  }, [at, playing, view, onView, runEnd])
   const x = Math.min(view.width, Math.max(0, xOf(view, at)))
   return (
     <>

@@ -5,7 +5,14 @@ import { drawTimeline, readPalette } from './draw-timeline'
 import { ReplayCursorLine } from './ReplayCursorLine'
 import type { ReplayClock } from './replay-clock'
 import { panBy, ticks, timeAt, xOf, zoomAt, type Viewport } from './time-axis'
-import { entryNear, KIND_LABELS, laneLabel, stepEntry, type TimelineIndex } from './timeline-model'
+import {
+  entryNear,
+  KIND_LABELS,
+  laneLabel,
+  stepEntry,
+  type EntryMove,
+  type TimelineIndex,
+} from './timeline-model'
 
 export const LANE_HEIGHT = 30
 /** How far from a mark (CSS pixels) the pointer still hits it. */
@@ -124,7 +131,7 @@ export function TimelineChart({ index, view, onView, runEnd, onOpen, clock }: Ch
             style={{ width: view.width, height }}
             tabIndex={0}
             role="img"
-            aria-label={`Timeline of ${index.lanes.length} lanes. Arrow keys move between entries, Enter opens one, + and − zoom.`}
+            aria-label={`Timeline of ${index.lanes.length} lanes. Arrow keys, Home and End move between entries, Enter opens one, + and − zoom.`}
             onKeyDown={onKeyDown}
             onBlur={() => setHovered(null)}
             onPointerDown={(event) => {
@@ -154,7 +161,9 @@ export function TimelineChart({ index, view, onView, runEnd, onOpen, clock }: Ch
               if (drag.current === null) setHovered(null)
             }}
           />
-          {clock === null ? null : <ReplayCursorLine clock={clock} view={view} onView={onView} />}
+          {clock === null ? null : (
+            <ReplayCursorLine clock={clock} view={view} onView={onView} runEnd={runEnd} />
+          )}
           {hoveredEntry === undefined ? null : (
             <EntryTooltip
               entry={hoveredEntry}
@@ -169,9 +178,11 @@ export function TimelineChart({ index, view, onView, runEnd, onOpen, clock }: Ch
   )
 }
 
-const KEY_MOVES: Readonly<Record<string, 'next' | 'previous' | 'up' | 'down'>> = {
+const KEY_MOVES: Readonly<Record<string, EntryMove>> = {
   ArrowRight: 'next',
   ArrowLeft: 'previous',
+  Home: 'first',
+  End: 'last',
   ArrowUp: 'up',
   ArrowDown: 'down',
 }

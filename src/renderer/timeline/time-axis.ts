@@ -34,11 +34,11 @@ export function timeAt(view: Viewport, x: number): number {
   return view.start + x * view.secondsPerPixel
 }
 
-/** The whole span in view, with a margin of 2 % each side (a span of an instant: a minute). */
+/** The whole span in view, with a margin of 4 % each side (a span of an instant: 4 s). */
 export function fitSpan(span: { start: number; end: number }, width: number): Viewport {
-  const length = Math.max(span.end - span.start, 60)
+  const length = Math.max(span.end - span.start, 4)
   const usable = Math.max(width, 1)
-  const secondsPerPixel = clampScale((length * 1.04) / usable)
+  const secondsPerPixel = clampScale((length * 1.08) / usable)
   const middle = (span.start + span.end) / 2
   return { start: middle - (usable * secondsPerPixel) / 2, secondsPerPixel, width }
 }

@@ -219,14 +219,17 @@ export function entriesIn(
   }
 }
 
+export type EntryMove = 'next' | 'previous' | 'first' | 'last' | 'up' | 'down'
+
 /**
  * The entry a key press moves to from `current` (keyboard use of the chart): the next or
- * previous one in its lane, or the one nearest in time in the lane above or below.
+ * previous one in its lane, its first or last, or the one nearest in time in the lane above or
+ * below.
  */
 export function stepEntry(
   index: TimelineIndex,
   current: number | null,
-  move: 'next' | 'previous' | 'up' | 'down',
+  move: EntryMove,
   fallbackAt: number,
 ): number | null {
   const entry = current === null ? undefined : index.entries[current]
@@ -245,6 +248,8 @@ export function stepEntry(
     return current
   }
   const list = index.byLane[lane]
+  if (move === 'first') return list?.[0] ?? current
+  if (move === 'last') return list?.[list.length - 1] ?? current
   const position = list === undefined ? -1 : list.indexOf(current ?? -1)
   const step = move === 'next' ? 1 : -1
   return list?.[position + step] ?? current

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
+import { recordTarget } from '../../../../src/renderer/timeline/record-target'
 import {
   arrowsIn,
   buildIndex,
+  entriesIn,
   entryNear,
   laneOrder,
   laneRange,
   NO_FILTER,
+  stepEntry,
 } from '../../../../src/renderer/timeline/timeline-model'
 import { entry, message } from './entries'
 
@@ -93,5 +96,82 @@ describe('finding entries in a lane', () => {
     expect(entryNear(index, 1, 10.4, 1)).toBe(11)
     expect(entryNear(index, 1, 10.4, 0.2)).toBeNull()
     expect(entryNear(index, 5, 10, 1)).toBeNull()
+  })
+})
+
+describe('the keyboard and the list', () => {
+  const index = buildIndex(entries, ['lead', 'alice', 'bob'], NO_FILTER, 200)
+
+  it('moves along a lane, to its ends, and to the nearest entry in the lane below or above', () => {
+    // From nothing: the entry of the first lane nearest the middle of the view.
+    expect(stepEntry(index, null, 'next', 118)).toBe(2)
+    expect(stepEntry(index, 2, 'previous', 0)).toBe(1)
+    expect(stepEntry(index, 1, 'previous', 0)).toBe(1)
+    expect(stepEntry(index, 1, 'last', 0)).toBe(2)
+    // Down from the lead's entry at 110: alice's nearest is at 160; from there, bob's at 140.
+    expect(stepEntry(index, 1, 'down', 0)).toBe(5)
+    expect(stepEntry(index, 5, 'down', 0)).toBe(3)
+    // Up from alice's at 160: the lead's at 120, the nearer of its two.
+    expect(stepEntry(index, 5, 'up', 0)).toBe(2)
+    expect(stepEntry(index, 1, 'up', 0)).toBe(1)
+  })
+
+  it('lists the entries in a window of time, at most so many', () => {
+    expect(entriesIn(index, 110, 140, 100)).toEqual({ entries: [1, 2, 3], total: 3 })
+    expect(entriesIn(index, 0, 1000, 2)).toEqual({ entries: [0, 1], total: 7 })
+  })
+})
+
+describe('where a click on an entry leads', () => {
+  it('opens a transcript record, an inbox line, a task, a Needs-you entry, or nothing', () => {
+    expect(
+      recordTarget(entry('1', 1, 'bob', { source: { type: 'transcript', agent: 'bob', seq: 9 } })),
+    ).toEqual({
+      kind: 'place',
+      agent: 'bob',
+      place: { source: 'transcript', seq: 9 },
+    })
+    expect(recordTarget(message('2', 1, 'lead', 'bob', 'pending', null))).toEqual({
+      kind: 'place',
+      agent: 'bob',
+      place: { source: 'inbox', position: { segment: 1, offset: 0 } },
+    })
+    // A line no longer in the inbox: the recipient's transcript record that took it in.
+    const gone = message('3', 1, 'lead', 'bob', 'delivered', 2)
+    const compacted = {
+      ...gone,
+      source: { type: 'inbox' as const, agent: 'bob', id: '3', position: null },
+    }
+    expect(recordTarget(compacted)).toEqual({
+      kind: 'place',
+      agent: 'bob',
+      place: { source: 'transcript', seq: 3 },
+    })
+    expect(
+      recordTarget({ ...compacted, delivery: { state: 'pending', at: null, seq: null } }),
+    ).toEqual({
+      kind: 'inbox',
+      agent: 'bob',
+    })
+    expect(recordTarget(entry('4', 1, 'lead', { source: { type: 'task', id: '7' } }))).toEqual({
+      kind: 'task',
+      id: '7',
+    })
+    expect(
+      recordTarget(entry('5', 1, 'bob', { source: { type: 'needs-you', id: 'ny-2' } })),
+    ).toEqual({
+      kind: 'needs-you',
+      id: 'ny-2',
+    })
+    expect(
+      recordTarget(
+        entry('6', 1, 'bob', { source: { type: 'commit', commit: 'abc', branch: 'team/bob' } }),
+      ),
+    ).toEqual({ kind: 'changes', agent: 'bob' })
+    expect(
+      recordTarget(
+        entry('7', 1, 'app', { source: { type: 'log', file: 'reactions.jsonl', id: 'r1' } }),
+      ),
+    ).toEqual({ kind: 'none' })
   })
 })
