@@ -20,6 +20,7 @@ import * as inboxScreen from './inbox-screen.bench'
 import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
+import * as replay from './replay.bench'
 import * as runtime from './runtime.bench'
 import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
@@ -37,6 +38,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   cli: { module: cli, browser: false, limitMs: 5 * 60_000 },
   sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
   engines: { module: engines, browser: false, limitMs: 4 * 60_000 },
+  replay: { module: replay, browser: true, limitMs: 5 * 60_000 },
 }
 
 const args = process.argv.slice(2)
