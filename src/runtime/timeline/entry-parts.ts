@@ -14,9 +14,15 @@ export function isTimelineTime(seconds: unknown): seconds is number {
   )
 }
 
+/** A run of whitespace, or whitespace that is not a plain space: what a summary folds. */
+const FOLDED = /\s{2}|[^\S ]/
+
 /** `text` on one line, at most `max` characters (an ellipsis says it was cut). */
 export function oneLineSummary(text: string, max = 200): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  // Only the start can be shown: a long text is not scanned whole.
+  let line = text.length > max * 2 ? text.slice(0, max * 2) : text
+  if (FOLDED.test(line)) line = line.replace(/\s+/g, ' ')
+  if (line.charCodeAt(0) === 32 || line.charCodeAt(line.length - 1) === 32) line = line.trim()
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`
 }
 

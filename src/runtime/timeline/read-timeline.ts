@@ -15,8 +15,8 @@ import { gitEntries, type TeammateBranch } from './git-entries'
 import { isTimelineTime } from './entry-parts'
 import { inboxEntries } from './inbox-entries'
 import { reactionEntries, scheduleEntries } from './log-entries'
-import { readTranscriptTail, type TranscriptSlice } from './transcript-tail'
-import { transcriptEntries, type Delivery } from './transcript-entries'
+import type { Delivery } from './transcript-entries'
+import { readTranscripts } from './transcript-reads'
 
 /** What the timeline is read from: the team's files, and the app's git for its branches. */
 export interface TimelineFiles {
@@ -44,18 +44,17 @@ export interface TeamRecord {
  * the order the records were read in), the newest `limit` kept.
  */
 export async function readTimeline(files: TimelineFiles, query: TimelineQuery): Promise<Timeline> {
-  const record = await readTeamRecord(files, query)
   const agents = query.agents === undefined ? null : new Set<string>(query.agents)
   const kinds = query.kinds === undefined ? null : new Set<string>(query.kinds)
-  const matching = record.entries.filter(
-    (entry) =>
-      (query.since === undefined || entry.at >= query.since) &&
-      (query.until === undefined || entry.at < query.until) &&
-      (agents === null ||
-        agents.has(entry.agent) ||
-        (entry.to !== undefined && agents.has(entry.to))) &&
-      (kinds === null || kinds.has(entry.kind)),
-  )
+  const matches = (entry: TimelineEntry): boolean =>
+    (query.since === undefined || entry.at >= query.since) &&
+    (query.until === undefined || entry.at < query.until) &&
+    (agents === null ||
+      agents.has(entry.agent) ||
+      (entry.to !== undefined && agents.has(entry.to))) &&
+    (kinds === null || kinds.has(entry.kind))
+  const record = await readTeamRecord(files, query, matches)
+  const matching = record.entries.filter(matches)
   const limit = query.limit
   const entries = limit !== undefined && matching.length > limit ? matching.slice(-limit) : matching
   return {
@@ -71,6 +70,7 @@ export async function readTimeline(files: TimelineFiles, query: TimelineQuery): 
 export async function readTeamRecord(
   files: TimelineFiles,
   query: Pick<TimelineQuery, 'since' | 'limit'>,
+  matches: (entry: TimelineEntry) => boolean = () => true,
 ): Promise<TeamRecord> {
   const { paths } = files
   const problems: string[] = []
@@ -80,10 +80,10 @@ export async function readTeamRecord(
   const deliveries = new Map<string, Map<string, Delivery>>()
   let whole = true
   let firstAt: number | null = null
-  for (const name of names) {
-    const read = transcriptOf(files, name, query, problems)
+  for (const read of readTranscripts(paths, names, files.prices, query, matches)) {
     groups.push(read.entries)
-    deliveries.set(name, read.deliveries)
+    deliveries.set(read.name, read.deliveries)
+    problems.push(...read.problems)
     whole &&= read.whole
     if (isTimelineTime(read.firstAt))
       firstAt = firstAt === null ? read.firstAt : Math.min(firstAt, read.firstAt)
@@ -112,40 +112,6 @@ export async function readTeamRecord(
   }
   const entries = groups.flat().sort((a, b) => a.at - b.at)
   return { entries, problems, whole, span: spanOf(entries, firstAt), pending: queue.pending }
-}
-
-function transcriptOf(
-  files: TimelineFiles,
-  name: string,
-  query: Pick<TimelineQuery, 'since' | 'limit'>,
-  problems: string[],
-): {
-  entries: TimelineEntry[]
-  deliveries: Map<string, Delivery>
-  whole: boolean
-  firstAt: number | null
-} {
-  const path = files.paths.transcript(name)
-  // A source's newest `limit` entries hold its part of the team's newest `limit`: read back
-  // until it has that many (a record gives about one entry), or the whole file.
-  let records = query.limit
-  for (;;) {
-    let slice: TranscriptSlice
-    try {
-      slice = readTranscriptTail(path, { records, since: query.since })
-    } catch (error) {
-      problems.push((error as Error).message)
-      return { entries: [], deliveries: new Map(), whole: true, firstAt: null }
-    }
-    const read = transcriptEntries(name, slice.records, files.prices)
-    const oldest = slice.records[0]?.at ?? Number.POSITIVE_INFINITY
-    const passedSince = query.since !== undefined && oldest < query.since
-    if (records === undefined || slice.whole || passedSince || read.entries.length >= records) {
-      problems.push(...[...slice.problems, ...read.problems].map((problem) => `${path} ${problem}`))
-      return { ...read, whole: slice.whole || query.since !== undefined, firstAt: slice.firstAt }
-    }
-    records *= 2
-  }
 }
 
 function guarded(

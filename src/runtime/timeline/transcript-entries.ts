@@ -1,5 +1,5 @@
 import { costOf } from '../../shared/cost'
-import { priceFor, type PriceOverrides } from '../../shared/prices'
+import { priceFor, type Price, type PriceOverrides } from '../../shared/prices'
 import type { TimelineEntry } from '../../shared/timeline'
 import type { TranscriptRecord, Usage } from '../../shared/transcript'
 import { entry, entryId, isTimelineTime, oneLineSummary, tokenCount } from './entry-parts'
@@ -209,6 +209,23 @@ function turnEntry(
   )
 }
 
+/** Each model's price, per prices object: looked up once a read, not once a turn. */
+const pricesSeen = new WeakMap<PriceOverrides, Map<string, Price | null>>()
+
+function priceOf(model: string, prices: PriceOverrides): Price | null {
+  let known = pricesSeen.get(prices)
+  if (known === undefined) {
+    known = new Map()
+    pricesSeen.set(prices, known)
+  }
+  let price = known.get(model)
+  if (price === undefined) {
+    price = priceFor(model, prices)
+    known.set(model, price)
+  }
+  return price
+}
+
 /** A call's tokens and what they cost (null: no price for its model). */
 function priced(model: string, usage: Usage, prices: PriceOverrides) {
   const tokens = {
@@ -217,7 +234,7 @@ function priced(model: string, usage: Usage, prices: PriceOverrides) {
     cacheRead: tokenCount(usage.cache_read_input_tokens),
     cacheWrite: tokenCount(usage.cache_creation_input_tokens),
   }
-  const price = priceFor(model, prices)
+  const price = priceOf(model, prices)
   const usd =
     price === null
       ? null

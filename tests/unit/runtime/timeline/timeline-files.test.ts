@@ -94,14 +94,30 @@ describe('the timeline from files', () => {
         ? { ...record, content: [{ type: 'text', text: 'Rest.' }], stop_reason: 'end_turn' }
         : record,
     ) as TranscriptRecord[]
+    // Three agents whose records interleave: the newest 100 come from all of them.
     writeTranscriptFile(paths, 'lead', quiet)
+    for (const [index, name] of ['alice', 'bob'].entries())
+      writeTranscriptFile(
+        paths,
+        name,
+        quiet.map((record) => ({ ...record, at: record.at + (index + 1) * 7 })),
+      )
     const whole = await readTimeline(filesOf(paths), {})
+    const lanes = new Set(whole.entries.slice(-100).map((entry) => entry.agent))
+    expect(lanes.size).toBeGreaterThan(1)
     const newest = await readTimeline(filesOf(paths), { limit: 100 })
     expect(newest.truncated).toBe(true)
     expect(newest.entries.map((entry) => entry.id)).toEqual(
       whole.entries.slice(-100).map((entry) => entry.id),
     )
     expect(newest.span).toEqual(whole.span)
+    const oneLane = await readTimeline(filesOf(paths), { limit: 50, agents: ['bob'] })
+    expect(oneLane.entries.map((entry) => entry.id)).toEqual(
+      whole.entries
+        .filter((entry) => entry.agent === 'bob')
+        .slice(-50)
+        .map((entry) => entry.id),
+    )
     const recent = await readTimeline(filesOf(paths), { since: at(2900) })
     expect(recent.entries.map((entry) => entry.id)).toEqual(
       whole.entries.filter((entry) => entry.at >= at(2900)).map((entry) => entry.id),
