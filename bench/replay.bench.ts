@@ -68,21 +68,35 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
     const page = await openPage(browser)
     await page.goto(served.url)
     await page.locator('[data-testid="roster-item-agent1"]').waitFor({ timeout: 60_000 })
+    // The app has taken over from the server's first view (which hears no clicks).
+    await page.locator('#first-view').waitFor({ state: 'detached', timeout: 60_000 })
 
     log(`replay: opening the Timeline of ${AGENTS} × ${RECORDS.toLocaleString('en')} records`)
     const openStart = now()
-    await page.keyboard.press('Control+Shift+L')
+    await page.getByRole('tab', { name: 'Timeline' }).click()
     const opened = await pollUntil(
       page,
       `document.querySelector('[data-testid="timeline-canvas"]') !== null`,
       120_000,
     )
     const openMs = now() - openStart
-    if (!opened) throw new Error('the Timeline view did not open within 120 s')
+    if (!opened)
+      throw new Error(
+        `the Timeline view did not open within 120 s; the main area says: ${(await page.locator('main').textContent())?.slice(0, 300)}`,
+      )
+    // The newest page draws first; the older ones follow until the whole run is in.
+    const whole = await pollUntil(
+      page,
+      `!document.querySelector('[data-testid="timeline-count"]')?.textContent?.includes('older')`,
+      180_000,
+      200,
+    )
+    const wholeMs = now() - openStart
+    if (!whole) throw new Error('the older entries were not all read within 180 s')
     const countText = (await page.getByTestId('timeline-count').textContent()) ?? ''
     const entries = Number(/of (\d+) entries/.exec(countText)?.[1] ?? Number.NaN)
 
-    await page.getByRole('button', { name: 'Replay' }).click()
+    await page.getByRole('button', { name: 'Replay', exact: true }).click()
     const replay = page.getByTestId('replay')
     await replay.waitFor()
     const scrubber = replay.getByRole('slider', { name: 'Moment of the replay' })
@@ -142,13 +156,19 @@ export async function run(context?: BrowserContext): Promise<BenchResult> {
         figure: `open the Timeline view of ${AGENTS} × ${RECORDS.toLocaleString('en')} records in the window`,
         value: openMs,
         unit: 'ms',
-        note: 'key press to lanes drawn: read, sent over the socket, parsed, indexed',
+        note: 'key press to the newest page drawn: read, sent over the socket, parsed, indexed',
+      }),
+      row({
+        bench: 'replay',
+        figure: `the whole run in the view (every older page read and merged)`,
+        value: wholeMs,
+        unit: 'ms',
       }),
     ]
     return {
       name: 'replay',
       rows,
-      details: { seekMs, frames, replay: { before, after }, openMs, entries },
+      details: { seekMs, frames, replay: { before, after }, openMs, wholeMs, entries },
       notes: [],
     }
   } finally {

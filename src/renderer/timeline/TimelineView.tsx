@@ -38,6 +38,7 @@ export function TimelineView() {
     <TimelineContent
       timeline={timeline}
       updating={data.status === 'loading'}
+      complete={data.complete}
       error={data.status === 'failed' ? data.error : null}
     />
   )
@@ -70,10 +71,13 @@ function useTimelineRefresh(version: number, load: () => Promise<void>): void {
 function TimelineContent({
   timeline,
   updating,
+  complete,
   error,
 }: {
   readonly timeline: Timeline
   readonly updating: boolean
+  /** False while older pages are still being read. */
+  readonly complete: boolean
   readonly error: string | null
 }) {
   const openEntry = useAppStore((state) => state.openTimelineEntry)
@@ -157,8 +161,8 @@ function TimelineContent({
         </div>
         <span className="muted small timeline-count" data-testid="timeline-count">
           {index.shown.length} of {entries.length} entries
-          {timeline.truncated ? ' (the newest only: the run has more)' : ''}
-          {updating ? ' · updating…' : ''}
+          {complete ? '' : ' · reading older entries…'}
+          {complete && updating ? ' · updating…' : ''}
         </span>
         <div className="timeline-actions">
           {replaying ? null : (

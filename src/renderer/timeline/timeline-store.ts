@@ -1,15 +1,11 @@
 import type { AgentTeamsApi } from '../../shared/contract'
 import { own } from '../../shared/own'
-import {
-  TIMELINE_LIMIT_MAX,
-  type AwayDigest,
-  type Timeline,
-  type TimelineEntry,
-} from '../../shared/timeline'
+import type { AwayDigest, Timeline, TimelineEntry } from '../../shared/timeline'
 import { describeFailure } from '../store/failures'
 import { addNotice } from '../store/notices'
 import type { GetState, SetState } from '../store/store'
 import { laneLabel } from './timeline-model'
+import { firstPageQuery, leavesGap, mergePage, olderPageQuery } from './timeline-pages'
 import { recordTarget, targetAgent, type RecordTarget } from './record-target'
 
 /**
@@ -20,6 +16,8 @@ import { recordTarget, targetAgent, type RecordTarget } from './record-target'
 export interface TimelineData {
   readonly status: 'idle' | 'loading' | 'ready' | 'failed'
   readonly timeline: Timeline | null
+  /** Whether the oldest entries are in too (older pages are read after the newest). */
+  readonly complete: boolean
   readonly error: string | null
   /** The folder it is of: a timeline of a team no longer open is not shown. */
   readonly workspace: string | null
@@ -47,13 +45,16 @@ export interface TimelineState {
 }
 
 export const initialTimelineState: TimelineState = {
-  timelineData: { status: 'idle', timeline: null, error: null, workspace: null },
+  timelineData: { status: 'idle', timeline: null, complete: false, error: null, workspace: null },
   awayDigest: { digest: null, open: false, workspace: null },
   timelineFocus: null,
 }
 
 export interface TimelineActions {
-  /** Reads the whole timeline again (a reply that a later read overtook is dropped). */
+  /**
+   * Reads the newest page of the timeline and merges it in, then older pages until the whole
+   * run is held; a later read stops an earlier one between pages.
+   */
   loadTimeline(): Promise<void>
   /** Opens the record behind an entry: its transcript or inbox place, task, or Needs-you entry. */
   openTimelineEntry(entry: TimelineEntry): void
@@ -100,20 +101,46 @@ export function createTimelineActions(
     async loadTimeline() {
       const asked = ++latest
       const workspace = get().workspace
+      const current = (): boolean => asked === latest && get().workspace === workspace
       set((state) => ({
-        timelineData: {
-          ...state.timelineData,
-          status: 'loading',
-          ...(state.timelineData.workspace === workspace ? {} : { timeline: null }),
-          workspace,
-        },
+        timelineData:
+          state.timelineData.workspace === workspace
+            ? { ...state.timelineData, status: 'loading' }
+            : { ...initialTimelineState.timelineData, status: 'loading', workspace },
       }))
       try {
-        const timeline = await api.getTimeline({ limit: TIMELINE_LIMIT_MAX })
-        if (asked === latest && get().workspace === workspace)
-          set({ timelineData: { status: 'ready', timeline, error: null, workspace } })
+        const first = await api.getTimeline(firstPageQuery())
+        if (!current()) return
+        set((state) => {
+          const held = state.timelineData
+          const gap = leavesGap(held.timeline, first)
+          return {
+            timelineData: {
+              ...held,
+              timeline: gap ? first : mergePage(held.timeline, first),
+              complete: (held.complete && !gap) || !first.truncated,
+              error: null,
+            },
+          }
+        })
+        for (;;) {
+          const held = get().timelineData
+          const query =
+            held.complete || held.timeline === null ? null : olderPageQuery(held.timeline)
+          if (query === null) break
+          const page = await api.getTimeline(query)
+          if (!current()) return
+          set((state) => ({
+            timelineData: {
+              ...state.timelineData,
+              timeline: mergePage(state.timelineData.timeline, page),
+              complete: !page.truncated,
+            },
+          }))
+        }
+        set((state) => ({ timelineData: { ...state.timelineData, status: 'ready' } }))
       } catch (error) {
-        if (asked === latest && get().workspace === workspace)
+        if (current())
           set((state) => ({
             timelineData: {
               ...state.timelineData,
