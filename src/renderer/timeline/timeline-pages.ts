@@ -9,8 +9,13 @@ import type { Timeline, TimelineQuery } from '../../shared/timeline'
 
 /** What opening the view asks first (the runtime's benchmark measures this query). */
 export const FIRST_PAGE = 2000
-/** Each older page after it. */
-export const OLDER_PAGE = 50_000
+/**
+ * Each older page after it: a page must fit in one frame of browser mode's socket (16 MiB; an
+ * entry's summary is at most 500 characters). A page refused as too large is asked again at
+ * half the size.
+ */
+export const OLDER_PAGE = 20_000
+export const SMALLEST_PAGE = 500
 
 export function firstPageQuery(): TimelineQuery {
   return { limit: FIRST_PAGE }
@@ -21,10 +26,10 @@ export function firstPageQuery(): TimelineQuery {
  * entry (entries of the same instant that the newest page left out come too; those already held
  * are merged away by id).
  */
-export function olderPageQuery(held: Timeline): TimelineQuery | null {
+export function olderPageQuery(held: Timeline, limit = OLDER_PAGE): TimelineQuery | null {
   const oldest = held.entries[0]?.at
   if (oldest === undefined) return null
-  return { until: oldest + 1e-6, limit: OLDER_PAGE }
+  return { until: oldest + 1e-6, limit }
 }
 
 /** `page`'s entries merged into `held`'s by id (the page's copy wins), in time order. */

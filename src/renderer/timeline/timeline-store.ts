@@ -5,7 +5,14 @@ import { describeFailure } from '../store/failures'
 import { addNotice } from '../store/notices'
 import type { GetState, SetState } from '../store/store'
 import { laneLabel } from './timeline-model'
-import { firstPageQuery, leavesGap, mergePage, olderPageQuery } from './timeline-pages'
+import {
+  firstPageQuery,
+  leavesGap,
+  mergePage,
+  OLDER_PAGE,
+  olderPageQuery,
+  SMALLEST_PAGE,
+} from './timeline-pages'
 import { recordTarget, targetAgent, type RecordTarget } from './record-target'
 
 /**
@@ -123,12 +130,22 @@ export function createTimelineActions(
             },
           }
         })
+        let size = OLDER_PAGE
         for (;;) {
           const held = get().timelineData
           const query =
-            held.complete || held.timeline === null ? null : olderPageQuery(held.timeline)
+            held.complete || held.timeline === null ? null : olderPageQuery(held.timeline, size)
           if (query === null) break
-          const page = await api.getTimeline(query)
+          let page: Timeline
+          try {
+            page = await api.getTimeline(query)
+          } catch (error) {
+            // Too large for one frame of the socket: the same page, in halves.
+            if (describeFailure(error).code !== 'message-too-large' || size <= SMALLEST_PAGE)
+              throw error
+            size = Math.max(SMALLEST_PAGE, Math.floor(size / 2))
+            continue
+          }
           if (!current()) return
           set((state) => ({
             timelineData: {

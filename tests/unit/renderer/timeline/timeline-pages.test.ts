@@ -21,7 +21,8 @@ describe('reading the timeline a page at a time', () => {
   const older = timeline([entry('a', 1, 'lead'), entry('b', 2, 'bob'), entry('c', 3, 'lead')])
 
   it('asks for the page before the oldest entry held, that instant included', () => {
-    expect(olderPageQuery(older)).toEqual({ until: 1 + 1e-6, limit: 50_000 })
+    expect(olderPageQuery(older)).toEqual({ until: 1 + 1e-6, limit: 20_000 })
+    expect(olderPageQuery(older, 500)).toEqual({ until: 1 + 1e-6, limit: 500 })
     expect(olderPageQuery(timeline([]))).toBeNull()
   })
 
