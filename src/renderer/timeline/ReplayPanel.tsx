@@ -90,7 +90,8 @@ function isMemberStatus(status: string): status is MemberStatus {
   return (MEMBER_STATUSES as readonly string[]).includes(status)
 }
 
-const ReplayRoster = memo(function ReplayRoster({
+/** The roster then; a row renders again only when its agent's status or doing changed. */
+function ReplayRoster({
   lanes,
   statuses,
   busy,
@@ -103,33 +104,43 @@ const ReplayRoster = memo(function ReplayRoster({
     <div className="replay-pane" role="region" aria-label="Roster then">
       <h3 className="replay-pane-title">Roster</h3>
       <ul className="replay-roster">
-        {lanes.map((name) => {
-          const status = statuses[name]
-          const doing = busy[name]
-          return (
-            <li key={name} className="replay-member" data-testid={`replay-member-${name}`}>
-              <span className="replay-member-name">{laneLabel(name)}</span>
-              {status === undefined ? (
-                <span className="muted small" data-status="none">
-                  not started
-                </span>
-              ) : isMemberStatus(status) ? (
-                <StatusBadge name={`replay-${name}`} status={status} cause={null} reason={null} />
-              ) : (
-                <span className="small" data-status={status}>
-                  {status}
-                </span>
-              )}
-              {doing === undefined ? null : (
-                <span className="replay-doing muted small" title={doing.summary}>
-                  {doing.summary}
-                </span>
-              )}
-            </li>
-          )
-        })}
+        {lanes.map((name) => (
+          <ReplayMember key={name} name={name} status={statuses[name]} doing={busy[name]} />
+        ))}
       </ul>
     </div>
+  )
+}
+
+const ReplayMember = memo(function ReplayMember({
+  name,
+  status,
+  doing,
+}: {
+  readonly name: string
+  readonly status: string | undefined
+  readonly doing: ActivityLine | undefined
+}) {
+  return (
+    <li className="replay-member" data-testid={`replay-member-${name}`}>
+      <span className="replay-member-name">{laneLabel(name)}</span>
+      {status === undefined ? (
+        <span className="muted small" data-status="none">
+          not started
+        </span>
+      ) : isMemberStatus(status) ? (
+        <StatusBadge name={`replay-${name}`} status={status} cause={null} reason={null} />
+      ) : (
+        <span className="small" data-status={status}>
+          {status}
+        </span>
+      )}
+      {doing === undefined ? null : (
+        <span className="replay-doing muted small" title={doing.summary}>
+          {doing.summary}
+        </span>
+      )}
+    </li>
   )
 })
 
@@ -171,7 +182,8 @@ const ReplayBoard = memo(function ReplayBoard({
   )
 })
 
-const ReplayActivity = memo(function ReplayActivity({
+/** Each agent's latest activity then; an agent's list renders again only when it changed. */
+function ReplayActivity({
   lanes,
   activity,
 }: {
@@ -184,15 +196,27 @@ const ReplayActivity = memo(function ReplayActivity({
       <h3 className="replay-pane-title">Activity</h3>
       {active.length === 0 ? <p className="muted small">Nothing yet.</p> : null}
       {active.map((name) => (
-        <div key={name} className="replay-agent-activity">
-          <h4 className="replay-column-title">{laneLabel(name)}</h4>
-          <ul>
-            {(activity[name] ?? []).map((line) => (
-              <ActivityRow key={line.id} line={line} />
-            ))}
-          </ul>
-        </div>
+        <AgentActivity key={name} name={name} lines={activity[name] ?? []} />
       ))}
+    </div>
+  )
+}
+
+const AgentActivity = memo(function AgentActivity({
+  name,
+  lines,
+}: {
+  readonly name: string
+  readonly lines: readonly ActivityLine[]
+}) {
+  return (
+    <div className="replay-agent-activity">
+      <h4 className="replay-column-title">{laneLabel(name)}</h4>
+      <ul>
+        {lines.map((line) => (
+          <ActivityRow key={line.id} line={line} />
+        ))}
+      </ul>
     </div>
   )
 })

@@ -19,6 +19,8 @@ export interface FrameStats {
   frames: number
   dropped: number
   worstMs: number
+  /** The work of every frame added up: over `frames`, the mean work a frame. */
+  totalMs: number
 }
 
 declare global {
@@ -40,7 +42,7 @@ export class ReplayClock {
   private readonly listeners = new Set<() => void>()
   private frame: number | null = null
   private last: number | null = null
-  readonly stats: FrameStats = { frames: 0, dropped: 0, worstMs: 0 }
+  readonly stats: FrameStats = { frames: 0, dropped: 0, worstMs: 0, totalMs: 0 }
 
   constructor(
     private span: { start: number; end: number },
@@ -105,6 +107,7 @@ export class ReplayClock {
     flushSync(() => this.set({ at, playing: !ended }))
     const work = this.window.performance.now() - started
     this.stats.frames++
+    this.stats.totalMs += work
     if (work > FRAME_BUDGET_MS) this.stats.dropped++
     this.stats.worstMs = Math.max(this.stats.worstMs, work)
     if (!ended) this.frame = this.window.requestAnimationFrame(this.tick)
