@@ -162,15 +162,24 @@ test.describe('browser mode: the Timeline view and its replay', () => {
       await page.keyboard.press('ArrowDown')
     await expect(tooltip).toContainText('· alice ·')
     await page.keyboard.press('Home')
+    // Along alice's lane to a tool call whose mark the pointer finds too (marks of one instant
+    // share a pixel: the pointer finds one of them, the keyboard each).
+    const box = await canvas.boundingBox()
+    let x = 0
+    let y = 0
     for (let step = 0; step < 80; step++) {
-      if (/^Tool calls/.test((await tooltip.textContent()) ?? '')) break
+      if (/^Tool calls/.test((await tooltip.textContent()) ?? '')) {
+        x = Number(await tooltip.getAttribute('data-x'))
+        y = Number(await tooltip.getAttribute('data-y'))
+        await page.mouse.move((box?.x ?? 0) + x, (box?.y ?? 0) + y)
+        if (/^Tool calls · alice/.test((await tooltip.textContent()) ?? '')) break
+        await canvas.focus()
+      }
       await page.keyboard.press('ArrowRight')
     }
     await expect(tooltip).toContainText(/^Tool calls · alice/)
     await shoot('04-tooltip')
     const summary = (await tooltip.locator('.timeline-tooltip-summary').textContent()) ?? ''
-    const x = Number(await tooltip.getAttribute('data-x'))
-    const y = Number(await tooltip.getAttribute('data-y'))
 
     // A click on that mark opens alice's transcript at the record, marked.
     await canvas.click({ position: { x, y } })
@@ -227,6 +236,15 @@ test.describe('browser mode: the Timeline view and its replay', () => {
     await setTheme('light')
     await shoot('08-replay-light')
     await setTheme('dark')
+    // The smallest window the app supports: the panes stack, nothing reaches past the window.
+    await page.setViewportSize({ width: 1024, height: 640 })
+    await shoot('10-replay-narrow')
+    expect(
+      await page.evaluate(
+        '(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)()',
+      ),
+    ).toBe(true)
+    await page.setViewportSize({ width: 1440, height: 900 })
     await replay().getByRole('button', { name: 'Exit replay' }).click()
     await expect(replay()).toHaveCount(0)
     expect(pageErrors).toEqual([])

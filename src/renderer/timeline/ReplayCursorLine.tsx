@@ -20,10 +20,14 @@ export function ReplayCursorLine({
   const { at, playing } = useSyncExternalStore(clock.subscribe, clock.get)
   useEffect(() => {
     if (!playing) return
-    // A page at a time: the lanes are drawn again once per screen, not at every frame.
+    // A page at a time: the lanes are drawn again once per screen, not at every frame; never
+    // past the run's end, where there is nothing to see.
     const span = view.width * view.secondsPerPixel
-    if (at < view.start || at > view.start + span * 0.95)
-      onView({ ...view, start: at - span * 0.05 })
+    if (at < view.start) onView({ ...view, start: at - span * 0.05 })
+    else if (at > view.start + span * 0.95) {
+      const start = Math.min(at - span * 0.05, runEnd - span * 0.96)
+      if (start > view.start) onView({ ...view, start })
+    }
   }, [at, playing, view, onView, runEnd])
   const x = Math.min(view.width, Math.max(0, xOf(view, at)))
   return (
