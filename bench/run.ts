@@ -3,7 +3,8 @@
 // bench/results.json (the table's rows, the notes and the machine: small, committed) and
 // bench/tmp/details.json (every other figure and the profiles: large, ignored by git).
 //   npm run bench                       all of them (about 6 minutes on 2 cores)
-//   npm run bench -- mailbox runtime    some of them (search: query time on 20 × 10,000 records)
+//   npm run bench -- mailbox runtime    some of them (search: query time on 20 × 10,000 records;
+//                                       timeline: opening it on 20 × 10,000 records)
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
 // Environment: BENCH_STREAM_SECONDS (default 60), BENCH_MAILBOX_ROUNDS (3),
 // BENCH_RUNTIME_SIZES (1,10,50,200), BENCH_RUNTIME_TURNS (20).
@@ -24,6 +25,7 @@ import * as runtime from './runtime.bench'
 import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
 import * as start from './start.bench'
+import * as timeline from './timeline.bench'
 
 type Bench = { run(context?: BrowserContext): Promise<BenchResult> }
 const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number }> = {
@@ -37,6 +39,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   cli: { module: cli, browser: false, limitMs: 5 * 60_000 },
   sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
   engines: { module: engines, browser: false, limitMs: 4 * 60_000 },
+  timeline: { module: timeline, browser: false, limitMs: 4 * 60_000 },
 }
 
 const args = process.argv.slice(2)

@@ -162,7 +162,12 @@ export class AppService {
       ...permissionHandlers({ ...team, openHost: () => this.host }),
       ...reviewHandlers(team.host),
       ...taskHandlers(team.host),
-      ...timelineHandlers(team.host),
+      ...timelineHandlers({
+        host: team.host,
+        prices: () => this.settings.read().prices ?? {},
+        configDirectory: this.options.configDirectory,
+        nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
+      }),
       ...undoHandlers(team.host),
       ...projectHandlers({
         ...team,

@@ -20,6 +20,7 @@ import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
+import { timeline } from './timeline-command'
 import { mcp } from './mcp-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
@@ -253,6 +254,7 @@ export const commands: Readonly<Record<string, Command>> = {
   team,
   search,
   export: exportCommand,
+  timeline,
   review,
   remove,
   tasks,

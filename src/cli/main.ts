@@ -49,6 +49,15 @@ Commands:
   export [--agent A] --format md|jsonl [--out FILE]
                          an agent's transcript, or the whole team's history (every
                          transcript and inbox), as Markdown or JSONL
+  timeline [--since DATE|DURATION] [--agent A[,B]] [--kind K[,K]] [--json]
+                         everything the team did, in order: messages (with their delivery),
+                         statuses, model turns (tokens, cost), tool calls, tasks, approvals,
+                         budget pauses, compactions, commits, merges, checks, reactions,
+                         scheduled runs; --since 2026-12-01 or 30m, 1h, 2d; --json: one
+                         object a line (at as ISO time, kind, agent, id, …)
+  timeline --summary [--since DATE|DURATION]
+                         while you were away (default: the last day): what finished, what
+                         failed, what waits for you, and what it cost
   serve [--port N]       browser mode: run the team headless and serve the app at
                          http://127.0.0.1:PORT (a free port when --port is 0 or not given);
                          open the printed address, which carries the launch's secret token
@@ -214,6 +223,8 @@ const options = {
   approval: { type: 'string' },
   engine: { type: 'string' },
   always: { type: 'boolean', default: false },
+  kind: { type: 'string' },
+  summary: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -254,7 +265,7 @@ export type ParsedOptions = {
   agent?: string
   /** search: tool calls and results of this tool only. */
   tool?: string
-  /** search: a date range (`2026-12-01`, `2026-12-01T18:00Z`). */
+  /** search: a date range (`2026-12-01`, `2026-12-01T18:00Z`); timeline --since: also `1h`. */
   since?: string
   until?: string
   /** export: md or jsonl. */
@@ -303,6 +314,10 @@ export type ParsedOptions = {
   engine?: string
   /** approve --always. */
   always?: boolean
+  /** timeline --kind: entry kinds, comma-separated. */
+  kind?: string
+  /** timeline --summary: the away digest. */
+  summary?: boolean
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */

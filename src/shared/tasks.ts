@@ -40,6 +40,12 @@ export const taskNoteSchema = z.object({
   at: z.number(),
   by: z.string().max(64),
   text: z.string().max(10_000),
+  /**
+   * The task's status and owner once this change was made (the timeline's replay of the board);
+   * notes written before these fields have neither.
+   */
+  status: z.enum(TASK_STATUSES).optional(),
+  owner: z.string().min(1).max(64).nullable().optional(),
 })
 export type TaskNote = z.infer<typeof taskNoteSchema>
 

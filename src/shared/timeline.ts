@@ -106,6 +106,12 @@ export const timelineEntrySchema = z.object({
   usd: z.number().nullable().optional(),
   /** status: the agent's status from this moment (for replay's roster). */
   status: z.string().optional(),
+  /**
+   * status and budget: why, as data (`budget`, `round-cap`, `stopped`…; roster.ts's causes);
+   * check and reaction: the reaction's kind (`check`, `nudge`, `escalate`, `conflict`, `fold`);
+   * schedule: the run's event (`started`, `capped`, `finished`, `skipped`, `waiting`).
+   */
+  cause: z.string().optional(),
   /** task: the task as it stood after this event (for replay's board). */
   task: z
     .object({

@@ -99,8 +99,18 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
       )
       .optional(),
   }),
-  /** A lifecycle mark: an activation ended, the round cap was hit, an error stopped a turn. */
-  z.object({ ...base, kind: z.literal('status'), status: z.string(), reason: z.string() }),
+  /**
+   * A lifecycle mark: an activation ended, the round cap was hit, an error stopped a turn.
+   * `cause` is the status's cause as data (roster.ts's StatusCause: `budget` for a budget pause,
+   * `round-cap`, `stopped`…), written when it has one; records written before it have none.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('status'),
+    status: z.string(),
+    reason: z.string(),
+    cause: z.string().max(64).optional(),
+  }),
   /**
    * The conversation was compacted: the records up to `through_seq` were summarized, and from
    * here the model sees `identity`, `summary`, then the records after `through_seq` verbatim.

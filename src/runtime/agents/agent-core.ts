@@ -161,7 +161,12 @@ export abstract class AgentCore implements TeamAgent {
   protected settle(end: ActivationEnd): void {
     const outcome = describeEnd(end)
     if (outcome.record !== null)
-      this.record({ kind: 'status', status: outcome.status, reason: outcome.record })
+      this.record({
+        kind: 'status',
+        status: outcome.status,
+        reason: outcome.record,
+        ...(outcome.facts.cause === null ? {} : { cause: outcome.facts.cause }),
+      })
     this.store.saveTotals()
     // A refused key is reported once for the whole team by the host, not per agent.
     if (end.kind === 'error' && end.code !== 'auth')

@@ -11,7 +11,7 @@ import {
 import { changedPaths, diffBetween } from './diff'
 import { mergeBranch } from './merge'
 import { TaskMarks, taskRef } from './task-marks'
-import { turnStartRef, Worktrees } from './worktrees'
+import { mergeRef, turnStartRef, Worktrees } from './worktrees'
 import type { WorktreeRecord } from './worktree-records'
 import type { Member, RosterFile } from '../../shared/roster'
 
@@ -276,9 +276,20 @@ export class TeamWorktrees {
       confirm: options.confirm,
     })
     this.changed.clear()
-    if (result.outcome === 'merged')
+    if (result.outcome === 'merged') {
+      await this.recordMerge(name, result.commit)
       for (const listener of this.mergeListeners) listener(name, result)
+    }
     return result
+  }
+
+  /** Marks a merge as the app's (mergeRef); a failure to is reported, the merge stands. */
+  private async recordMerge(name: string, commit: string): Promise<void> {
+    try {
+      await this.git.setRef(mergeRef(name, commit), commit)
+    } catch (error) {
+      this.deps.report?.(error)
+    }
   }
 
   /** Hands a conflict back: the teammate is told which files and how to resolve them. */

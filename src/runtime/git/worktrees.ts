@@ -24,6 +24,15 @@ export function turnStartRef(name: string): string {
   return `refs/agent-teams/turn-start/${name}`
 }
 
+/**
+ * The ref that records a merge the app made of `name`'s branch (the window's Accept, `review
+ * merge`): its commit, kept in the ref ledger like every ref of the app's, so the timeline can
+ * tell the app's merges from anyone's.
+ */
+export function mergeRef(name: string, commit: string): string {
+  return `refs/agent-teams/merges/${name}/${commit}`
+}
+
 /** Where a workspace's worktrees and the app's record of them are kept. */
 export interface WorktreePlaces {
   readonly workspace: string

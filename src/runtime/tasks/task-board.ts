@@ -244,7 +244,7 @@ export class TaskBoard {
   }
 
   private note(task: Task, by: string, text: string): void {
-    task.notes.push({ at: this.now(), by, text })
+    task.notes.push({ at: this.now(), by, text, status: task.status, owner: task.owner })
   }
 
   private now(): number {
