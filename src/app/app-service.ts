@@ -35,6 +35,7 @@ import { TeamHistory } from '../runtime/history/team-history'
 import { reviewHandlers } from './review-handlers'
 import { timelineHandlers } from './timeline-handlers'
 import { undoHandlers } from './undo-handlers'
+import { reactionHandlers } from './reaction-handlers'
 import { taskHandlers } from './task-handlers'
 import { agentHandlers } from './agent-handlers'
 import { permissionHandlers } from './permission-handlers'
@@ -164,6 +165,7 @@ export class AppService {
       ...taskHandlers(team.host),
       ...timelineHandlers(team.host),
       ...undoHandlers(team.host),
+      ...reactionHandlers(team.host),
       ...projectHandlers({
         ...team,
         templates: TemplateStore.inConfigFolder(this.options.configDirectory),
