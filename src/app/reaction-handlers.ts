@@ -13,9 +13,6 @@ export function reactionHandlers(requireHost: () => TeamHost): Handlers {
   return {
     getReactions: async () => requireHost().reactions.view(),
     // The person's change: a trusted workspace stays trusted (the check command is a grant).
-    setReactions: async (change) => {
-      const host = requireHost()
-      return host.trust.keep(() => host.reactions.set(change))
-    },
+    setReactions: async (change) => requireHost().reactions.set(change),
   }
 }

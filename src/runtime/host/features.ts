@@ -149,6 +149,7 @@ export function createFeatures(
     tasks,
     needsYou,
     trusted: () => trust.isTrusted(),
+    keep: (change) => trust.keep(change),
     sandbox: teamBashSandbox({
       team,
       worktrees,

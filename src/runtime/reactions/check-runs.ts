@@ -95,6 +95,13 @@ export class CheckRuns {
     return this.refreshing
   }
 
+  /** Resolves once the branch reads under way and the runs they started have ended. */
+  async settled(): Promise<void> {
+    await this.refreshing
+    while (this.running.size > 0)
+      await Promise.all([...this.running.values()].map((run) => run.done))
+  }
+
   /** Stops what runs (its process group is killed) and waits for it. */
   async close(): Promise<void> {
     this.closed = true

@@ -17,6 +17,7 @@ export interface ReactionParts {
   readonly tasks: TeamTasks
   readonly needsYou: NeedsYou
   readonly trusted: () => boolean
+  readonly keep: <T>(change: () => T) => T
   /** The rules the agents' bash runs with: the check runs under the same, as its teammate. */
   readonly sandbox: BashSandboxOptions
   readonly clock: Clock
@@ -34,6 +35,7 @@ export function createTeamReactions(parts: ReactionParts): TeamReactions {
     clock: parts.clock,
     ids: parts.ids,
     trusted: parts.trusted,
+    keep: parts.keep,
     send: (to, content, extra) => {
       team.send({ from: REACTIONS_SENDER, to, content, extra })
     },

@@ -34,6 +34,8 @@ export interface TeamReactionsDependencies {
   readonly ids: IdSource
   /** Whether the person trusts the workspace: no reaction runs or wakes anyone until then. */
   readonly trusted: () => boolean
+  /** Runs the person's own change so that a trusted workspace stays trusted (it is a grant). */
+  readonly keep: <T>(change: () => T) => T
   /** Mail from the reactions to an agent (a reserved sender). */
   readonly send: (to: string, content: string, extra: Record<string, unknown>) => void
   readonly publish: (event: TeamEvent) => void
@@ -120,6 +122,11 @@ export class TeamReactions {
     return this.checks.branchesChanged()
   }
 
+  /** Resolves once no check runs or waits (tests; a clean close). */
+  checksSettled(): Promise<void> {
+    return this.checks.settled()
+  }
+
   /**
    * A merge of `name`'s branch conflicted: with the reaction on (and the workspace trusted) the
    * owner gets the files and what to do. Returns whether it was sent.
@@ -154,9 +161,12 @@ export class TeamReactions {
     return this.checks.resultOf(name)
   }
 
-  /** The person's change: written atomically, then shown. */
+  /**
+   * The person's change: written atomically, then shown. A trusted workspace stays trusted: the
+   * check command is a grant, and this one is the person's.
+   */
   set(change: ReactionsChange): ReactionsView {
-    writeReactionsConfig(this.deps.paths, change)
+    this.deps.keep(() => writeReactionsConfig(this.deps.paths, change))
     this.changed()
     return this.view()
   }
