@@ -23,6 +23,7 @@ import { exportCommand, search } from './history-commands'
 import { mcp } from './mcp-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
+import { reactions } from './reactions-command'
 import { oneLine, UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -258,6 +259,7 @@ export const commands: Readonly<Record<string, Command>> = {
   tasks,
   mcp,
   trust: trustCommand,
+  reactions,
   queue,
   approve,
   deny,
