@@ -72,6 +72,8 @@ export function ReactionsField() {
   const view = useAppStore((state) => state.reactions)
   const load = useCommand(getReactions)
   const { run } = load
+  // Kept here: a save brings a new view, which gives the form a fresh start (its key).
+  const [saved, setSaved] = useState(false)
   useEffect(() => {
     void run()
   }, [run])
@@ -85,18 +87,30 @@ export function ReactionsField() {
           <InlineError error={load.error} />
         )
       ) : (
-        <ReactionsForm key={JSON.stringify(view.config)} view={view} />
+        <ReactionsForm
+          key={JSON.stringify(view.config)}
+          view={view}
+          saved={saved}
+          onSaved={setSaved}
+        />
       )}
     </fieldset>
   )
 }
 
-function ReactionsForm({ view }: { readonly view: ReactionsView }) {
+function ReactionsForm({
+  view,
+  saved,
+  onSaved,
+}: {
+  readonly view: ReactionsView
+  readonly saved: boolean
+  readonly onSaved: (saved: boolean) => void
+}) {
   const setReactions = useAppStore((state) => state.setReactions)
   const save = useCommand(setReactions)
   const [draft, setDraft] = useState<Draft>(() => draftOf(view.config))
   const [problem, setProblem] = useState<string | null>(null)
-  const [saved, setSaved] = useState(false)
   const ids = {
     command: useId(),
     timeout: useId(),
@@ -109,7 +123,7 @@ function ReactionsForm({ view }: { readonly view: ReactionsView }) {
   }
   const edit = (change: Partial<Draft>): void => {
     setDraft((current) => ({ ...current, ...change }))
-    setSaved(false)
+    onSaved(false)
   }
   return (
     <>
@@ -214,7 +228,7 @@ function ReactionsForm({ view }: { readonly view: ReactionsView }) {
               return
             }
             setProblem(null)
-            void save.run(result.change).then((outcome) => setSaved(outcome.ok))
+            void save.run(result.change).then((outcome) => onSaved(outcome.ok))
           }}
         >
           {save.pending ? 'Saving…' : 'Save reactions'}
