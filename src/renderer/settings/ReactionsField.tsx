@@ -138,8 +138,23 @@ function ReactionsForm({
           {view.problem}
         </p>
       )}
+      <p className="muted reactions-counts" data-testid="reaction-counts">
+        So far: {REACTION_KINDS.map((kind) => `${kind} ${view.counts[kind]}`).join(' · ')}
+        {view.unreadable_lines > 0 ? ` (${view.unreadable_lines} unreadable lines)` : ''}
+      </p>
+      {view.checks.length === 0 ? null : (
+        <ul className="reactions-checks">
+          {view.checks.map((check) => (
+            <li key={check.agent} className={`reactions-check reactions-check-${check.state}`}>
+              <strong>{check.agent}</strong>: {check.summary} on {check.commit?.slice(0, 9) ?? '?'}
+            </li>
+          ))}
+        </ul>
+      )}
+      <label htmlFor={ids.command} className="reactions-command-label">
+        Check command
+      </label>
       <div className="reactions-grid">
-        <label htmlFor={ids.command}>Check command</label>
         <input
           id={ids.command}
           type="text"
@@ -164,7 +179,6 @@ function ReactionsForm({
           />{' '}
           Nudge an agent working without a word
         </label>
-        <span />
         <label htmlFor={ids.stallAfter}>after</label>
         <input
           id={ids.stallAfter}
@@ -182,7 +196,6 @@ function ReactionsForm({
           />{' '}
           Nudge an agent idle with a task in progress
         </label>
-        <span />
         <label htmlFor={ids.idleAfter}>after</label>
         <input
           id={ids.idleAfter}
@@ -192,7 +205,6 @@ function ReactionsForm({
           onChange={(event) => edit({ idleAfter: event.target.value })}
         />
         <span>No move after a nudge: Needs-you and a notification</span>
-        <span />
         <label htmlFor={ids.escalate}>after</label>
         <input
           id={ids.escalate}
@@ -235,19 +247,6 @@ function ReactionsForm({
         </button>
         {saved ? <span className="muted">Saved.</span> : null}
       </div>
-      <p className="muted reactions-counts" data-testid="reaction-counts">
-        So far: {REACTION_KINDS.map((kind) => `${kind} ${view.counts[kind]}`).join(' · ')}
-        {view.unreadable_lines > 0 ? ` (${view.unreadable_lines} unreadable lines)` : ''}
-      </p>
-      {view.checks.length === 0 ? null : (
-        <ul className="reactions-checks">
-          {view.checks.map((check) => (
-            <li key={check.agent} className={`reactions-check reactions-check-${check.state}`}>
-              <strong>{check.agent}</strong>: {check.summary} on {check.commit?.slice(0, 9) ?? '?'}
-            </li>
-          ))}
-        </ul>
-      )}
     </>
   )
 }
