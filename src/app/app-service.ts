@@ -35,6 +35,7 @@ import { TeamHistory } from '../runtime/history/team-history'
 import { reviewHandlers } from './review-handlers'
 import { timelineHandlers } from './timeline-handlers'
 import { undoHandlers } from './undo-handlers'
+import { reactionHandlers } from './reaction-handlers'
 import { taskHandlers } from './task-handlers'
 import { agentHandlers } from './agent-handlers'
 import { permissionHandlers } from './permission-handlers'
@@ -169,6 +170,7 @@ export class AppService {
         nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
       }),
       ...undoHandlers(team.host),
+      ...reactionHandlers(team.host),
       ...projectHandlers({
         ...team,
         templates: TemplateStore.inConfigFolder(this.options.configDirectory),

@@ -24,6 +24,7 @@ import { timeline } from './timeline-command'
 import { mcp } from './mcp-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
+import { reactions } from './reactions-command'
 import { oneLine, UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -260,6 +261,7 @@ export const commands: Readonly<Record<string, Command>> = {
   tasks,
   mcp,
   trust: trustCommand,
+  reactions,
   queue,
   approve,
   deny,

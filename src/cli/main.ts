@@ -69,6 +69,19 @@ Commands:
                          add a stdio or Streamable HTTP server to .team/mcp.json
   mcp remove <name>      remove a server added with mcp add
 
+  reactions [--json]     the team's reactions (check command, nudges, escalation, conflicts)
+                         and how many of each it had, with each teammate's last check
+  reactions set check --command CMD [--timeout 10m] | --off
+                         run CMD in a teammate's sandbox after each of its commits; a
+                         failure goes to its inbox with the output's tail
+  reactions set stall|idle-task --after 10m | --off
+                         nudge an agent working without a word, or idle with a task in
+                         progress, after that long
+  reactions set escalate --after 10m
+                         no move that long after a nudge: Needs-you and a notification
+  reactions set conflicts on|off
+                         send a merge conflict to the branch's owner
+
   trust [--json]         whether you trust this workspace, and everything it grants its
                          agents: MCP servers as they would run (env values, addresses with
                          their queries, headers; secrets marked), the files they run with
@@ -225,6 +238,10 @@ const options = {
   always: { type: 'boolean', default: false },
   kind: { type: 'string' },
   summary: { type: 'boolean', default: false },
+  command: { type: 'string' },
+  timeout: { type: 'string' },
+  after: { type: 'string' },
+  off: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -318,6 +335,11 @@ export type ParsedOptions = {
   kind?: string
   /** timeline --summary: the away digest. */
   summary?: boolean
+  /** reactions set check --command CMD --timeout DURATION, stall --after DURATION, --off. */
+  command?: string
+  timeout?: string
+  after?: string
+  off?: boolean
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */

@@ -53,6 +53,19 @@ export function describeTrust(view: TrustView): string[] {
         `  ${oneLine(profile.name)}: approvals ${profile.approval}; tools ${profile.tools.map(oneLine).join(', ') || 'none'}; MCP tools ${profile.mcp ? 'yes' : 'no'}${profile.description ? `; ${oneLine(profile.description)}` : ''}${mark(profile.key)}`,
       )
   }
+  const checks = grants.checks ?? []
+  if (checks.length > 0) {
+    lines.push(
+      '',
+      view.sandbox.available
+        ? 'Check command (.team/reactions.json: run after each teammate commit, in its sandbox):'
+        : 'Check command (.team/reactions.json: run after each teammate commit; there is no OS sandbox here, so each run asks you first):',
+    )
+    for (const check of checks)
+      lines.push(
+        `  ${oneLine(check.command)}  (killed after ${check.timeout_seconds} s)${mark(check.key)}`,
+      )
+  }
   const removed = view.changes.filter((change) => change.change === 'removed')
   if (removed.length > 0)
     lines.push(

@@ -27,6 +27,9 @@ export const UNDO_COMMAND_NAMES = [
   'redoUndo',
 ] as const
 
+/** The reactions' commands (src/shared/reactions-contract.ts). */
+export const REACTION_COMMAND_NAMES = ['getReactions', 'setReactions'] as const
+
 export const commandNames = [
   'getInfo',
   'getSnapshot',
@@ -83,6 +86,7 @@ export const commandNames = [
   'answerNeedsYou',
   ...TIMELINE_COMMAND_NAMES,
   ...UNDO_COMMAND_NAMES,
+  ...REACTION_COMMAND_NAMES,
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

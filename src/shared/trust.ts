@@ -10,7 +10,7 @@ import { sandboxStatusSchema } from './sandbox'
  * record keeps a fingerprint of the grants agreed to, and grants that no longer match ask again.
  *
  * Every item carries a `key` (`mcp:<name>`, `file:<path>`, `host:<host>`,
- * `rule:<agent>:<tool>:<pattern>`, `profile:<name>`), by which a change names it.
+ * `rule:<agent>:<tool>:<pattern>`, `profile:<name>`, `check:command`), by which a change names it.
  */
 
 /** A value as the configuration writes it and as it runs (`${VAR}` replaced). */
@@ -92,6 +92,14 @@ export const profileGrantSchema = z.object({
 })
 export type ProfileGrant = z.infer<typeof profileGrantSchema>
 
+/** `.team/reactions.json`'s check command: run by the app after each teammate's commit. */
+export const checkGrantSchema = z.object({
+  key: grantKey,
+  command: z.string(),
+  timeout_seconds: z.number(),
+})
+export type CheckGrant = z.infer<typeof checkGrantSchema>
+
 export const workspaceGrantsSchema = z.object({
   mcpServers: z.array(mcpServerGrantSchema),
   files: z.array(scriptFileGrantSchema),
@@ -101,6 +109,8 @@ export const workspaceGrantsSchema = z.object({
   approveAlways: z.array(ruleGrantSchema),
   /** `.team/profiles.json`. */
   profiles: z.array(profileGrantSchema),
+  /** `.team/reactions.json`'s check command (absent from views made before reactions). */
+  checks: z.array(checkGrantSchema).optional(),
 })
 export type WorkspaceGrants = z.infer<typeof workspaceGrantsSchema>
 

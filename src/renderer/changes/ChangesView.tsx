@@ -4,6 +4,7 @@ import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { describeFailure, type CommandFailure } from '../store/failures'
 import { ChangesActions } from './ChangesActions'
+import { ChangesCheck } from './ChangesCheck'
 import { ChangesFile, type DiffLayout } from './ChangesFile'
 import { ChangesScopePicker, scopeParams, type ChangesScope } from './ChangesScope'
 import { InlineError } from '../ui/Dialog'
@@ -93,6 +94,7 @@ export function ChangesView({ name }: { readonly name: string }) {
         </button>
       </div>
       <InlineError error={error} />
+      <ChangesCheck name={name} />
       {diff === null ? null : (
         <>
           <p className="changes-summary" data-testid="changes-summary">

@@ -1,3 +1,4 @@
+import type { ReactionsView } from '../../shared/reactions'
 import type { McpState } from '../../shared/mcp'
 import type { TrustView } from '../../shared/trust'
 import type {
@@ -156,6 +157,8 @@ export interface TeamData {
    * after this window merged, handed back or removed a branch: the branch lines ask again.
    */
   readonly branchesVersion: number
+  /** The team's reactions (settings, counts, each teammate's last check); null until asked. */
+  readonly reactions: ReactionsView | null
 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
@@ -184,6 +187,7 @@ export const initialTeamData: TeamData = {
   trust: null,
   needsYou: {},
   branchesVersion: 0,
+  reactions: null,
 }
 
 export function agentFromView(view: AgentView): AgentState {

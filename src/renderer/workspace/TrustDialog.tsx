@@ -111,7 +111,8 @@ function Grants({ view }: { readonly view: TrustView }) {
       grants.files.length +
       grants.allowedHosts.length +
       grants.approveAlways.length +
-      grants.profiles.length ===
+      grants.profiles.length +
+      (grants.checks ?? []).length ===
     0
   return (
     <div className="trust-grants">
@@ -190,6 +191,24 @@ function Grants({ view }: { readonly view: TrustView }) {
                 {profile.mcp ? 'yes' : 'no'}
                 {profile.description ? ` · ${profile.description}` : ''}
               </div>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {(grants.checks ?? []).length > 0 ? (
+        <Section
+          title="Check command"
+          note={
+            view.sandbox.available
+              ? '.team/reactions.json: run after each teammate commit, in its sandbox.'
+              : '.team/reactions.json: run after each teammate commit; with no OS sandbox here, each run asks you first.'
+          }
+        >
+          {(grants.checks ?? []).map((check) => (
+            <li key={check.key} className="trust-item">
+              <code>{check.command}</code>
+              {mark(check.key)}
+              <div className="trust-detail">killed after {check.timeout_seconds} s</div>
             </li>
           ))}
         </Section>

@@ -22,6 +22,9 @@ import { readTeamSandbox } from '../sandbox/team-hosts'
 import { TeamWorktrees, type TeamWorktreesDependencies } from '../git/team-worktrees'
 import type { BashSandboxHooks } from '../tools/basic-tools'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
+import type { TeamReactions } from '../reactions/team-reactions'
+import { createTeamReactions } from '../reactions/team-reactions-factory'
+import { teamBashSandbox } from './team-bash-sandbox'
 
 /**
  * The team's features beside its agents: worktrees and review, the s10 protocols, MCP servers,
@@ -47,6 +50,8 @@ export interface HostFeatures {
   readonly allowedHosts: () => readonly string[]
   /** Where the sandbox's blocks (bash's and servers') and unsandboxed commands go. */
   readonly sandboxHooks: BashSandboxHooks
+  /** Checks after commits, nudges, conflicts to their owners, folded wakes (reactions/). */
+  readonly reactions: TeamReactions
 }
 
 /** What the features call back on the host: its agents and the person's commands. */
@@ -137,6 +142,26 @@ export function createFeatures(
           workspace: team.paths.workspace,
           onChange: () => team.publish(branchesChangedEvent()),
         }).catch(() => null)
+  const report = options.report ?? reportToStderr
+  const reactions = createTeamReactions({
+    team,
+    worktrees,
+    tasks,
+    needsYou,
+    trusted: () => trust.isTrusted(),
+    keep: (change) => trust.keep(change),
+    sandbox: teamBashSandbox({
+      team,
+      worktrees,
+      allowedHosts,
+      hooks: sandboxHooks,
+      unreadable: options.privateFolders,
+    }),
+    clock,
+    ids,
+    report,
+    tickMs: options.reactionTickMs,
+  })
   return {
     worktrees,
     protocols,
@@ -151,6 +176,7 @@ export function createFeatures(
     trust,
     allowedHosts,
     sandboxHooks,
+    reactions,
   }
 }
 

@@ -62,6 +62,7 @@ import { writeTeamSandbox } from '../sandbox/team-hosts'
 import { TeamPaths } from '../team/paths'
 import type { TeamTasks } from '../tasks/team-tasks'
 import type { TaskAutomation } from '../tasks/task-automation'
+import type { TeamReactions } from '../reactions/team-reactions'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -92,6 +93,8 @@ export class TeamHost {
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
   readonly needsYou: NeedsYou
   readonly profiles: ProfileStore
+  /** Checks after commits, nudges, conflicts sent to their owners, folded wakes. */
+  readonly reactions: TeamReactions
   /**
    * Whether the person trusts what the workspace grants. Until then its MCP servers, allowed
    * hosts, "approve always" rules and custom profiles do not apply, and only the person wakes
@@ -134,6 +137,7 @@ export class TeamHost {
     this.taskAutomation = features.taskAutomation
     this.reviewMerges = features.reviewMerges
     this.gitRefs = features.gitRefs
+    this.reactions = features.reactions
     this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
       modelChoice: (name) => this.modelChoice(name),
@@ -166,6 +170,7 @@ export class TeamHost {
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
       host.hostTrust.goOn()
+      void host.reactions.seed()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -421,6 +426,7 @@ export class TeamHost {
     this.subscription.dispose()
     this.taskAutomation.close()
     this.reviewMerges.dispose()
+    await this.reactions.close()
     await this.worktrees.close()
     const refs = await this.gitRefs
     refs?.close()
@@ -446,6 +452,7 @@ export class TeamHost {
       worktrees: this.worktrees,
       taskAutomation: this.taskAutomation,
       needsYou: this.needsYou,
+      reactions: this.reactions,
       leadWakesOnMessages: this.options.leadWakesOnMessages !== false,
       // Mail appended from outside wakes no one in a workspace the person has not trusted.
       outsideMailWakes: () => this.trust.isTrusted(),

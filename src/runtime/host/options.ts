@@ -61,4 +61,9 @@ export interface HostOptions {
    * which looks Claude Code up; tests give their own ("not installed").
    */
   readonly engineAvailability?: () => readonly EngineAvailability[]
+  /**
+   * How often the reactions' stall watch looks at the agents, in ms (default 5,000); null: only
+   * when `host.reactions.tick()` is called (tests, with their own clock).
+   */
+  readonly reactionTickMs?: number | null
 }

@@ -19,6 +19,14 @@ export class TeamPaths {
   get sandboxSettings(): string {
     return join(this.root, 'sandbox.json')
   }
+  /** The team's reactions: check command, nudges, conflicts (reactions/config-file.ts). */
+  get reactionsConfig(): string {
+    return join(this.root, 'reactions.json')
+  }
+  /** Every reaction the app had, one line each, appended (`shared/unattended-log.ts`). */
+  get reactionsLog(): string {
+    return join(this.root, 'reactions.jsonl')
+  }
   /** MCP servers added in the window or the CLI (the workspace's own are in `.mcp.json`). */
   get mcpServers(): string {
     return join(this.root, 'mcp.json')

@@ -1,4 +1,5 @@
 import type {
+  CheckGrant,
   HostGrant,
   McpServerGrant,
   ProfileGrant,
@@ -9,6 +10,7 @@ import { readMcpConfiguration, type ConfiguredServer } from '../mcp/config'
 import { needsYouPath, readNeedsYou } from '../needs-you/store'
 import { profilesPath, readProfiles } from '../permissions/profile-store'
 import { readTeamSandbox } from '../sandbox/team-hosts'
+import { readReactionsConfig } from '../reactions/config-file'
 import type { TeamPaths } from '../team/paths'
 import { candidatePaths, namedFiles, type ServerTexts } from './script-files'
 import { maskedEnvironment, shown, shownNamed } from './secret-marks'
@@ -17,7 +19,7 @@ import { maskedEnvironment, shown, shownNamed } from './secret-marks'
 export interface GrantsReading {
   readonly grants: WorkspaceGrants
   readonly problems: string[]
-  /** The files whose change may change the grants: the five grant files and the named paths. */
+  /** The files whose change may change the grants: the six grant files and the named paths. */
   readonly inputs: string[]
 }
 
@@ -29,6 +31,7 @@ export function grantFiles(paths: TeamPaths): string[] {
     paths.sandboxSettings,
     needsYouPath(paths),
     profilesPath(paths),
+    paths.reactionsConfig,
   ]
 }
 
@@ -62,6 +65,7 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
       allowedHosts,
       approveAlways: readRules(paths, problems),
       profiles: readProfileGrants(paths, problems),
+      checks: readCheckGrants(paths, problems),
     },
     problems,
     inputs: [...grantFiles(paths), ...candidatePaths(paths.workspace, texts)],
@@ -135,6 +139,16 @@ function readRules(paths: TeamPaths, problems: string[]): RuleGrant[] {
     problems.push(error instanceof Error ? error.message : String(error))
     return []
   }
+}
+
+/** The check command the app would run after each commit (reactions), as the file gives it. */
+function readCheckGrants(paths: TeamPaths, problems: string[]): CheckGrant[] {
+  const reading = readReactionsConfig(paths)
+  if (reading.problem !== null) problems.push(reading.problem)
+  const check = reading.config.check
+  return check === null
+    ? []
+    : [{ key: 'check:command', command: check.command, timeout_seconds: check.timeout_seconds }]
 }
 
 function readProfileGrants(paths: TeamPaths, problems: string[]): ProfileGrant[] {

@@ -1,3 +1,9 @@
+import {
+  applyReactionsChange,
+  DEFAULT_REACTIONS,
+  type ReactionsChange,
+  type ReactionsView,
+} from '../../../src/shared/reactions'
 import { vi } from 'vitest'
 import type {
   AgentTeamsApi,
@@ -119,6 +125,8 @@ export interface FakeOptions {
   readonly sandbox?: SandboxView
   /** What getEngines answers (default: both engines available). */
   readonly engines?: readonly EngineAvailability[]
+  /** What getReactions answers (default: the defaults, trusted, nothing counted). */
+  readonly reactions?: ReactionsView
 }
 
 /** An engine as getEngines answers it (default: available, its needs and costs in short). */
@@ -190,6 +198,14 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
   const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
   const team = options.snapshot ?? snapshot({ offline: options.offline ?? false })
   const settings = options.settings ?? settingsView()
+  let reactions: ReactionsView = options.reactions ?? {
+    config: DEFAULT_REACTIONS,
+    problem: null,
+    trusted: true,
+    counts: { check: 0, nudge: 0, escalate: 0, conflict: 0, fold: 0 },
+    unreadable_lines: 0,
+    checks: [],
+  }
   let sandbox: SandboxView = options.sandbox ?? {
     status: { available: true, mechanism: 'bubblewrap' },
     team: workspace === null ? null : { allowedHosts: [], problem: null },
@@ -292,6 +308,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       summary: `Removed ${name} from the team.`,
     })),
     getSandbox: vi.fn(async () => sandbox),
+    getReactions: vi.fn(async () => reactions),
+    setReactions: vi.fn(async (change: ReactionsChange) => {
+      reactions = { ...reactions, config: applyReactionsChange(reactions.config, change) }
+      return reactions
+    }),
     setAllowedHosts: vi.fn(async ({ hosts }: { hosts: string[] }) => {
       sandbox = { ...sandbox, team: { allowedHosts: hosts, problem: null } }
       return sandbox
