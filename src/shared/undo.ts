@@ -90,3 +90,54 @@ export const checkpointPolicySchema = z.object({
   maxAgeDays: z.number().min(0.01).max(3650),
 })
 export type CheckpointPolicy = z.infer<typeof checkpointPolicySchema>
+
+/** The fields of a transcript's `undo` record that say which records are undone. */
+export interface UndoMark {
+  readonly kind: string
+  readonly undo_id?: string
+  readonly from_seq?: number
+  readonly to_seq?: number
+  readonly redo_of?: string
+}
+
+/**
+ * Which transcript records are undone now, as `[from, to]` seq ranges: every `undo` record
+ * marks its range, and a redo (`redo_of`) takes the marking of the undo it names back. A pure
+ * fold over the records in order; what the window and the CLI draw as "undone".
+ */
+export function undoneRanges(records: Iterable<UndoMark>): Array<readonly [number, number]> {
+  const ranges = new Map<string, readonly [number, number]>()
+  for (const record of records) {
+    if (record.kind !== 'undo' || record.undo_id === undefined) continue
+    if (record.redo_of !== undefined) ranges.delete(record.redo_of)
+    ranges.set(record.undo_id, [record.from_seq ?? 0, record.to_seq ?? -1])
+  }
+  return [...ranges.values()]
+}
+
+/** Whether the record `seq` is in one of `ranges` (`undoneRanges`). */
+export function isUndone(ranges: ReadonlyArray<readonly [number, number]>, seq: number): boolean {
+  return ranges.some(([from, to]) => seq >= from && seq <= to)
+}
+
+/** An `undo` record in words, for the CLI, search, exports and summaries. */
+export function undoWords(record: {
+  readonly from_seq: number
+  readonly to_seq: number
+  readonly checkpoint: number
+  readonly redo_of?: string
+  readonly restored: readonly string[]
+  readonly kept: readonly string[]
+  readonly reset_to: string | null
+  readonly by: string
+}): string {
+  const what =
+    record.redo_of === undefined
+      ? `${record.by} undid records #${record.from_seq}–#${record.to_seq}`
+      : `${record.by} redid what undo ${record.redo_of} took back (records #${record.from_seq}–#${record.to_seq} are undone by it)`
+  const files = `${record.restored.length} file${record.restored.length === 1 ? '' : 's'} restored to checkpoint ${record.checkpoint}`
+  const kept =
+    record.kept.length === 0 ? '' : `; kept as others left them: ${record.kept.join(', ')}`
+  const reset = record.reset_to === null ? '' : `; branch reset to ${record.reset_to.slice(0, 12)}`
+  return `${what}: ${files}${kept}${reset}.`
+}
