@@ -1,3 +1,4 @@
+import { TeamError } from '../../shared/errors'
 import { teammateBranch } from '../../shared/worktree'
 import type { Checkpoint } from '../../shared/undo'
 import type { TeamWorktrees } from '../git/team-worktrees'
@@ -80,6 +81,22 @@ export class TeamCheckpoints {
     return { folder, state: await snapshotFolder(folder, this.records.last(name)) }
   }
 
+  /**
+   * What `name`'s checkpoints take on disk beyond what its branches hold: the objects only they
+   * keep alive (git's own estimate, `rev-list --disk-usage`).
+   */
+  async diskUsage(name: string): Promise<number> {
+    const commits = [...new Set(this.records.list(name).map((checkpoint) => checkpoint.commit))]
+    const folder = await this.folderOf(name)
+    if (folder === null || commits.length === 0) return 0
+    const result = await folder.git.run(
+      folder.refsCwd,
+      ['rev-list', '--objects', '--disk-usage', '--stdin', '--not', '--branches'],
+      { input: `${commits.join('\n')}\n` },
+    )
+    return result.status === 0 ? Number.parseInt(result.stdout.trim(), 10) || 0 : 0
+  }
+
   /** Drops what the policy no longer keeps, for every agent (after the policy changed). */
   async pruneAll(): Promise<void> {
     for (const name of this.records.names()) {
@@ -151,6 +168,8 @@ export class TeamCheckpoints {
   }
 
   private report(error: unknown): void {
+    // The team closed before the checkpoint's turn in the queue: no turn follows it either.
+    if (error instanceof TeamError && error.code === 'team-closed') return
     if (this.deps.report !== undefined) this.deps.report(error)
     else
       process.stderr.write(
