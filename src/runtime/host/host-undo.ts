@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import type { ControlCommand } from '../../shared/control'
+import { TeamError } from '../../shared/errors'
 import { LEAD, USER } from '../../shared/names'
 import type { TeamAgent } from '../agents/team-agent'
 import { appDataFolder, workspaceDataFolder } from '../fs/app-folders'
@@ -47,4 +49,29 @@ export function hostUndo(parts: HostUndoParts): TeamUndo {
     exclusive: (name, work) => worktrees.enqueue(name, work),
     newId: () => `undo-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
   })
+}
+
+/** The person's undo from the CLI, run by the team: its outcome written for the CLI to read. */
+export async function undoFromControl(
+  undo: TeamUndo,
+  command: Extract<ControlCommand, { command: 'undo' }>,
+): Promise<void> {
+  const { name, undoId } = command
+  try {
+    const result = await undo.apply({
+      name,
+      target: command.target,
+      planId: command.planId,
+      overwrite: command.overwrite,
+      reason: command.reason,
+      by: USER,
+      undoId,
+      ...(command.redoOf === undefined ? {} : { redoOf: command.redoOf }),
+    })
+    undo.journals.writeOutcome(name, undoId, { ok: true, result })
+  } catch (error) {
+    const code = error instanceof TeamError ? error.code : 'internal'
+    const message = error instanceof Error ? error.message : String(error)
+    undo.journals.writeOutcome(name, undoId, { ok: false, code, message })
+  }
 }

@@ -56,7 +56,7 @@ import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import type { TeamCheckpoints } from '../undo/team-checkpoints'
 import type { TeamUndo } from '../undo/team-undo'
-import { hostUndo } from './host-undo'
+import { hostUndo, undoFromControl } from './host-undo'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from '../tools/bash-sandbox'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
@@ -451,6 +451,11 @@ export class TeamHost {
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
+  /** The person's undo from the CLI (control.jsonl); its outcome is written beside its journal. */
+  undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void> {
+    return undoFromControl(this.undo, command)
+  }
+
   private control(command: ControlCommand): void {
     if (this.closed) return
     runControlCommand(this, command, (event) => this.team.publish(event))

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+import { copyFileSync, rmSync } from 'node:fs'
 import { TeamError } from '../../shared/errors'
 import { teammateBranch } from '../../shared/worktree'
 import type { Checkpoint } from '../../shared/undo'
@@ -74,11 +76,26 @@ export class TeamCheckpoints {
     return checkpoint
   }
 
-  /** A snapshot of `name`'s folder now, kept nowhere (a plan compares it with a checkpoint). */
+  /**
+   * A snapshot of `name`'s folder now, kept nowhere (a plan compares it with a checkpoint).
+   * Written with a copy of the app's index for `name`: another process (the CLI beside a
+   * running team) may be taking a checkpoint with that index at the same moment.
+   */
   async snapshot(name: string): Promise<{ folder: UndoFolder; state: FolderState } | null> {
     const folder = await this.folderOf(name)
     if (folder === null) return null
-    return { folder, state: await snapshotFolder(folder, this.records.last(name)) }
+    const copy = `${folder.indexFile}.${process.pid}.${randomBytes(4).toString('hex')}`
+    try {
+      copyFileSync(folder.indexFile, copy)
+    } catch {
+      // No index yet: the snapshot starts from HEAD's tree in the copy's place.
+    }
+    try {
+      const state = await snapshotFolder({ ...folder, indexFile: copy }, this.records.last(name))
+      return { folder, state }
+    } finally {
+      rmSync(copy, { force: true })
+    }
   }
 
   /**

@@ -67,6 +67,10 @@ export class TeamUndo {
     this.journals = new UndoJournals(ports.dataFolder)
   }
 
+  get checkpoints(): TeamCheckpoints {
+    return this.ports.checkpoints
+  }
+
   list(name: string): { checkpoints: StoredCheckpoint[]; policy: CheckpointPolicy } {
     const records = this.ports.checkpoints.records
     return { checkpoints: records.list(name), policy: records.policy() }
