@@ -54,9 +54,17 @@ export function outputIn(
 
 /**
  * Settings for the snapshot's own index: no split index or untracked cache files written beside
- * it or in the repository, whatever the repository's configuration says.
+ * it or in the repository, whatever the repository's configuration says; and the fastest zlib
+ * level for the loose objects it writes (a checkpoint is on the turn's path; gc packs them).
  */
-const INDEX_SETTINGS = ['-c', 'core.splitIndex=false', '-c', 'core.untrackedCache=false']
+const INDEX_SETTINGS = [
+  '-c',
+  'core.splitIndex=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.looseCompression=1',
+]
 
 /**
  * A commit of everything in `folder` now (tracked, untracked and deleted files; ignored ones
