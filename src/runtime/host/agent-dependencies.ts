@@ -54,6 +54,7 @@ export function agentDependenciesFor(
         return root === null ? {} : { workingFolder: root, workingRoot: root }
       }),
     worktrees,
+    checkpoints: features.checkpoints,
     bash: {
       sandbox: teamBashSandbox({
         team,

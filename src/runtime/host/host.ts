@@ -54,6 +54,9 @@ import { Team, type ControlCommand, type TeamListener } from '../team/team'
 import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
+import type { TeamCheckpoints } from '../undo/team-checkpoints'
+import type { TeamUndo } from '../undo/team-undo'
+import { hostUndo, undoFromControl } from './host-undo'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from '../tools/bash-sandbox'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
@@ -83,6 +86,10 @@ export class TeamHost {
   private readonly authAlert: AuthAlert
   /** The teammates' git worktrees and the review loop over their branches. */
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints (undo). */
+  readonly checkpoints: TeamCheckpoints
+  /** Undo of what an agent did, over its checkpoints. */
+  readonly undo: TeamUndo
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
@@ -128,6 +135,14 @@ export class TeamHost {
       this.trust,
     )
     this.worktrees = features.worktrees
+    this.checkpoints = features.checkpoints
+    this.undo = hostUndo({
+      team,
+      worktrees: this.worktrees,
+      checkpoints: this.checkpoints,
+      dataFolder: options.dataFolder,
+      agent: (name) => this.agents.load(name),
+    })
     this.protocols = features.protocols
     this.mcp = features.mcp
     this.profiles = features.profiles
@@ -169,6 +184,8 @@ export class TeamHost {
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
+      // An undo a crash cut short is finished before any agent works on its folder.
+      await host.undo.recover().catch(options.report ?? (() => undefined))
       host.hostTrust.goOn()
       void host.reactions.seed()
       return host
@@ -440,6 +457,11 @@ export class TeamHost {
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
+  /** The person's undo from the CLI (control.jsonl); its outcome is written beside its journal. */
+  undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void> {
+    return undoFromControl(this.undo, command)
+  }
+
   private control(command: ControlCommand): void {
     if (this.closed) return
     runControlCommand(this, command, (event) => this.team.publish(event))

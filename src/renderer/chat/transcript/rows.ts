@@ -160,6 +160,9 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           throughSeq: record.through_seq,
         })
         break
+      // Drawn by the undo UI (the undone turns' mark); no row of its own yet.
+      case 'undo':
+        break
       default:
         assertNever(record, 'transcript record')
     }
