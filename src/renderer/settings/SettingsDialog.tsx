@@ -10,6 +10,7 @@ import { formatNumber } from '../ui/format'
 import { formatUsd } from '../../shared/cost'
 import { PricesField } from './PricesField'
 import { SandboxField } from './SandboxField'
+import { CheckpointPolicyField } from './CheckpointPolicyField'
 import { parsePriceRows, rowsFromPrices, samePrices, type PriceRow } from './price-rows'
 import { useCommand } from '../ui/useCommand'
 
@@ -256,6 +257,7 @@ function SettingsForm({
         />
         <TeamBudgetField />
         <SandboxField />
+        <CheckpointPolicyField />
         <InlineError error={command.error} />
         <DialogFooter
           cancel={{ label: 'Cancel', onClick: onDone }}

@@ -10,6 +10,7 @@ import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
 import type { TurnSpend } from './turn-spend'
 import { TurnSpendView } from './TurnSpendView'
+import { UndoRecordRow } from '../../undo/UndoRecordRow'
 
 /** One row of a conversation: the same rendering for the lead's chat and every transcript. */
 export const RowView = memo(function RowView({
@@ -82,6 +83,8 @@ export const RowView = memo(function RowView({
       )
     case 'compaction':
       return <CompactionMarker row={row} />
+    case 'undo':
+      return <UndoRecordRow agent={agent} record={row.record} redone={row.redone} />
     default:
       return assertNever(row, 'row')
   }

@@ -1,0 +1,111 @@
+import type { Params } from '../../shared/contract'
+import type { Checkpoint, UndoFile, UndoPlan, UndoTarget } from '../../shared/undo'
+
+/** What an undo does to one file, in the person's words. */
+export const CHANGE_WORDS: Readonly<Record<UndoFile['change'], string>> = {
+  A: 'brought back',
+  M: 'restored',
+  D: 'removed',
+}
+
+/** The plan as the dialog shows it, grouped by what the person has to decide. */
+export interface PlanView {
+  /** Files only this agent changed since the checkpoint: the undo restores them. */
+  readonly restores: readonly UndoFile[]
+  /** Files someone else changed since: kept as they are unless the person ticks them. */
+  readonly conflicts: readonly UndoFile[]
+  /** What happens to the agent's commits in the range, in a sentence. */
+  readonly commits: string | null
+  /** Why the undo cannot be done at all (its commits cannot be reset), and the way out. */
+  readonly refusal: string | null
+  /** The records marked "Undone", in words. */
+  readonly turns: string
+}
+
+export function planView(plan: UndoPlan): PlanView {
+  const restores = plan.files.filter((file) => file.changedBy === null)
+  const conflicts = plan.files.filter((file) => file.changedBy !== null)
+  return {
+    restores,
+    conflicts,
+    commits: describeCommits(plan),
+    refusal:
+      plan.commits.action === 'refused'
+        ? (plan.commits.reason ?? 'Its commits cannot be taken back by a reset.')
+        : null,
+    turns:
+      plan.turns.from === plan.turns.to
+        ? `Transcript entry #${plan.turns.from} will be marked Undone; it stays in the transcript.`
+        : `Transcript entries #${plan.turns.from}–#${plan.turns.to} will be marked Undone; they stay in the transcript.`,
+  }
+}
+
+function describeCommits(plan: UndoPlan): string | null {
+  const { count, action } = plan.commits
+  const commits = count === 1 ? '1 commit' : `${count} commits`
+  switch (action) {
+    case 'none':
+      return null
+    case 'reset':
+      return plan.checkpoint.head === null
+        ? `Its branch goes back to where it was, dropping ${commits} ${plan.name} made since.`
+        : `Its branch goes back to ${plan.checkpoint.head.slice(0, 10)}, dropping ${commits} ${plan.name} made since.`
+    case 'refused':
+      return `${plan.name} made ${commits} since, which its branch cannot simply drop.`
+  }
+}
+
+/** Whether Undo can be pressed, and why not. */
+export function applyBlock(plan: UndoPlan): string | null {
+  if (plan.commits.action === 'refused')
+    return 'Undo is off: the commits cannot be reset (see why above).'
+  return null
+}
+
+/**
+ * The undo as planned: the plan's id, and the files someone else changed that the person chose
+ * to overwrite (only files the plan flagged; anything else is not the person's choice here).
+ */
+export function applyParams(plan: UndoPlan, overwrite: ReadonlySet<string>): Params<'applyUndo'> {
+  const chosen = plan.files
+    .filter((file) => file.changedBy !== null && overwrite.has(file.path))
+    .map((file) => file.path)
+  return {
+    name: plan.name,
+    target: plan.target,
+    planId: plan.planId,
+    ...(chosen.length === 0 ? {} : { overwrite: chosen }),
+  }
+}
+
+/** The undo's subject in the dialog's title and the buttons' words. */
+export function describeTarget(target: UndoTarget): string {
+  switch (target.by) {
+    case 'turns':
+      return target.turns === 1 ? 'the last turn' : `the last ${target.turns} turns`
+    case 'task':
+      return `task #${target.task}`
+    case 'checkpoint':
+      return `checkpoint ${target.seq} and after`
+  }
+}
+
+/**
+ * The checkpoint taken before the turn a transcript row belongs to: the latest one taken at or
+ * before the row's record (a turn's checkpoint names its first record). Null when none was.
+ */
+export function checkpointForSeq(
+  checkpoints: readonly Checkpoint[],
+  seq: number,
+): Checkpoint | null {
+  let found: Checkpoint | null = null
+  for (const checkpoint of checkpoints)
+    if (checkpoint.turnSeq <= seq && (found === null || checkpoint.turnSeq > found.turnSeq))
+      found = checkpoint
+  return found
+}
+
+/** Whether any checkpoint was taken while the agent had `task` in progress. */
+export function hasTaskCheckpoint(checkpoints: readonly Checkpoint[], task: string): boolean {
+  return checkpoints.some((checkpoint) => checkpoint.task === task)
+}
