@@ -80,7 +80,8 @@ function UndoneBadge({ name, undone }: { readonly name: string; readonly undone:
     <div className="undone-badge" data-testid="undone-badge">
       <span className="undone-chip">Undone</span>
       <span className="small">
-        by {senderName(range.by)}{' '}
+        {range.isRedo ? 'by a redo, ' : ''}
+        {senderName(range.by)},{' '}
         <time dateTime={isoFromSeconds(range.at)}>{formatSeconds(range.at)}</time> · entries #
         {range.from}–#{range.to}, kept for the record
       </span>

@@ -90,21 +90,6 @@ export function describeTarget(target: UndoTarget): string {
   }
 }
 
-/**
- * The checkpoint taken before the turn a transcript row belongs to: the latest one taken at or
- * before the row's record (a turn's checkpoint names its first record). Null when none was.
- */
-export function checkpointForSeq(
-  checkpoints: readonly Checkpoint[],
-  seq: number,
-): Checkpoint | null {
-  let found: Checkpoint | null = null
-  for (const checkpoint of checkpoints)
-    if (checkpoint.turnSeq <= seq && (found === null || checkpoint.turnSeq > found.turnSeq))
-      found = checkpoint
-  return found
-}
-
 /** Whether any checkpoint was taken while the agent had `task` in progress. */
 export function hasTaskCheckpoint(checkpoints: readonly Checkpoint[], task: string): boolean {
   return checkpoints.some((checkpoint) => checkpoint.task === task)
