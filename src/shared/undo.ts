@@ -30,6 +30,17 @@ export const checkpointSchema = z.object({
   head: z.string().nullable(),
   /** The task the agent had in progress then, if any. */
   task: taskIdSchema.nullable(),
+  /**
+   * Why it was taken: before a model turn (`turn`, absent in the first shapes), as the agent
+   * went to rest after an activation (`rest`: what changed after it is someone else's doing),
+   * or just before an undo (`undo`: what that undo's redo goes back to).
+   */
+  kind: z.enum(['turn', 'rest', 'undo']).optional(),
+  /**
+   * A `turn` checkpoint that opens an activation (the agent took up new work): `--turns N` goes
+   * back to the N-th last of these, the same "turn" as the Changes view's last-turn diff.
+   */
+  opensTurn: z.boolean().optional(),
 })
 export type Checkpoint = z.infer<typeof checkpointSchema>
 
@@ -82,6 +93,9 @@ export const undoResultSchema = z.object({
 })
 export type UndoResult = z.infer<typeof undoResultSchema>
 
+/** The sender of the inbox notice that tells an agent what was undone (not an agent). */
+export const UNDO_SENDER = 'undo'
+
 /** How many checkpoints are kept: the person sees and sets it. */
 export const checkpointPolicySchema = z.object({
   /** Per agent, the newest kept. */
@@ -90,6 +104,9 @@ export const checkpointPolicySchema = z.object({
   maxAgeDays: z.number().min(0.01).max(3650),
 })
 export type CheckpointPolicy = z.infer<typeof checkpointPolicySchema>
+
+/** The defaults of the checkpoint policy. */
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { maxPerAgent: 500, maxAgeDays: 14 }
 
 /** The fields of a transcript's `undo` record that say which records are undone. */
 export interface UndoMark {

@@ -333,14 +333,29 @@ export class TeamWorktrees {
   }
 
   /** Runs `work` after what is queued for `name`; a failure is reported, never thrown here. */
-  private queue(name: string, work: () => Promise<void>): void {
+  queue(name: string, work: () => Promise<void>): void {
     if (this.closed) return
+    void this.enqueue(name, work).catch((error: unknown) => this.deps.report?.(error))
+  }
+
+  /**
+   * Runs `work` after the git work queued for `name` (its tool calls wait for it in turn): its
+   * result, or its error, to the caller. A checkpoint and an undo are queued this way, so no
+   * tool call of `name` runs in the middle of either.
+   */
+  enqueue<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new TeamError('team-closed', 'The team is closing.'))
     const previous = this.queues.get(name) ?? Promise.resolve()
-    const next = previous.then(work).catch((error: unknown) => this.deps.report?.(error))
+    const result = previous.then(work)
+    const next = result.then(
+      () => undefined,
+      () => undefined,
+    )
     this.queues.set(name, next)
     void next.finally(() => {
       if (this.queues.get(name) === next) this.queues.delete(name)
     })
+    return result
   }
 
   /** For each of `files`, the other teammates whose branches change it too. */

@@ -55,6 +55,7 @@ export function agentDependenciesFor(
         return root === null ? {} : { workingFolder: root, workingRoot: root }
       }),
     worktrees,
+    checkpoints: features.checkpoints,
     bash: {
       sandbox: {
         teamFolder: team.paths.root,

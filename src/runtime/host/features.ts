@@ -20,6 +20,7 @@ import type { Team } from '../team/team'
 import { TeamBudgets } from '../budgets/team-budgets'
 import { readTeamSandbox } from '../sandbox/team-hosts'
 import { TeamWorktrees, type TeamWorktreesDependencies } from '../git/team-worktrees'
+import { TeamCheckpoints } from '../undo/team-checkpoints'
 import type { BashSandboxHooks } from '../tools/basic-tools'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
 
@@ -30,6 +31,8 @@ import type { WorkspaceTrust } from '../trust/workspace-trust'
  */
 export interface HostFeatures {
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints, before each model turn (undo). */
+  readonly checkpoints: TeamCheckpoints
   readonly protocols: Protocols
   readonly mcp: McpServers
   readonly profiles: ProfileStore
@@ -77,6 +80,16 @@ export function createFeatures(
     updateRoster: (change) => team.updateRoster(change),
     sendToTeammate: hooks.sendToTeammate,
   })
+  const tasks = new TeamTasks(team)
+  const checkpoints = new TeamCheckpoints({
+    worktrees,
+    dataFolder: workspaceDataFolder(options.dataFolder ?? appDataFolder(), team.paths.workspace),
+    taskOf: (name) =>
+      tasks.view().tasks.find((task) => task.owner === name && task.status === 'in_progress')?.id ??
+      null,
+    now: () => clock.now() / 1000,
+    report: options.report ?? reportToStderr,
+  })
   const protocols = new Protocols({
     team,
     store: ProtocolStore.open(team.paths, clock),
@@ -113,7 +126,6 @@ export function createFeatures(
     (state) => team.publish({ type: 'mcp-changed', state }),
   )
   const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
-  const tasks = new TeamTasks(team)
   worktrees.taskMarks.seed(tasks.view().tasks)
   const reviewMerges = completeReviewedOnMerge(worktrees, tasks)
   const taskAutomation = new TaskAutomation({
@@ -139,6 +151,7 @@ export function createFeatures(
         }).catch(() => null)
   return {
     worktrees,
+    checkpoints,
     protocols,
     mcp,
     profiles,

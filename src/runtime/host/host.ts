@@ -54,6 +54,7 @@ import { Team, type ControlCommand, type TeamListener } from '../team/team'
 import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
+import type { TeamCheckpoints } from '../undo/team-checkpoints'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from '../tools/bash-sandbox'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
@@ -82,6 +83,8 @@ export class TeamHost {
   private readonly authAlert: AuthAlert
   /** The teammates' git worktrees and the review loop over their branches. */
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints (undo). */
+  readonly checkpoints: TeamCheckpoints
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
@@ -125,6 +128,7 @@ export class TeamHost {
       this.trust,
     )
     this.worktrees = features.worktrees
+    this.checkpoints = features.checkpoints
     this.protocols = features.protocols
     this.mcp = features.mcp
     this.profiles = features.profiles
