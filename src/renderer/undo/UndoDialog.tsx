@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import type { UndoPlan, UndoResult, UndoTarget } from '../../shared/undo'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'
+import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
 import { applyBlock, applyParams, describeTarget } from './undo-plan'
 import { UndoPlanView } from './UndoPlanView'
@@ -35,6 +36,8 @@ export function UndoDialog({
   const redo = useCommand(useAppStore((state) => state.redoUndo))
   const [phase, setPhase] = useState<Phase>({ kind: 'planning' })
   const [overwrite, setOverwrite] = useState<ReadonlySet<string>>(new Set())
+  const [reason, setReason] = useState('')
+  const reasonId = useId()
   const [planned, setPlanned] = useState(0)
 
   const { run: runPlan } = plan
@@ -95,6 +98,15 @@ export function UndoDialog({
               setOverwrite(next)
             }}
           />
+          <Field id={reasonId} label={`Tell ${name} why (optional)`}>
+            <input
+              id={reasonId}
+              value={reason}
+              maxLength={2000}
+              placeholder="It is told in its inbox what was undone; say why, so it does not try it again"
+              onChange={(event) => setReason(event.target.value)}
+            />
+          </Field>
           {apply.error === null ? null : (
             <div className="undo-apply-failed">
               <InlineError error={apply.error} />
@@ -120,7 +132,7 @@ export function UndoDialog({
               pending: apply.pending,
               pendingLabel: 'Undoing…',
               onClick: () =>
-                void apply.run(applyParams(phase.plan, overwrite)).then((outcome) => {
+                void apply.run(applyParams(phase.plan, overwrite, reason)).then((outcome) => {
                   if (outcome.ok)
                     setPhase({ kind: 'undone', plan: phase.plan, result: outcome.value })
                 }),

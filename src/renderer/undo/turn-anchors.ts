@@ -12,7 +12,8 @@ export interface AnchorRow {
  * several checkpoints fall before one row (their turns drew no row of their own), the row takes
  * the latest, so that the undo takes back no more than the row's turn and what followed. A
  * checkpoint taken before the loaded records (`firstLoadedSeq`) anchors nothing yet: its turn's
- * row is on a page not loaded.
+ * row is on a page not loaded. Only checkpoints taken before a model turn anchor one: one taken
+ * as the agent went to rest, or before an undo, starts no turn of the agent's.
  */
 export function checkpointAnchors(
   rows: readonly AnchorRow[],
@@ -20,7 +21,7 @@ export function checkpointAnchors(
   firstLoadedSeq: number,
 ): Readonly<Record<string, Checkpoint>> {
   const sorted = checkpoints
-    .filter((checkpoint) => checkpoint.turnSeq >= firstLoadedSeq)
+    .filter((checkpoint) => isTurnCheckpoint(checkpoint) && checkpoint.turnSeq >= firstLoadedSeq)
     .toSorted((a, b) => a.turnSeq - b.turnSeq)
   const anchors: Record<string, Checkpoint> = {}
   let next = 0
@@ -34,4 +35,9 @@ export function checkpointAnchors(
     if (latest !== null) anchors[row.key] = latest
   }
   return anchors
+}
+
+/** Taken before a model turn (the first shapes had no kind: those were all such). */
+function isTurnCheckpoint(checkpoint: Checkpoint): boolean {
+  return checkpoint.kind === undefined || checkpoint.kind === 'turn'
 }

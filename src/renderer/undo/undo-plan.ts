@@ -63,18 +63,25 @@ export function applyBlock(plan: UndoPlan): string | null {
 }
 
 /**
- * The undo as planned: the plan's id, and the files someone else changed that the person chose
- * to overwrite (only files the plan flagged; anything else is not the person's choice here).
+ * The undo as planned: the plan's id, the files someone else changed that the person chose to
+ * overwrite (only files the plan flagged; anything else is not the person's choice here), and
+ * why, when the person said (the agent's inbox notice says it).
  */
-export function applyParams(plan: UndoPlan, overwrite: ReadonlySet<string>): Params<'applyUndo'> {
+export function applyParams(
+  plan: UndoPlan,
+  overwrite: ReadonlySet<string>,
+  reason = '',
+): Params<'applyUndo'> {
   const chosen = plan.files
     .filter((file) => file.changedBy !== null && overwrite.has(file.path))
     .map((file) => file.path)
+  const why = reason.trim()
   return {
     name: plan.name,
     target: plan.target,
     planId: plan.planId,
     ...(chosen.length === 0 ? {} : { overwrite: chosen }),
+    ...(why === '' ? {} : { reason: why }),
   }
 }
 

@@ -52,6 +52,10 @@ describe("the undo plan's view", () => {
       planId: 'plan-1',
       overwrite: ['NOTES.md'],
     })
+    expect(applyParams(plan(), new Set(), '  It broke the build.  ')).toMatchObject({
+      reason: 'It broke the build.',
+    })
+    expect(applyParams(plan(), new Set(), '   ')).not.toHaveProperty('reason')
   })
 
   it('names the target in words', () => {
@@ -81,6 +85,24 @@ describe('where a transcript offers undo', () => {
       'a10-0': 3,
       u16: 4,
     })
+  })
+
+  it('anchors only checkpoints taken before a turn, not at rest or before an undo', () => {
+    const rows = [
+      { key: 'a3-0', seq: 3 },
+      { key: 'u9', seq: 9 },
+      { key: 'u12', seq: 12 },
+    ]
+    const anchors = checkpointAnchors(
+      rows,
+      [
+        { ...checkpoint(1, 3), kind: 'turn', opensTurn: true },
+        { ...checkpoint(2, 9), kind: 'rest' },
+        { ...checkpoint(3, 12), kind: 'undo' },
+      ],
+      1,
+    )
+    expect(Object.keys(anchors)).toEqual(['a3-0'])
   })
 
   it('anchors nothing for a checkpoint whose turn is on a page not loaded', () => {

@@ -165,7 +165,7 @@ describe('undo from the transcript', () => {
     expect(fake.redoUndo).toHaveBeenCalledWith({ name: 'alice', undoId: 'undo-1' })
   })
 
-  it('overwrites a flagged file only when ticked', async () => {
+  it('overwrites a flagged file only when ticked, and tells the agent why', async () => {
     const fake = undoApi()
     const transcript = await openAlice(fake)
     fireEvent.click(
@@ -173,10 +173,17 @@ describe('undo from the transcript', () => {
     )
     const dialog = await screen.findByRole('dialog')
     fireEvent.click(await within(dialog).findByRole('checkbox', { name: 'Overwrite anyway' }))
+    fireEvent.change(within(dialog).getByLabelText('Tell alice why (optional)'), {
+      target: { value: 'It broke the build' },
+    })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Undo' }))
     await within(dialog).findByTestId('undo-undone')
     expect(fake.applyUndo).toHaveBeenCalledWith(
-      expect.objectContaining({ planId: 'plan-1', overwrite: ['NOTES.md'] }),
+      expect.objectContaining({
+        planId: 'plan-1',
+        overwrite: ['NOTES.md'],
+        reason: 'It broke the build',
+      }),
     )
   })
 
