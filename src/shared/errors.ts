@@ -87,6 +87,10 @@ export const errorCodes = [
   'stale-batch',
   /** The inbox consumer was closed. */
   'consumer-closed',
+  /** An undo whose plan no longer matches the folder, branch or transcript (make it again). */
+  'plan-outdated',
+  /** An undo refused: the agent's commits are held elsewhere (the message says the way out). */
+  'undo-refused',
   /** A request's parameters or a value given do not match what it takes. */
   'invalid-argument',
   /** The operating system refused or failed an operation (a file, a process, git). */

@@ -5,7 +5,6 @@ import {
   checkpointPolicySchema,
   checkpointSchema,
   DEFAULT_CHECKPOINT_POLICY,
-  type Checkpoint,
   type CheckpointPolicy,
 } from '../../shared/undo'
 import { ensurePrivateFolder } from '../fs/app-folders'
