@@ -109,6 +109,12 @@ export function UndoDialog({
           </Field>
           {apply.error === null ? null : (
             <div className="undo-apply-failed">
+              {apply.error.code === 'plan-outdated' ? (
+                <p className="small" data-testid="undo-outdated">
+                  <strong>Things moved since this plan was made</strong>, so nothing was undone.
+                  Plan again to see what the undo would change now.
+                </p>
+              ) : null}
               <InlineError error={apply.error} />
               <button type="button" className="button button-small" onClick={planAgain}>
                 Plan again

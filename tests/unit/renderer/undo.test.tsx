@@ -205,7 +205,7 @@ describe('undo from the transcript', () => {
   it('says when things moved since the plan, and plans again', async () => {
     const fake = undoApi()
     fake.applyUndo.mockRejectedValueOnce(
-      rejection('plan-stale', 'alice’s files changed since this plan was made: plan again.'),
+      rejection('plan-outdated', 'alice’s files changed since this plan was made: plan again.'),
     )
     const transcript = await openAlice(fake)
     fireEvent.click(
@@ -214,6 +214,7 @@ describe('undo from the transcript', () => {
     const dialog = await screen.findByRole('dialog')
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Undo' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('changed since this plan')
+    expect(within(dialog).getByTestId('undo-outdated')).toHaveTextContent('nothing was undone')
     expect(within(dialog).getByRole('button', { name: 'Undo' })).toBeDisabled()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Plan again' }))
     await waitFor(() => expect(fake.planUndo).toHaveBeenCalledTimes(2))
