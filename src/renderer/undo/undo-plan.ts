@@ -97,7 +97,12 @@ export function describeTarget(target: UndoTarget): string {
   }
 }
 
-/** Whether any checkpoint was taken while the agent had `task` in progress. */
+/**
+ * Whether a checkpoint was taken before a turn while the agent had `task` in progress: what an
+ * undo of the task goes back to (the first of them).
+ */
 export function hasTaskCheckpoint(checkpoints: readonly Checkpoint[], task: string): boolean {
-  return checkpoints.some((checkpoint) => checkpoint.task === task)
+  return checkpoints.some(
+    (checkpoint) => checkpoint.task === task && (checkpoint.kind ?? 'turn') === 'turn',
+  )
 }

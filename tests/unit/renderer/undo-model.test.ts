@@ -6,6 +6,7 @@ import {
   applyBlock,
   applyParams,
   describeTarget,
+  hasTaskCheckpoint,
   planView,
 } from '../../../src/renderer/undo/undo-plan'
 import { undoneRangesOf, undoneRows } from '../../../src/renderer/undo/undone'
@@ -85,6 +86,12 @@ describe('where a transcript offers undo', () => {
       'a10-0': 3,
       u16: 4,
     })
+  })
+
+  it('knows whether a task has a checkpoint to go back to (one taken before a turn)', () => {
+    expect(hasTaskCheckpoint([checkpoint(1, 3, '4')], '4')).toBe(true)
+    expect(hasTaskCheckpoint([checkpoint(1, 3, '4')], '5')).toBe(false)
+    expect(hasTaskCheckpoint([{ ...checkpoint(1, 3, '4'), kind: 'rest' }], '4')).toBe(false)
   })
 
   it('anchors only checkpoints taken before a turn, not at rest or before an undo', () => {
