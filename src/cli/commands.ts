@@ -15,6 +15,7 @@ import { answerQuestion, approve, deny, queue } from './needs-you-commands'
 import { profile, profiles } from './profile-commands'
 import { resetRoster } from './roster-reset'
 import { remove, review } from './review-commands'
+import { checkpointsCommand, undoCommand } from './undo-commands'
 import { tasks } from './task-commands'
 import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
@@ -255,6 +256,8 @@ export const commands: Readonly<Record<string, Command>> = {
   export: exportCommand,
   review,
   remove,
+  undo: undoCommand,
+  checkpoints: checkpointsCommand,
   tasks,
   mcp,
   trust: trustCommand,

@@ -106,6 +106,21 @@ A running team (the app, serve or chat, in another terminal):
   remove <name> [--branch keep|merge|delete]
                          take a teammate off the team; a branch with unmerged work needs
                          --branch (nothing is deleted without it)
+  undo <name> [--turns N | --task ID | --to SEQ] [--dry-run] [--yes] [--overwrite PATH]...
+       [--reason TEXT]
+                         put an agent's folder back as it was before its last N turns
+                         (default 1), before it took task ID, or at checkpoint SEQ: shows the
+                         diff and asks (--yes: without asking; --dry-run: only shows it); files
+                         someone else changed since are kept unless named with --overwrite;
+                         its commits leave its branch only when nothing else holds them. The
+                         undone turns stay in its transcript, marked; it is told in its inbox.
+                         A running team does it (refused while the agent works: stop it
+                         first); with none running, it is done here
+  undo <name> --redo UNDO_ID
+                         take an undo back (itself undoable)
+  checkpoints <name>     an agent's checkpoints (one before every model turn) and their size
+  checkpoints --policy [--max N] [--max-age-days D]
+                         how many are kept (default 500 per agent, 14 days); set it
   profiles               the permission profiles (built-in, and .team/profiles.json's)
   profile <name> [--profile P|default] [--approval MODE|default]
                          show or change an agent's profile and approval mode
@@ -214,6 +229,13 @@ const options = {
   approval: { type: 'string' },
   engine: { type: 'string' },
   always: { type: 'boolean', default: false },
+  turns: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  overwrite: { type: 'string', multiple: true },
+  redo: { type: 'string' },
+  policy: { type: 'boolean', default: false },
+  max: { type: 'string' },
+  'max-age-days': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -303,6 +325,18 @@ export type ParsedOptions = {
   engine?: string
   /** approve --always. */
   always?: boolean
+  /** undo --turns N (--task ID and --to SEQ are shared with review diff). */
+  turns?: string
+  /** undo --dry-run: the plan only. */
+  dryRun?: boolean
+  /** undo --overwrite PATH (repeatable): files someone else changed that it may overwrite. */
+  overwrite?: string[]
+  /** undo --redo UNDO_ID. */
+  redo?: string
+  /** checkpoints --policy [--max N] [--max-age-days D]. */
+  policy?: boolean
+  max?: string
+  maxAgeDays?: string
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */
@@ -351,6 +385,8 @@ export async function main(argv: readonly string[], output: Output = process): P
       blockedBy: parsed.values['blocked-by'],
       trustWorkspace: parsed.values['trust-workspace'],
       claudeCode: parsed.values['claude-code'],
+      dryRun: parsed.values['dry-run'],
+      maxAgeDays: parsed.values['max-age-days'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

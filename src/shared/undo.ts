@@ -93,8 +93,16 @@ export const undoResultSchema = z.object({
 })
 export type UndoResult = z.infer<typeof undoResultSchema>
 
-/** The sender of the inbox notice that tells an agent what was undone (not an agent). */
-export const UNDO_SENDER = 'undo'
+/**
+ * Whether a mail message is an undo's notice (sent from the person, with an `undo` extra: the
+ * undo's id). It wakes its agent like any mail from the person: it reads what was undone first.
+ */
+export function isUndoNotice(message: {
+  readonly extra: Readonly<Record<string, unknown>>
+}): boolean {
+  const undo = message.extra['undo']
+  return typeof undo === 'object' && undo !== null
+}
 
 /** How many checkpoints are kept: the person sees and sets it. */
 export const checkpointPolicySchema = z.object({

@@ -94,6 +94,11 @@ export abstract class AgentCore implements TeamAgent {
     this.wake()
   }
 
+  recordUndo(record: Extract<NewTranscriptRecord, { kind: 'undo' }>): void {
+    this.record(record)
+    this.store.flush()
+  }
+
   /** Something may have been appended to this agent's inbox (it is not woken by this). */
   noteMail(): void {
     this.intake.markChanged()

@@ -55,6 +55,8 @@ import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import type { TeamCheckpoints } from '../undo/team-checkpoints'
+import type { TeamUndo } from '../undo/team-undo'
+import { hostUndo, undoFromControl } from './host-undo'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from '../tools/bash-sandbox'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
@@ -85,6 +87,8 @@ export class TeamHost {
   readonly worktrees: TeamWorktrees
   /** Every agent's checkpoints (undo). */
   readonly checkpoints: TeamCheckpoints
+  /** Undo of what an agent did, over its checkpoints. */
+  readonly undo: TeamUndo
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
@@ -129,6 +133,13 @@ export class TeamHost {
     )
     this.worktrees = features.worktrees
     this.checkpoints = features.checkpoints
+    this.undo = hostUndo({
+      team,
+      worktrees: this.worktrees,
+      checkpoints: this.checkpoints,
+      dataFolder: options.dataFolder,
+      agent: (name) => this.agents.load(name),
+    })
     this.protocols = features.protocols
     this.mcp = features.mcp
     this.profiles = features.profiles
@@ -169,6 +180,8 @@ export class TeamHost {
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
+      // An undo a crash cut short is finished before any agent works on its folder.
+      await host.undo.recover().catch(options.report ?? (() => undefined))
       host.hostTrust.goOn()
       return host
     } catch (error) {
@@ -438,6 +451,11 @@ export class TeamHost {
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
+  /** The person's undo from the CLI (control.jsonl); its outcome is written beside its journal. */
+  undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void> {
+    return undoFromControl(this.undo, command)
+  }
+
   private control(command: ControlCommand): void {
     if (this.closed) return
     runControlCommand(this, command, (event) => this.team.publish(event))

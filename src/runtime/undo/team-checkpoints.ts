@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto'
+import { copyFileSync, rmSync } from 'node:fs'
+import { TeamError } from '../../shared/errors'
 import { teammateBranch } from '../../shared/worktree'
 import type { Checkpoint } from '../../shared/undo'
 import type { TeamWorktrees } from '../git/team-worktrees'
@@ -73,11 +76,42 @@ export class TeamCheckpoints {
     return checkpoint
   }
 
-  /** A snapshot of `name`'s folder now, kept nowhere (a plan compares it with a checkpoint). */
+  /**
+   * A snapshot of `name`'s folder now, kept nowhere (a plan compares it with a checkpoint).
+   * Written with a copy of the app's index for `name`: another process (the CLI beside a
+   * running team) may be taking a checkpoint with that index at the same moment.
+   */
   async snapshot(name: string): Promise<{ folder: UndoFolder; state: FolderState } | null> {
     const folder = await this.folderOf(name)
     if (folder === null) return null
-    return { folder, state: await snapshotFolder(folder, this.records.last(name)) }
+    const copy = `${folder.indexFile}.${process.pid}.${randomBytes(4).toString('hex')}`
+    try {
+      copyFileSync(folder.indexFile, copy)
+    } catch {
+      // No index yet: the snapshot starts from HEAD's tree in the copy's place.
+    }
+    try {
+      const state = await snapshotFolder({ ...folder, indexFile: copy }, this.records.last(name))
+      return { folder, state }
+    } finally {
+      rmSync(copy, { force: true })
+    }
+  }
+
+  /**
+   * What `name`'s checkpoints take on disk beyond what its branches hold: the objects only they
+   * keep alive (git's own estimate, `rev-list --disk-usage`).
+   */
+  async diskUsage(name: string): Promise<number> {
+    const commits = [...new Set(this.records.list(name).map((checkpoint) => checkpoint.commit))]
+    const folder = await this.folderOf(name)
+    if (folder === null || commits.length === 0) return 0
+    const result = await folder.git.run(
+      folder.refsCwd,
+      ['rev-list', '--objects', '--disk-usage', '--stdin', '--not', '--branches'],
+      { input: `${commits.join('\n')}\n` },
+    )
+    return result.status === 0 ? Number.parseInt(result.stdout.trim(), 10) || 0 : 0
   }
 
   /** Drops what the policy no longer keeps, for every agent (after the policy changed). */
@@ -151,6 +185,8 @@ export class TeamCheckpoints {
   }
 
   private report(error: unknown): void {
+    // The team closed before the checkpoint's turn in the queue: no turn follows it either.
+    if (error instanceof TeamError && error.code === 'team-closed') return
     if (this.deps.report !== undefined) this.deps.report(error)
     else
       process.stderr.write(

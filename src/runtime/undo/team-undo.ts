@@ -30,7 +30,7 @@ export interface UndoPorts {
   readonly transcriptEnd: (name: string) => number
   readonly hasUndoRecord: (name: string, undoId: string) => boolean
   readonly appendUndoRecord: (name: string, record: UndoRecordFields) => void
-  /** Puts the notice in `name`'s inbox (from UNDO_SENDER). */
+  /** Puts the notice in `name`'s inbox (from the person, marked `isUndoNotice`). */
   readonly notify: (name: string, content: string, undoId: string) => void
   /** Why `name`'s folder may not be restored now (it is working), or null. */
   readonly busy: (name: string) => string | null
@@ -65,6 +65,10 @@ export class TeamUndo {
 
   constructor(private readonly ports: UndoPorts) {
     this.journals = new UndoJournals(ports.dataFolder)
+  }
+
+  get checkpoints(): TeamCheckpoints {
+    return this.ports.checkpoints
   }
 
   list(name: string): { checkpoints: StoredCheckpoint[]; policy: CheckpointPolicy } {

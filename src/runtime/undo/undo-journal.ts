@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { undoTargetSchema } from '../../shared/undo'
+import { undoResultSchema, undoTargetSchema } from '../../shared/undo'
 import { ensurePrivateFolder } from '../fs/app-folders'
 import { writeFileAtomicSync } from '../fs/durable'
 import { FILE_CAPS, readRegularFileSync, readRegularTextSync } from '../fs/safe-open'
@@ -43,6 +43,12 @@ export const undoJournalSchema = z.object({
   note: z.string().optional(),
 })
 export type UndoJournal = z.infer<typeof undoJournalSchema>
+
+export const undoOutcomeSchema = z.union([
+  z.object({ ok: z.literal(true), result: undoResultSchema }),
+  z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
+])
+export type UndoOutcome = z.infer<typeof undoOutcomeSchema>
 
 export class UndoJournals {
   readonly root: string
@@ -105,6 +111,33 @@ export class UndoJournals {
         .map((entry) => entry.name)
     } catch {
       return []
+    }
+  }
+
+  /**
+   * How an undo the CLI asked a running team for ended (`<undo id>.outcome.json`): its result, or
+   * the refusal's code and words. The CLI waits for this file.
+   */
+  writeOutcome(name: string, undoId: string, outcome: UndoOutcome): void {
+    ensurePrivateFolder(this.folder(name))
+    writeFileAtomicSync(
+      join(this.folder(name), `${undoId}.outcome.json`),
+      `${JSON.stringify(outcome)}\n`,
+      { mode: 0o600 },
+    )
+  }
+
+  readOutcome(name: string, undoId: string): UndoOutcome | null {
+    try {
+      const text = readRegularTextSync(join(this.folder(name), `${undoId}.outcome.json`), {
+        what: `The outcome of undo ${undoId}`,
+        maxBytes: FILE_CAPS.record,
+      })
+      if (text === null) return null
+      const parsed = undoOutcomeSchema.safeParse(JSON.parse(text))
+      return parsed.success ? parsed.data : null
+    } catch {
+      return null
     }
   }
 

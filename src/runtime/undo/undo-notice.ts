@@ -5,8 +5,8 @@ const MAX_NAMED = 30
 
 /**
  * What the agent reads in its inbox after an undo of its work: which of its turns were undone,
- * which files are back as they were, what was kept, where its branch is, and why. It is not
- * woken by it (the person decides what it does next); it reads it with its next mail.
+ * which files are back as they were, what was kept, where its branch is, and why. Like any mail
+ * from the person it wakes the agent, which is asked not to redo the work unasked.
  */
 export function undoNotice(
   journal: UndoJournal,
