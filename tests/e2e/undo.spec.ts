@@ -26,7 +26,7 @@ import {
 const screenshots = join(root, 'test-results/screenshots')
 const TEAM_TIMEOUT = 60_000
 const TURN_TWO =
-  'Please run `echo v2 > notes.txt && rm README.md && echo new > added.txt && mkdir -p build && echo log > build/out.log`'
+  'echo v2 > notes.txt && rm README.md && echo new > added.txt && mkdir -p build && echo log > build/out.log'
 
 let workspace = ''
 let configHome = ''
@@ -58,14 +58,31 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(screenshots, `undo-${name}.png`) })
 }
 
-/** Sends alice a message from her conversation and waits until she has answered it. */
-async function tellAlice(text: string): Promise<void> {
-  const composer = page.getByLabel('Message alice')
-  await composer.fill(text)
-  await composer.press('Enter')
-  await expect(status('alice')).toHaveAttribute('data-status', 'working', { timeout: TEAM_TIMEOUT })
+const transcriptFile = (): string =>
+  readFileSync(join(workspace, '.team/transcripts/alice.jsonl'), 'utf8')
+
+/** How many times alice said `text` in her transcript (the offline model's scripted replies). */
+function said(text: string): number {
+  return transcriptFile().split(text).length - 1
+}
+
+/** Waits until alice said `text` `times` times, then rests. */
+async function aliceSaid(text: string, times: number): Promise<void> {
+  await expect.poll(() => said(text), { timeout: TEAM_TIMEOUT }).toBe(times)
   await expect(status('alice')).toHaveAttribute('data-status', 'idle', { timeout: TEAM_TIMEOUT })
 }
+
+/** Sends alice a command from her conversation and waits until she has run it and rests. */
+async function tellAlice(command: string): Promise<void> {
+  const before = said('Done.')
+  const composer = page.getByLabel('Message alice')
+  await composer.fill(`Please run \`${command}\``)
+  await composer.press('Enter')
+  await aliceSaid('Done.', before + 1)
+}
+
+/** Each undo and redo tells alice in her inbox, which wakes her: she notes it and rests. */
+const NOTED = 'alice here: noted'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -104,8 +121,7 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     await spawn.getByLabel('First prompt', { exact: true }).fill('Please run `echo v1 > notes.txt`')
     await spawn.getByRole('button', { name: 'Spawn', exact: true }).click()
     await expect(spawn).toBeHidden()
-    await expect(status('alice')).toHaveAttribute('data-status', 'idle', { timeout: TEAM_TIMEOUT })
-    await expect.poll(() => existsSync(inWorktree('notes.txt')), { timeout: TEAM_TIMEOUT }).toBe(true)
+    await aliceSaid('Done.', 1)
     expect(read('notes.txt')).toBe('v1\n')
 
     // Turn two edits a file, deletes one, adds one (and an ignored one).
@@ -119,9 +135,12 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     const transcript = page.getByTestId('transcript')
     const turn = transcript.locator('.undo-frame', { hasText: 'echo v2 > notes.txt' }).first()
     await turn.hover()
-    await turn.getByRole('button', { name: 'Undo this turn and after' }).click()
+    const undoTurn = turn.getByRole('button', { name: 'Undo this turn and after' })
+    await expect(undoTurn).toBeVisible()
+    await shot('00-turn-undo')
+    await undoTurn.click()
 
-    const dialog = page.getByRole('dialog', { name: /^Undo checkpoint \d+ and after of alice$/ })
+    const dialog = page.getByRole('dialog', { name: "Undo alice's turn and what followed" })
     const notes = dialog.getByTestId('undo-file-notes.txt')
     await expect(notes).toContainText('restored', { timeout: TEAM_TIMEOUT })
     // The diff, from now to what the undo restores.
@@ -141,6 +160,9 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     expect(read('build/out.log')).toBe('log\n')
     await dialog.getByRole('button', { name: 'Close' }).last().click()
     await expect(dialog).toBeHidden()
+    // She is told in her inbox (which wakes her); a redo waits until she rests.
+    await aliceSaid(NOTED, 1)
+    expect(transcriptFile()).toContain('undid your work')
 
     // The undone turn stays in the transcript, marked.
     const badge = transcript.getByTestId('undone-badge')
@@ -151,38 +173,48 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
 
     // Redo from the mark: the files as they were, the mark gone.
     await badge.getByRole('button', { name: 'Redo' }).click()
-    await expect(transcript.locator('[data-undone="true"]', { hasText: 'echo v2' })).toHaveCount(0, {
-      timeout: TEAM_TIMEOUT,
-    })
+    await expect(transcript.locator('[data-undone="true"]', { hasText: 'echo v2' })).toHaveCount(
+      0,
+      {
+        timeout: TEAM_TIMEOUT,
+      },
+    )
     expect(read('notes.txt')).toBe('v2\n')
     expect(existsSync(inWorktree('README.md'))).toBe(false)
     expect(read('added.txt')).toBe('new\n')
+    await aliceSaid(NOTED, 2)
     expect(pageErrors).toEqual([])
   })
 
   test('Changes’ "Undo last turn" keeps a file the person changed since, unless ticked', async () => {
-    test.setTimeout(2 * TEAM_TIMEOUT)
+    test.setTimeout(3 * TEAM_TIMEOUT)
+    await tellAlice('echo v3 > notes.txt && echo more > more.txt')
+    expect(read('more.txt')).toBe('more\n')
+    // The person edits one of her files in her worktree after her turn.
     writeFileSync(inWorktree('notes.txt'), 'edited by the person\n')
     await page.getByRole('tab', { name: 'Changes' }).click()
     const undoLast = page.getByRole('button', { name: 'Undo last turn' })
     await expect(undoLast).toBeEnabled({ timeout: TEAM_TIMEOUT })
     await undoLast.click()
 
-    const dialog = page.getByRole('dialog', { name: 'Undo the last turn of alice' })
+    const dialog = page.getByRole('dialog', { name: "Undo alice's last turn" })
     const notes = dialog.getByTestId('undo-file-notes.txt')
     await expect(notes).toContainText('changed by you since', { timeout: TEAM_TIMEOUT })
     await expect(notes.getByRole('checkbox', { name: 'Overwrite anyway' })).not.toBeChecked()
-    await expect(dialog.getByTestId('undo-file-README.md')).toContainText('brought back')
+    await expect(notes).toContainText('kept')
+    await expect(dialog.getByTestId('undo-file-more.txt')).toContainText('removed')
     await shot('03-conflict')
 
     await dialog.getByRole('button', { name: 'Undo', exact: true }).click()
     await expect(dialog.getByTestId('undo-undone')).toContainText('notes.txt', {
       timeout: TEAM_TIMEOUT,
     })
+    // Kept as the person left it; her own file is gone.
     expect(read('notes.txt')).toBe('edited by the person\n')
-    expect(read('README.md')).toBe('# Notes\n')
-    expect(existsSync(inWorktree('added.txt'))).toBe(false)
+    expect(existsSync(inWorktree('more.txt'))).toBe(false)
     await dialog.getByRole('button', { name: 'Close' }).last().click()
+    // She reads the undo's notice in her inbox (a turn of its own) and rests again.
+    await aliceSaid(NOTED, 3)
     expect(pageErrors).toEqual([])
   })
 
@@ -190,7 +222,7 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     test.setTimeout(2 * TEAM_TIMEOUT)
     await page.getByRole('tab', { name: 'Transcript' }).click()
     await tellAlice(
-      'Please run `echo v3 > notes.txt && git add -A && git -c user.name=alice -c user.email=alice@example.com commit -q -m Notes`',
+      'echo v4 > notes.txt && git add -A && git -c user.name=alice -c user.email=alice@example.com commit -q -m Notes',
     )
     expect(git(worktree(), 'log', '-1', '--format=%an %s')).toBe('alice Notes')
     // Another branch holds her commit: a reset would not take it back.
@@ -198,7 +230,7 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
 
     await page.getByRole('tab', { name: 'Changes' }).click()
     await page.getByRole('button', { name: 'Undo last turn' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Undo the last turn of alice' })
+    const dialog = page.getByRole('dialog', { name: "Undo alice's last turn" })
     await expect(dialog.getByTestId('undo-refusal')).toBeVisible({ timeout: TEAM_TIMEOUT })
     const undo = dialog.getByRole('button', { name: 'Undo', exact: true })
     await expect(undo).toBeDisabled()
@@ -207,7 +239,7 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     // Nothing moved.
     expect(git(worktree(), 'log', '-1', '--format=%an %s')).toBe('alice Notes')
-    expect(read('notes.txt')).toBe('v3\n')
+    expect(read('notes.txt')).toBe('v4\n')
     expect(pageErrors).toEqual([])
   })
 })

@@ -5,7 +5,7 @@ import { Dialog, InlineError } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'
 import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
-import { applyBlock, applyParams, describeTarget } from './undo-plan'
+import { applyBlock, applyParams, undoTitle } from './undo-plan'
 import { UndoPlanView } from './UndoPlanView'
 import { UndoResultView } from './UndoResultView'
 import '../changes/changes.css'
@@ -59,7 +59,7 @@ export function UndoDialog({
     setPlanned((count) => count + 1)
   }
 
-  const title = `Undo ${describeTarget(target)} of ${name}`
+  const title = undoTitle(name, target)
   switch (phase.kind) {
     case 'planning':
       return (
@@ -98,15 +98,19 @@ export function UndoDialog({
               setOverwrite(next)
             }}
           />
-          <Field id={reasonId} label={`Tell ${name} why (optional)`}>
-            <input
-              id={reasonId}
-              value={reason}
-              maxLength={2000}
-              placeholder="It is told in its inbox what was undone; say why, so it does not try it again"
-              onChange={(event) => setReason(event.target.value)}
-            />
-          </Field>
+          {blocked === null ? (
+            <div className="undo-reason">
+              <Field id={reasonId} label={`Tell ${name} why (optional)`}>
+                <input
+                  id={reasonId}
+                  value={reason}
+                  maxLength={2000}
+                  placeholder="It is told in its inbox what was undone; say why, so it does not try it again"
+                  onChange={(event) => setReason(event.target.value)}
+                />
+              </Field>
+            </div>
+          ) : null}
           {apply.error === null ? null : (
             <div className="undo-apply-failed">
               {apply.error.code === 'plan-outdated' ? (

@@ -3,7 +3,7 @@ import { USER } from '../../shared/names'
 import type { UndoFile, UndoPlan } from '../../shared/undo'
 import { PatchDiff } from '../changes/ChangesFile'
 import { formatSeconds, isoFromSeconds } from '../ui/format'
-import { CHANGE_WORDS, planView } from './undo-plan'
+import { CHANGE_WORDS, planView, textAndCode } from './undo-plan'
 
 /** Above this many files, each file's diff starts folded: the list is read first. */
 const OPEN_DIFFS_UP_TO = 4
@@ -39,7 +39,11 @@ export function UndoPlanView({
           <p>
             <strong>Cannot undo:</strong> {view.commits}
           </p>
-          <p>{view.refusal}</p>
+          <p>
+            {textAndCode(view.refusal).map((part, index) =>
+              part.code ? <code key={index}>{part.text}</code> : part.text,
+            )}
+          </p>
         </div>
       )}
       <section aria-label="Files the undo restores">
@@ -121,9 +125,15 @@ function UndoFileItem({
       data-testid={`undo-file-${file.path}`}
     >
       <header className="changes-file-header">
-        <span className={`undo-change undo-change-${file.change}`}>
-          {CHANGE_WORDS[file.change]}
-        </span>
+        {overwrite === undefined || overwrite.chosen ? (
+          <span className={`undo-change undo-change-${file.change}`}>
+            {CHANGE_WORDS[file.change]}
+          </span>
+        ) : (
+          <span className="undo-change" title="Left as it is unless you tick Overwrite anyway">
+            kept
+          </span>
+        )}
         <code className="changes-path">{file.path}</code>
         {file.changedBy === null ? null : (
           <span className="undo-flag" title="Changed since the undone turns by someone else">

@@ -85,16 +85,29 @@ export function applyParams(
   }
 }
 
-/** The undo's subject in the dialog's title and the buttons' words. */
-export function describeTarget(target: UndoTarget): string {
+/** The dialog's title: what of `name`'s work is undone. */
+export function undoTitle(name: string, target: UndoTarget): string {
   switch (target.by) {
     case 'turns':
-      return target.turns === 1 ? 'the last turn' : `the last ${target.turns} turns`
+      return target.turns === 1
+        ? `Undo ${name}'s last turn`
+        : `Undo ${name}'s last ${target.turns} turns`
     case 'task':
-      return `task #${target.task}`
+      return `Undo ${name}'s changes for task #${target.task}`
     case 'checkpoint':
-      return `checkpoint ${target.seq} and after`
+      return `Undo ${name}'s turn and what followed`
   }
+}
+
+/**
+ * A refusal's words with its commands apart: the runtime writes a command between backticks
+ * (`git revert …`), shown as code.
+ */
+export function textAndCode(text: string): { readonly text: string; readonly code: boolean }[] {
+  return text
+    .split('`')
+    .map((part, index) => ({ text: part, code: index % 2 === 1 }))
+    .filter((part) => part.text !== '')
 }
 
 /**

@@ -5,7 +5,8 @@ import { checkpointAnchors } from '../../../src/renderer/undo/turn-anchors'
 import {
   applyBlock,
   applyParams,
-  describeTarget,
+  textAndCode,
+  undoTitle,
   hasTaskCheckpoint,
   planView,
 } from '../../../src/renderer/undo/undo-plan'
@@ -60,10 +61,21 @@ describe("the undo plan's view", () => {
   })
 
   it('names the target in words', () => {
-    expect(describeTarget({ by: 'turns', turns: 1 })).toBe('the last turn')
-    expect(describeTarget({ by: 'turns', turns: 3 })).toBe('the last 3 turns')
-    expect(describeTarget({ by: 'task', task: '4' })).toBe('task #4')
-    expect(describeTarget({ by: 'checkpoint', seq: 7 })).toBe('checkpoint 7 and after')
+    expect(undoTitle('alice', { by: 'turns', turns: 1 })).toBe("Undo alice's last turn")
+    expect(undoTitle('alice', { by: 'turns', turns: 3 })).toBe("Undo alice's last 3 turns")
+    expect(undoTitle('alice', { by: 'task', task: '4' })).toBe("Undo alice's changes for task #4")
+    expect(undoTitle('alice', { by: 'checkpoint', seq: 7 })).toBe(
+      "Undo alice's turn and what followed",
+    )
+  })
+
+  it("sets a refusal's commands apart from its words", () => {
+    expect(textAndCode('Way out: `git revert a..b`, or undo less')).toEqual([
+      { text: 'Way out: ', code: false },
+      { text: 'git revert a..b', code: true },
+      { text: ', or undo less', code: false },
+    ])
+    expect(textAndCode('No command here.')).toEqual([{ text: 'No command here.', code: false }])
   })
 })
 

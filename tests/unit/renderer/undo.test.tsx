@@ -134,7 +134,7 @@ describe('undo from the transcript', () => {
     fireEvent.click(buttons[1]!)
 
     const dialog = await screen.findByRole('dialog', {
-      name: /Undo checkpoint 2 and after of alice/,
+      name: "Undo alice's turn and what followed",
     })
     expect(fake.planUndo).toHaveBeenCalledWith({
       name: 'alice',
@@ -148,6 +148,11 @@ describe('undo from the transcript', () => {
     expect(flagged).toHaveTextContent('changed by you since')
     const overwrite = within(flagged).getByRole('checkbox', { name: 'Overwrite anyway' })
     expect(overwrite).not.toBeChecked()
+    // Kept while unticked; ticked, it says what the undo does to it.
+    expect(flagged).toHaveTextContent('kept')
+    fireEvent.click(overwrite)
+    expect(flagged).toHaveTextContent('restored')
+    fireEvent.click(overwrite)
     expect(within(dialog).getByTestId('undo-turns')).toHaveTextContent(
       'Transcript entries #12–#20 will be marked Undone',
     )
@@ -200,6 +205,8 @@ describe('undo from the transcript', () => {
     const undo = within(dialog).getByRole('button', { name: 'Undo' })
     expect(undo).toBeDisabled()
     expect(undo).toHaveAttribute('title', expect.stringMatching(/cannot be reset/))
+    // Nothing to tell the agent: nothing will be undone.
+    expect(within(dialog).queryByLabelText('Tell alice why (optional)')).toBeNull()
   })
 
   it('says when things moved since the plan, and plans again', async () => {
@@ -283,13 +290,13 @@ describe('undo in Changes, on the board and in Settings', () => {
     await waitFor(() => expect(last).toBeEnabled())
     expect(screen.queryByRole('button', { name: /Undo task/ })).toBeNull()
     fireEvent.click(last)
-    await screen.findByRole('dialog', { name: 'Undo the last turn of alice' })
+    await screen.findByRole('dialog', { name: "Undo alice's last turn" })
     expect(fake.planUndo).toHaveBeenCalledWith({ name: 'alice', target: { by: 'turns', turns: 1 } })
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
 
     fireEvent.click(screen.getByRole('button', { name: 'Task' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Undo task #4…' }))
-    await screen.findByRole('dialog', { name: 'Undo task #4 of alice' })
+    await screen.findByRole('dialog', { name: "Undo alice's changes for task #4" })
     expect(fake.planUndo).toHaveBeenLastCalledWith({
       name: 'alice',
       target: { by: 'task', task: '4' },
@@ -343,7 +350,7 @@ describe('undo in Changes, on the board and in Settings', () => {
     await waitFor(() => expect(undo).toBeEnabled())
     fireEvent.click(undo)
     expect(screen.queryByTestId('task-detail')).toBeNull()
-    await screen.findByRole('dialog', { name: 'Undo task #4 of alice' })
+    await screen.findByRole('dialog', { name: "Undo alice's changes for task #4" })
     expect(fake.planUndo).toHaveBeenCalledWith({ name: 'alice', target: { by: 'task', task: '4' } })
   })
 
