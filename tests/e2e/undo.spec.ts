@@ -242,4 +242,26 @@ test.describe('browser mode: undo of a teammate’s turns', () => {
     expect(read('notes.txt')).toBe('v4\n')
     expect(pageErrors).toEqual([])
   })
+
+  test('Settings show the checkpoint policy and the disk the checkpoints take, and set it', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const section = page.getByRole('group', { name: 'Checkpoints for undo' })
+    await expect(section.getByTestId('checkpoint-disk')).toContainText(/\d+ checkpoints take about/)
+    const count = section.getByLabel(/Keep at most/)
+    await expect(count).toHaveValue('500')
+    await count.fill('100')
+    await section.getByLabel(/for at most/).fill('7')
+    await section.scrollIntoViewIfNeeded()
+    await shot('05-settings-policy')
+    await section.getByRole('button', { name: 'Save checkpoint policy' }).click()
+    await expect(section.getByText('Saved.')).toBeVisible()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    // Kept for the team: read again, the policy is the one saved.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await expect(
+      page.getByRole('group', { name: 'Checkpoints for undo' }).getByLabel(/Keep at most/),
+    ).toHaveValue('100')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    expect(pageErrors).toEqual([])
+  })
 })

@@ -230,7 +230,24 @@ describe('undo from the transcript', () => {
   })
 
   it('marks undone entries with a badge and the undo’s time; a redo clears the mark', async () => {
-    const undone = [...records, undoRecord(5, 'undo-1', 2, 4)]
+    const notice: TranscriptRecord = {
+      v: 1,
+      seq: 6,
+      at,
+      kind: 'inbox',
+      end: { segment: 1, offset: 200 },
+      messages: [
+        {
+          id: 'n1',
+          type: 'message',
+          from: 'user',
+          content: 'The person undid your work from transcript record #2 to #4.',
+          timestamp: at,
+          extra: { undo: { id: 'undo-1' } },
+        },
+      ],
+    }
+    const undone = [...records, undoRecord(5, 'undo-1', 2, 4), notice]
     const fake = undoApi(undone)
     const transcript = await openAlice(fake)
     const badge = await within(transcript).findByTestId('undone-badge')
@@ -241,6 +258,8 @@ describe('undo from the transcript', () => {
       new Date(1_700_000_005_000).toISOString(),
     )
     expect(transcript.querySelectorAll('[data-undone="true"]').length).toBeGreaterThanOrEqual(2)
+    // The notice the undo sent is told apart among the mail.
+    expect(within(transcript).getByText('undo notice')).toBeInTheDocument()
     // The undo's own line, with Redo; undone turns are not offered for undo again.
     expect(within(transcript).getByTestId('undo-line')).toHaveTextContent('You undid entries #2–#4')
     expect(
@@ -258,7 +277,7 @@ describe('undo from the transcript', () => {
         {
           type: 'transcript-appended',
           agent: 'alice',
-          record: undoRecord(6, 'undo-2', 5, 5, 'undo-1'),
+          record: undoRecord(7, 'undo-2', 5, 6, 'undo-1'),
         },
       ]),
     )

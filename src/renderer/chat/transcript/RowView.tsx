@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { assertNever } from '../../../shared/errors'
 import { USER } from '../../../shared/names'
 import type { InjectedMessage } from '../../../shared/transcript'
+import { isUndoNotice } from '../../../shared/undo'
 import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../../ui/format'
 import { LongText } from '../../ui/LongText'
 import { CopyButton } from '../../ui/markdown/CopyButton'
@@ -151,6 +152,11 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
         <span className="injected-from">From {senderName(message.from)}:</span>
         {message.type !== 'message' ? (
           <span className="type-chip">{message.type.replace(/_/g, ' ')}</span>
+        ) : null}
+        {isUndoNotice(message) ? (
+          <span className="type-chip" title="What an undo of this agent's work told it">
+            undo notice
+          </span>
         ) : null}
         <time className="turn-time" dateTime={isoFromSeconds(message.timestamp)}>
           {formatSeconds(message.timestamp)}
