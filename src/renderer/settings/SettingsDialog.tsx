@@ -11,6 +11,7 @@ import { formatUsd } from '../../shared/cost'
 import { PricesField } from './PricesField'
 import { SandboxField } from './SandboxField'
 import { ReactionsField } from './ReactionsField'
+import { CheckpointPolicyField } from './CheckpointPolicyField'
 import { parsePriceRows, rowsFromPrices, samePrices, type PriceRow } from './price-rows'
 import { useCommand } from '../ui/useCommand'
 
@@ -258,6 +259,7 @@ function SettingsForm({
         <TeamBudgetField />
         <SandboxField />
         <TeamReactionsField />
+        <CheckpointPolicyField />
         <InlineError error={command.error} />
         <DialogFooter
           cancel={{ label: 'Cancel', onClick: onDone }}

@@ -13,6 +13,7 @@ import {
   InstructionsDialog,
   McpDialog,
   TrustDialog,
+  UndoDialog,
   ModelDialog,
   ProfileDialog,
   RemoveDialog,
@@ -191,6 +192,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <McpDialog />
     case 'trust':
       return <TrustDialog />
+    case 'undo':
+      return <UndoDialog name={dialog.name} target={dialog.target} />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -54,3 +54,6 @@ export const TaskBoardView = lazyComponent(() =>
 export const ChangesView = lazyComponent(() =>
   import('../changes/ChangesView').then((module) => module.ChangesView),
 )
+export const UndoDialog = lazyComponent(() =>
+  import('../undo/UndoDialog').then((module) => module.UndoDialog),
+)

@@ -10,6 +10,7 @@ import { isTeamView } from './ui'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
 import { createReviewCommands, type ReviewCommands } from './review-commands'
+import { createUndoCommands, type UndoCommands } from './undo-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -61,7 +62,8 @@ export type AppState = TeamData &
   ProjectCommands &
   Queries &
   SearchActions &
-  ReviewCommands
+  ReviewCommands &
+  UndoCommands
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -207,6 +209,10 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       }
     }
 
+    function branchesChanged(): void {
+      set((state) => ({ branchesVersion: state.branchesVersion + 1 }))
+    }
+
     async function resync(): Promise<void> {
       try {
         const snapshot = await api.getSnapshot({})
@@ -225,9 +231,8 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...createProjectCommands(api),
       ...queries,
       ...search,
-      ...createReviewCommands(api, () =>
-        set((state) => ({ branchesVersion: state.branchesVersion + 1 })),
-      ),
+      ...createReviewCommands(api, branchesChanged),
+      ...createUndoCommands(api, branchesChanged),
     }
   })
 }

@@ -1,5 +1,6 @@
 import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
+import type { UndoTarget } from '../../shared/undo'
 
 /** What the main area shows for the selected agent, or the whole team. */
 export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity' | 'board' | 'needs-you'
@@ -42,6 +43,8 @@ export type DialogState =
   | { readonly kind: 'mcp' }
   /** The trust question, opened again after "Not now": what the workspace grants. */
   | { readonly kind: 'trust' }
+  /** An undo of what an agent did: its plan shown first, then the undo and its redo. */
+  | { readonly kind: 'undo'; readonly name: string; readonly target: UndoTarget }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

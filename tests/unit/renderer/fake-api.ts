@@ -345,6 +345,18 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
         return { entry: { ...entry, status, answer: text ?? null, settled_at: 2 } }
       },
     ),
+    // Undo: no checkpoints until a test gives some (undo.test.tsx).
+    listCheckpoints: vi.fn(async () => ({
+      checkpoints: [],
+      policy: { maxPerAgent: 200, maxAgeDays: 14 },
+      bytes: 0,
+    })),
+    setCheckpointPolicy: vi.fn(async (policy: unknown) => policy),
+    planUndo: vi.fn(async () => {
+      throw rejection('not-found', 'There is no checkpoint to undo to.')
+    }),
+    applyUndo: vi.fn(),
+    redoUndo: vi.fn(),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return { dispose: () => listeners.delete(listener) }
