@@ -11,7 +11,7 @@ import { approvalModeSchema, profileNameSchema, type ApprovalMode } from './prof
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`, `run-schedule`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -90,6 +90,12 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     approval: approvalModeSchema.nullable().optional(),
     ...stamps,
   }),
+  /** The person runs a schedule now (`agent-teams schedule run-now`). */
+  z.object({
+    command: z.literal('run-schedule'),
+    schedule: z.string().refine(isValidName, { message: `not a schedule name (${NAME_RULE})` }),
+    ...stamps,
+  }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
   z.object({
     command: z.literal('model'),
@@ -145,6 +151,7 @@ export type ControlCommand =
       readonly approval?: ApprovalMode | null
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
+  | { readonly command: 'run-schedule'; readonly schedule: string }
   | {
       readonly command: 'model'
       readonly name: string
@@ -236,6 +243,8 @@ function withoutStamps(line: ControlLine): ControlCommand {
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }
+    case 'run-schedule':
+      return { command: 'run-schedule', schedule: line.schedule }
     default:
       return { command: line.command, name: line.name }
   }
