@@ -29,6 +29,7 @@ import {
 import { reviewCommands } from './review-contract'
 import { timelineCommands } from './timeline-contract'
 import { undoCommands } from './undo-contract'
+import { scheduleCommands } from './schedules-contract'
 import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
@@ -432,6 +433,7 @@ export const commands = {
   },
   ...timelineCommands,
   ...undoCommands,
+  ...scheduleCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

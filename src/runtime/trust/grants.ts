@@ -1,4 +1,5 @@
 import type {
+  ScheduleGrant,
   HostGrant,
   McpServerGrant,
   ProfileGrant,
@@ -9,6 +10,8 @@ import { readMcpConfiguration, type ConfiguredServer } from '../mcp/config'
 import { needsYouPath, readNeedsYou } from '../needs-you/store'
 import { profilesPath, readProfiles } from '../permissions/profile-store'
 import { readTeamSandbox } from '../sandbox/team-hosts'
+import { readSchedules } from '../schedules/schedule-file'
+import { describeCaps, describeWhen } from '../../shared/schedules'
 import type { TeamPaths } from '../team/paths'
 import { candidatePaths, namedFiles, type ServerTexts } from './script-files'
 import { maskedEnvironment, shown, shownNamed } from './secret-marks'
@@ -17,7 +20,7 @@ import { maskedEnvironment, shown, shownNamed } from './secret-marks'
 export interface GrantsReading {
   readonly grants: WorkspaceGrants
   readonly problems: string[]
-  /** The files whose change may change the grants: the five grant files and the named paths. */
+  /** The files whose change may change the grants: the grant files and the named paths. */
   readonly inputs: string[]
 }
 
@@ -29,6 +32,7 @@ export function grantFiles(paths: TeamPaths): string[] {
     paths.sandboxSettings,
     needsYouPath(paths),
     profilesPath(paths),
+    paths.schedules,
   ]
 }
 
@@ -62,6 +66,7 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
       allowedHosts,
       approveAlways: readRules(paths, problems),
       profiles: readProfileGrants(paths, problems),
+      schedules: readScheduleGrants(paths, problems),
     },
     problems,
     inputs: [...grantFiles(paths), ...candidatePaths(paths.workspace, texts)],
@@ -151,4 +156,19 @@ function readProfileGrants(paths: TeamPaths, problems: string[]): ProfileGrant[]
     problems.push(error instanceof Error ? error.message : String(error))
     return []
   }
+}
+
+/** A schedule sends its prompt with the person's key: a grant like any other. */
+function readScheduleGrants(paths: TeamPaths, problems: string[]): ScheduleGrant[] {
+  const reading = readSchedules(paths)
+  if (reading.problem !== null) problems.push(reading.problem)
+  return reading.schedules.map((schedule) => ({
+    key: `schedule:${schedule.name}`,
+    name: schedule.name,
+    when: describeWhen(schedule.when),
+    prompt: schedule.prompt,
+    template: schedule.template,
+    cap: describeCaps(schedule.caps),
+    enabled: schedule.enabled,
+  }))
 }
