@@ -20,6 +20,7 @@ import type { TimerHandle, Timers } from './timers'
 export const MISSED_AFTER_SECONDS = 120
 /** The longest the scheduler sleeps before it looks again (a clock change, a long sleep). */
 const LONGEST_WAIT_MS = 60_000
+const SHORTEST_WAIT_MS = 1000
 
 /** What the scheduler acts on: the host's commands and views, built by the host. */
 export interface SchedulerPorts {
@@ -152,13 +153,14 @@ export class Scheduler {
       const due = dueBetween(schedule, after, now)
       if (due !== null) {
         const missed = now - due.latest > MISSED_AFTER_SECONDS
-        if (missed && schedule.missed === 'skip')
+        if (missed && schedule.missed === 'skip') {
+          this.markDealtWith(schedule.name, due.latest)
           this.line(schedule, 'skipped', {
             run: null,
             due: due.latest,
             summary: `${schedule.name}: ${runs(due.count)} missed while no team ran: skipped, as set`,
           })
-        else
+        } else
           this.due(
             schedule,
             due.latest,
@@ -173,7 +175,8 @@ export class Scheduler {
       if (upcoming !== null && (next === null || upcoming < next)) next = upcoming
     }
     if (next === null) return
-    const wait = Math.min(Math.max(0, (next - now) * 1000), LONGEST_WAIT_MS)
+    // At least a second: a due time this look could not deal with never spins the loop.
+    const wait = Math.min(Math.max(SHORTEST_WAIT_MS, (next - now) * 1000), LONGEST_WAIT_MS)
     this.timer = this.ports.timers.setTimeout(() => {
       this.timer = null
       this.look()
@@ -300,12 +303,23 @@ export class Scheduler {
     this.next()
   }
 
-  /** The first schedule that waited starts now. */
+  /**
+   * The first schedule that waited starts, once the turn that ended the last run has wound
+   * down: a prompt given from inside an agent's last status change could find its loop still
+   * closing and be left for the next wake.
+   */
   private next(): void {
+    if (this.waiting.length === 0) return
+    setImmediate(() => this.startWaiting())
+  }
+
+  private startWaiting(): void {
+    if (this.current !== null) return
     const waited = this.waiting.shift()
     if (waited === undefined || this.closed) return
     const schedule = this.schedules.find((candidate) => candidate.name === waited.name)
-    if (schedule === undefined || !schedule.enabled || !this.ports.trusted()) return this.next()
+    if (schedule === undefined || !schedule.enabled || !this.ports.trusted())
+      return this.startWaiting()
     this.begin(schedule, waited.due, 'it waited for the run before it')
   }
 
