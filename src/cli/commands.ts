@@ -21,6 +21,7 @@ import { note } from './note-command'
 import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { mcp } from './mcp-commands'
+import { schedule } from './schedule-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
 import { oneLine, UsageError, writeLine, type Output } from './output'
@@ -257,6 +258,7 @@ export const commands: Readonly<Record<string, Command>> = {
   remove,
   tasks,
   mcp,
+  schedule,
   trust: trustCommand,
   queue,
   approve,

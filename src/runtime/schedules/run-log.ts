@@ -72,6 +72,28 @@ export function readRunLog(paths: TeamPaths, nowSeconds: number): RunLogReading 
   return { records, refused, problem: null }
 }
 
+/** The valid lines appended after byte `offset` (what a process waits for after asking). */
+export function readRunLinesFrom(paths: TeamPaths, offset: number): ScheduleRunLine[] {
+  const fd = openRegularForReadSync(runLogPath(paths), { what: 'The schedules’ run log' })
+  if (fd === null) return []
+  try {
+    const size = fstatSync(fd).size
+    if (size <= offset) return []
+    const data = Buffer.allocUnsafe(Math.min(size - offset, TAIL_BYTES))
+    const read = readSync(fd, data, 0, data.length, offset)
+    return data
+      .subarray(0, read)
+      .toString('utf8')
+      .split('\n')
+      .flatMap((raw) => {
+        const line = raw.trim() === '' ? null : parseLine(raw)
+        return line === null ? [] : [line]
+      })
+  } finally {
+    closeSync(fd)
+  }
+}
+
 function parseLine(raw: string): ScheduleRunLine | null {
   let value: unknown
   try {
