@@ -21,6 +21,7 @@ import {
   ShutdownDialog,
   SpawnDialog,
   TemplatesDialog,
+  SchedulesDialog,
 } from './lazy'
 import { MainArea } from './MainArea'
 import { OpenWorkspace } from '../workspace/OpenWorkspace'
@@ -183,6 +184,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <InstructionsDialog name={dialog.name} />
     case 'templates':
       return <TemplatesDialog />
+    case 'schedules':
+      return <SchedulesDialog />
     case 'search':
       return <SearchPanel />
     case 'remove':

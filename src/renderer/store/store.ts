@@ -10,6 +10,7 @@ import { isTeamView } from './ui'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
 import { createReviewCommands, type ReviewCommands } from './review-commands'
+import { createScheduleCommands, type ScheduleCommands } from './schedule-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -61,7 +62,8 @@ export type AppState = TeamData &
   ProjectCommands &
   Queries &
   SearchActions &
-  ReviewCommands
+  ReviewCommands &
+  ScheduleCommands
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -223,6 +225,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...core,
       ...commands,
       ...createProjectCommands(api),
+      ...createScheduleCommands(api),
       ...queries,
       ...search,
       ...createReviewCommands(api, () =>
