@@ -59,6 +59,7 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
   const allowedHosts: HostGrant[] = [...new Set(sandbox.allowedHosts)]
     .sort()
     .map((host) => ({ key: `host:${host}`, host }))
+  const schedules = readScheduleGrants(paths, problems)
   return {
     grants: {
       mcpServers: servers,
@@ -66,7 +67,8 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
       allowedHosts,
       approveAlways: readRules(paths, problems),
       profiles: readProfileGrants(paths, problems),
-      schedules: readScheduleGrants(paths, problems),
+      // Only when there are some: a workspace without schedules grants as it did before them.
+      ...(schedules.length > 0 ? { schedules } : {}),
     },
     problems,
     inputs: [...grantFiles(paths), ...candidatePaths(paths.workspace, texts)],
