@@ -69,6 +69,10 @@ describe('a scheduled run', () => {
     expect(entry).toMatchObject({ agent: 'lead', status: 'pending' })
     expect(entry?.summary).toMatch(/nightly reached its cap \(10,000 tokens\)/)
     expect(host.team.leadStatus).toBe('idle')
+    // Dismissed by the person, it is settled and nothing resumes.
+    host.answerNeedsYou({ id: entry?.id ?? '', decision: 'deny' })
+    expect(host.needsYou.pending().filter((candidate) => candidate.kind === 'schedule')).toEqual([])
+    expect(counts.lead).toBe(3)
     // A one-off schedule has no next run; its last one shows the cap.
     const listing = host.schedules?.listing()
     expect(listing?.schedules[0]).toMatchObject({ next_run: null, state: 'idle' })
