@@ -23,6 +23,7 @@ import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { timeline } from './timeline-command'
 import { mcp } from './mcp-commands'
+import { schedule } from './schedule-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
 import { reactions } from './reactions-command'
@@ -263,6 +264,7 @@ export const commands: Readonly<Record<string, Command>> = {
   checkpoints: checkpointsCommand,
   tasks,
   mcp,
+  schedule,
   trust: trustCommand,
   reactions,
   queue,

@@ -99,6 +99,25 @@ MCP server starts, no host is allowed, no "approve always" rule applies, custom 
 not used, and no agent wakes but by your own message. chat, demo and serve ask on a terminal
 (a yes is remembered); --trust-workspace trusts it for this run without asking.
 
+Scheduled runs (.team/schedules.json; they run in the window or serve, while you trust the
+workspace, one run at a time):
+  schedule add <name> (--at TIME | --in DURATION | --every DURATION | --cron "m h dom mon dow")
+        --prompt TEXT [--template T] [--usd CAP] [--tokens CAP] [--missed run-once|skip]
+        [--overlap wait|skip]
+                         send TEXT to the lead at TIME (ISO 8601, or HH:MM: the next one, local
+                         time), after DURATION (30s, 10m, 2h, 1d, 1h30m), every DURATION (at
+                         least 1m) or by a cron expression (local time); --template: applied
+                         first when the team has no members; every run stops the team at its
+                         cap, from its start: --usd dollars and/or --tokens (default: $5);
+                         --missed: runs missed while no team ran are caught up once (run-once,
+                         the default) or skipped; --overlap: due while a run works, it waits
+                         for it (the default) or is skipped
+  schedule list [--json] every schedule with its next run and its last run's outcome
+  schedule remove <name> remove a schedule
+  schedule run-now <name>
+                         run it now in the running team (it waits or is skipped, as set, while
+                         another run works)
+
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
         [--worktree|--no-worktree] [--auto-claim] [--mcp NAMES|all|none]
@@ -264,6 +283,14 @@ const options = {
   policy: { type: 'boolean', default: false },
   max: { type: 'string' },
   'max-age-days': { type: 'string' },
+  at: { type: 'string' },
+  in: { type: 'string' },
+  every: { type: 'string' },
+  cron: { type: 'string' },
+  prompt: { type: 'string' },
+  template: { type: 'string' },
+  missed: { type: 'string' },
+  overlap: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -374,6 +401,15 @@ export type ParsedOptions = {
   policy?: boolean
   max?: string
   maxAgeDays?: string
+  /** schedule add: when (one of --at, --in, --every, --cron), what, and its policies. */
+  at?: string
+  in?: string
+  every?: string
+  cron?: string
+  prompt?: string
+  template?: string
+  missed?: string
+  overlap?: string
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */

@@ -12,7 +12,7 @@ import { undoTargetSchema, type UndoTarget } from './undo'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`, `run-schedule`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -106,6 +106,11 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     overwrite: z.array(z.string().max(4096)).max(100_000).optional(),
     reason: z.string().max(2000).optional(),
     redo_of: z.string().min(1).max(200).optional(),
+  }),
+  /** The person runs a schedule now (`agent-teams schedule run-now`). */
+  z.object({
+    command: z.literal('run-schedule'),
+    schedule: z.string().refine(isValidName, { message: `not a schedule name (${NAME_RULE})` }),
     ...stamps,
   }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
@@ -163,6 +168,7 @@ export type ControlCommand =
       readonly approval?: ApprovalMode | null
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
+  | { readonly command: 'run-schedule'; readonly schedule: string }
   | {
       readonly command: 'undo'
       readonly name: string
@@ -275,6 +281,8 @@ function withoutStamps(line: ControlLine): ControlCommand {
         ...(line.reason === undefined ? {} : { reason: line.reason }),
         ...(line.redo_of === undefined ? {} : { redoOf: line.redo_of }),
       }
+    case 'run-schedule':
+      return { command: 'run-schedule', schedule: line.schedule }
     default:
       return { command: line.command, name: line.name }
   }

@@ -19,6 +19,8 @@ export const errorCodes = [
   'inbox-busy',
   /** Another process holds the task board past the wait. */
   'board-busy',
+  /** Another process holds `.team/schedules.json`'s lock past the wait. */
+  'schedules-busy',
   'workspace-busy',
   'roster-invalid',
   /** A reset of a roster that is valid: there is nothing to reset. */

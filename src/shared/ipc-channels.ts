@@ -29,6 +29,14 @@ export const UNDO_COMMAND_NAMES = [
 
 /** The reactions' commands (src/shared/reactions-contract.ts). */
 export const REACTION_COMMAND_NAMES = ['getReactions', 'setReactions'] as const
+/** The schedules' commands (src/shared/schedules-contract.ts). */
+export const SCHEDULE_COMMAND_NAMES = [
+  'listSchedules',
+  'addSchedule',
+  'removeSchedule',
+  'runScheduleNow',
+  'setScheduleEnabled',
+] as const
 
 export const commandNames = [
   'getInfo',
@@ -87,6 +95,7 @@ export const commandNames = [
   ...TIMELINE_COMMAND_NAMES,
   ...UNDO_COMMAND_NAMES,
   ...REACTION_COMMAND_NAMES,
+  ...SCHEDULE_COMMAND_NAMES,
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

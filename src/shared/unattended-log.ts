@@ -83,6 +83,12 @@ export const scheduleRunLineSchema = z.looseObject({
   schedule: text(64).min(1),
   event: z.enum(SCHEDULE_EVENTS),
   at: seconds,
+  /**
+   * The time the run was due (started, waiting, skipped): the runtime's record of which due
+   * times it has dealt with, so a restart neither repeats nor forgets one. Added after the
+   * first lines were written: absent, the line's `at` stands for it.
+   */
+  due: seconds.optional(),
   summary: text(500),
   /** What the run had spent when this line was written. */
   usd: z.number().min(0).optional(),

@@ -22,6 +22,7 @@ import {
   ShutdownDialog,
   SpawnDialog,
   TemplatesDialog,
+  SchedulesDialog,
 } from './lazy'
 import { MainArea } from './MainArea'
 import { OpenWorkspace } from '../workspace/OpenWorkspace'
@@ -184,6 +185,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <InstructionsDialog name={dialog.name} />
     case 'templates':
       return <TemplatesDialog />
+    case 'schedules':
+      return <SchedulesDialog />
     case 'search':
       return <SearchPanel />
     case 'remove':

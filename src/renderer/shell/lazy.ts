@@ -33,6 +33,9 @@ export const InstructionsDialog = lazyComponent(() =>
 export const TemplatesDialog = lazyComponent(() =>
   import('../roster/TemplatesDialog').then((module) => module.TemplatesDialog),
 )
+export const SchedulesDialog = lazyComponent(() =>
+  import('../roster/SchedulesDialog').then((module) => module.SchedulesDialog),
+)
 export const SearchPanel = lazyComponent(() =>
   import('../search/SearchPanel').then((module) => module.SearchPanel),
 )

@@ -11,6 +11,7 @@ import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
 import { createReviewCommands, type ReviewCommands } from './review-commands'
 import { createUndoCommands, type UndoCommands } from './undo-commands'
+import { createScheduleCommands, type ScheduleCommands } from './schedule-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -63,7 +64,8 @@ export type AppState = TeamData &
   Queries &
   SearchActions &
   ReviewCommands &
-  UndoCommands
+  UndoCommands &
+  ScheduleCommands
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -229,6 +231,7 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...core,
       ...commands,
       ...createProjectCommands(api),
+      ...createScheduleCommands(api),
       ...queries,
       ...search,
       ...createReviewCommands(api, branchesChanged),

@@ -35,6 +35,8 @@ export type DialogState =
   | { readonly kind: 'instructions'; readonly name: string }
   /** Team templates: save the team, apply, edit, delete, export, import. */
   | { readonly kind: 'templates' }
+  /** Scheduled runs: their next and last runs; add, remove, run now, turn on and off. */
+  | { readonly kind: 'schedules' }
   /** Search across every transcript and inbox of the team (Ctrl+Shift+F). */
   | { readonly kind: 'search' }
   /** Takes a teammate off the team, asking what becomes of an unmerged branch. */

@@ -24,6 +24,7 @@ export interface ControlTarget {
   answerNeedsYou(answer: NeedsYouAnswer): unknown
   /** The person's undo from the CLI; its outcome is written beside its journal. */
   undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void>
+  runScheduleNow(name: string): unknown
 }
 
 /**
@@ -61,6 +62,7 @@ export function runControlCommand(
     else if (command.command === 'profile') host.setProfile(command.name, command)
     else if (command.command === 'answer') host.answerNeedsYou(command)
     else if (command.command === 'undo') void host.undoFromControl(command)
+    else if (command.command === 'run-schedule') host.runScheduleNow(command.schedule)
     else host.resume(command.name)
   } catch (error) {
     // A command naming an agent that is not running: nothing to do, but say so in the UI.

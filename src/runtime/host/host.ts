@@ -66,6 +66,10 @@ import { TeamPaths } from '../team/paths'
 import type { TeamTasks } from '../tasks/team-tasks'
 import type { TaskAutomation } from '../tasks/task-automation'
 import type { TeamReactions } from '../reactions/team-reactions'
+import { TeamSchedules } from '../schedules/team-schedules'
+import type { RunOutcome } from '../schedules/scheduler'
+import { applyTemplate } from '../templates/team-template'
+import { randomIds } from '../system/clock'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -109,6 +113,8 @@ export class TeamHost {
    */
   readonly trust: WorkspaceTrust
   private readonly hostTrust: HostTrust
+  /** The team's scheduled runs, in a process that runs them (the app, `serve`); else null. */
+  schedules: TeamSchedules | null = null
   private closed = false
 
   private constructor(
@@ -118,7 +124,7 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    this.hostTrust = new HostTrust(team, options)
+    this.hostTrust = new HostTrust(team, options, () => this.schedules?.trustChanged())
     this.trust = this.hostTrust.trust
     const features = createFeatures(
       team,
@@ -188,6 +194,7 @@ export class TeamHost {
       await host.undo.recover().catch(options.report ?? (() => undefined))
       host.hostTrust.goOn()
       void host.reactions.seed()
+      host.startSchedules()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -295,6 +302,20 @@ export class TeamHost {
   /** Stops every agent (Ctrl+C in the CLI); transcripts stay valid for the API. */
   stopAll(): void {
     for (const agent of this.agents.values()) agent.stop()
+  }
+
+  /**
+   * The person runs a schedule now: it starts, or (another run working) waits or is skipped as
+   * the schedule says. Only in a process that runs schedules, and while the workspace is trusted.
+   */
+  runScheduleNow(name: string): RunOutcome {
+    this.assertOpen()
+    if (this.schedules === null)
+      throw new TeamError(
+        'not-running',
+        'Schedules run in the window or "agent-teams serve", not in this process.',
+      )
+    return this.schedules.runNow(name)
   }
 
   /** Goes on after a pause, an error, a stall or a stop; a stalled stream is retried at once. */
@@ -440,6 +461,7 @@ export class TeamHost {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.schedules?.close()
     this.subscription.dispose()
     this.taskAutomation.close()
     this.reviewMerges.dispose()
@@ -481,6 +503,27 @@ export class TeamHost {
       loadedAgent: (name) => this.agents.get(name),
       agent: (name) => this.agents.load(name),
     })
+  }
+
+  private startSchedules(): void {
+    const options = this.options.schedules
+    if (options === undefined) return
+    const clock = this.options.clock ?? systemClock
+    this.schedules = new TeamSchedules(
+      {
+        team: this.team,
+        clock,
+        ids: this.options.ids ?? randomIds(clock),
+        trust: this.trust,
+        needsYou: this.needsYou,
+        prices: () => this.budgets.currentPrices(),
+        chat: (text) => this.chat(text),
+        stopAll: () => this.stopAll(),
+        applyTemplate: (template) => applyTemplate(this, template, USER),
+      },
+      options,
+    )
+    this.schedules.start()
   }
 
   private pauseReason(name: string): { cause: PauseCause; reason: string } | null {

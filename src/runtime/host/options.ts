@@ -9,6 +9,7 @@ import type { McpOptions } from '../mcp/servers'
 import type { ModelEndpoint } from '../model/client'
 import type { BashSandboxHooks } from '../tools/basic-tools'
 import type { TrustOptions } from '../trust/workspace-trust'
+import type { HostScheduleOptions } from '../schedules/team-schedules'
 
 /** How a `TeamHost` is opened: the workspace, the endpoint and the team's policies. */
 export interface HostOptions {
@@ -66,4 +67,9 @@ export interface HostOptions {
    * when `host.reactions.tick()` is called (tests, with their own clock).
    */
   readonly reactionTickMs?: number | null
+  /**
+   * Scheduled runs (`.team/schedules.json`): given by the processes that stay up with the team,
+   * the window's app and `serve`. Absent (`chat`, `team apply`), no schedule runs here.
+   */
+  readonly schedules?: HostScheduleOptions
 }

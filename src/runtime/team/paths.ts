@@ -15,6 +15,10 @@ export class TeamPaths {
   get control(): string {
     return join(this.root, 'control.jsonl')
   }
+  /** The team's scheduled runs, written only by the person's actions (schedules/). */
+  get schedules(): string {
+    return join(this.root, 'schedules.json')
+  }
   /** The team's sandbox settings for bash: its network allow-list (team-sandbox.ts). */
   get sandboxSettings(): string {
     return join(this.root, 'sandbox.json')

@@ -18,6 +18,7 @@ export function grantHashes(grants: WorkspaceGrants): GrantHashes {
     ...grants.approveAlways,
     ...grants.profiles,
     ...(grants.checks ?? []),
+    ...(grants.schedules ?? []),
   ]
   for (const item of items) hashes[item.key] = sha256(JSON.stringify(item))
   return hashes
@@ -55,6 +56,7 @@ const KINDS: Readonly<Record<string, string>> = {
   rule: 'approve-always rule',
   profile: 'custom profile',
   check: 'check command',
+  schedule: 'scheduled run',
 }
 
 /** A grant named in words from its key: "MCP server notes", "allowed host 127.0.0.1". */

@@ -1,5 +1,6 @@
 import type {
   CheckGrant,
+  ScheduleGrant,
   HostGrant,
   McpServerGrant,
   ProfileGrant,
@@ -11,6 +12,8 @@ import { needsYouPath, readNeedsYou } from '../needs-you/store'
 import { profilesPath, readProfiles } from '../permissions/profile-store'
 import { readTeamSandbox } from '../sandbox/team-hosts'
 import { readReactionsConfig } from '../reactions/config-file'
+import { readSchedules } from '../schedules/schedule-file'
+import { describeCaps, describeWhen } from '../../shared/schedules'
 import type { TeamPaths } from '../team/paths'
 import { candidatePaths, namedFiles, type ServerTexts } from './script-files'
 import { maskedEnvironment, shown, shownNamed } from './secret-marks'
@@ -19,7 +22,7 @@ import { maskedEnvironment, shown, shownNamed } from './secret-marks'
 export interface GrantsReading {
   readonly grants: WorkspaceGrants
   readonly problems: string[]
-  /** The files whose change may change the grants: the six grant files and the named paths. */
+  /** The files whose change may change the grants: the grant files and the named paths. */
   readonly inputs: string[]
 }
 
@@ -32,6 +35,7 @@ export function grantFiles(paths: TeamPaths): string[] {
     needsYouPath(paths),
     profilesPath(paths),
     paths.reactionsConfig,
+    paths.schedules,
   ]
 }
 
@@ -58,6 +62,7 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
   const allowedHosts: HostGrant[] = [...new Set(sandbox.allowedHosts)]
     .sort()
     .map((host) => ({ key: `host:${host}`, host }))
+  const schedules = readScheduleGrants(paths, problems)
   return {
     grants: {
       mcpServers: servers,
@@ -66,6 +71,8 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
       approveAlways: readRules(paths, problems),
       profiles: readProfileGrants(paths, problems),
       checks: readCheckGrants(paths, problems),
+      // Only when there are some: a workspace without schedules grants as it did before them.
+      ...(schedules.length > 0 ? { schedules } : {}),
     },
     problems,
     inputs: [...grantFiles(paths), ...candidatePaths(paths.workspace, texts)],
@@ -165,4 +172,19 @@ function readProfileGrants(paths: TeamPaths, problems: string[]): ProfileGrant[]
     problems.push(error instanceof Error ? error.message : String(error))
     return []
   }
+}
+
+/** A schedule sends its prompt with the person's key: a grant like any other. */
+function readScheduleGrants(paths: TeamPaths, problems: string[]): ScheduleGrant[] {
+  const reading = readSchedules(paths)
+  if (reading.problem !== null) problems.push(reading.problem)
+  return reading.schedules.map((schedule) => ({
+    key: `schedule:${schedule.name}`,
+    name: schedule.name,
+    when: describeWhen(schedule.when),
+    prompt: schedule.prompt,
+    template: schedule.template,
+    cap: describeCaps(schedule.caps),
+    enabled: schedule.enabled,
+  }))
 }
