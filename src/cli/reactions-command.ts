@@ -1,11 +1,6 @@
 import { TeamError } from '../shared/errors'
-import {
-  formatDurationSeconds,
-  parseDurationSeconds,
-  type CheckResult,
-  type ReactionsChange,
-  type ReactionsConfig,
-} from '../shared/reactions'
+import { DURATION_RULE, formatDuration, parseDuration } from '../shared/duration'
+import { type CheckResult, type ReactionsChange, type ReactionsConfig } from '../shared/reactions'
 import { REACTION_KINDS } from '../shared/unattended-log'
 import { readReactionsConfig, writeReactionsConfig } from '../runtime/reactions/config-file'
 import { checkResultOf, ReactionLog } from '../runtime/reactions/reaction-log'
@@ -83,9 +78,8 @@ function changeOf(rest: readonly string[], context: CommandContext): ReactionsCh
 }
 
 function duration(text: string, option: string): number {
-  const seconds = parseDurationSeconds(text)
-  if (seconds === null)
-    throw new UsageError(`${option} takes a duration such as 90s, 10m, 1h or 1h30m (got "${text}")`)
+  const seconds = parseDuration(text)
+  if (seconds === null) throw new UsageError(`${option} takes ${DURATION_RULE} (got "${text}")`)
   return seconds
 }
 
@@ -126,14 +120,14 @@ async function show(context: CommandContext, paths: TeamPaths): Promise<number> 
 
 function describeConfig(config: ReactionsConfig): string[] {
   const nudge = (setting: { on: boolean; after_seconds: number }): string =>
-    setting.on ? `after ${formatDurationSeconds(setting.after_seconds)}` : 'off'
+    setting.on ? `after ${formatDuration(setting.after_seconds)}` : 'off'
   return [
     config.check === null
       ? 'Check: off.'
-      : `Check: ${oneLine(config.check.command)} (killed after ${formatDurationSeconds(config.check.timeout_seconds)}).`,
+      : `Check: ${oneLine(config.check.command)} (killed after ${formatDuration(config.check.timeout_seconds)}).`,
     `Stall nudge: ${nudge(config.stall)}.`,
     `Idle-with-a-task nudge: ${nudge(config.idle_task)}.`,
-    `Escalation to Needs-you: ${formatDurationSeconds(config.escalate_after_seconds)} after a nudge.`,
+    `Escalation to Needs-you: ${formatDuration(config.escalate_after_seconds)} after a nudge.`,
     `Merge conflicts to the branch's owner: ${config.conflicts ? 'on' : 'off'}.`,
   ]
 }

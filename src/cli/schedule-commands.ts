@@ -8,11 +8,11 @@ import {
   describeWhen,
   MISSED_POLICIES,
   OVERLAP_POLICIES,
-  parseDuration,
   parseTime,
   type ScheduleInput,
   type ScheduleView,
 } from '../shared/schedules'
+import { DURATION_RULE, parseDuration } from '../shared/duration'
 import { formatSecondsUtc } from '../shared/time'
 import type { ScheduleRunLine } from '../shared/unattended-log'
 import { settingsPath } from '../runtime/model/config'
@@ -89,10 +89,7 @@ function whenOf(context: CommandContext): ScheduleInput['when'] {
   const option = delay !== undefined ? '--in' : '--every'
   const text = delay ?? every ?? ''
   const seconds = parseDuration(text)
-  if (seconds === null)
-    throw new UsageError(
-      `${option} takes a duration such as 30s, 10m, 2h, 1d or 1h30m, not "${text}"`,
-    )
+  if (seconds === null) throw new UsageError(`${option} takes ${DURATION_RULE}, not "${text}"`)
   return delay !== undefined ? { type: 'in', seconds } : { type: 'every', seconds }
 }
 

@@ -144,27 +144,3 @@ export const reactionsViewSchema = z.object({
   checks: z.array(checkResultSchema),
 })
 export type ReactionsView = z.infer<typeof reactionsViewSchema>
-
-/** "10m", "90s", "2h", "1h30m" or a number of seconds: null when it is none of these. */
-export function parseDurationSeconds(text: string): number | null {
-  const trimmed = text.trim()
-  if (/^\d{1,7}$/.test(trimmed)) return Number(trimmed)
-  const match = /^(?:(\d{1,3})h)?(?:(\d{1,5})m)?(?:(\d{1,7})s)?$/.exec(trimmed)
-  if (match === null || trimmed === '') return null
-  const [, hours = '0', minutes = '0', seconds = '0'] = match
-  return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds)
-}
-
-/** Seconds in the shortest words: 600 → "10m", 90 → "1m30s", 3600 → "1h". */
-export function formatDurationSeconds(total: number): string {
-  const hours = Math.floor(total / 3600)
-  const minutes = Math.floor((total % 3600) / 60)
-  const seconds = total % 60
-  const parts = [
-    hours > 0 ? `${hours}h` : '',
-    minutes > 0 ? `${minutes}m` : '',
-    seconds > 0 ? `${seconds}s` : '',
-  ]
-  const text = parts.join('')
-  return text === '' ? '0s' : text
-}

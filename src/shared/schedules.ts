@@ -4,6 +4,7 @@ import { usdLimitSchema } from './budget'
 import { templateNameSchema } from './templates'
 import { scheduleRunLineSchema } from './unattended-log'
 import { formatSecondsUtc } from './time'
+import { formatDuration } from './duration'
 
 /**
  * Scheduled runs: `.team/schedules.json` holds what the person scheduled (written only by their
@@ -153,18 +154,6 @@ export const scheduleListingSchema = z.object({
 })
 export type ScheduleListing = z.infer<typeof scheduleListingSchema>
 
-const DURATION_PATTERN = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/
-
-/** `30s`, `10m`, `2h`, `1d`, `1h30m` in seconds; null when it is not one (or is zero). */
-export function parseDuration(text: string): number | null {
-  const match = DURATION_PATTERN.exec(text.trim())
-  if (match === null || text.trim() === '') return null
-  const [days, hours, minutes, secondsPart] = match.slice(1).map((part) => Number(part ?? 0))
-  const total =
-    (days ?? 0) * 86_400 + (hours ?? 0) * 3600 + (minutes ?? 0) * 60 + (secondsPart ?? 0)
-  return total > 0 && Number.isSafeInteger(total) ? total : null
-}
-
 const CLOCK_PATTERN = /^([01]?\d|2[0-3]):([0-5]\d)$/
 const ISO_PATTERN =
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/i
@@ -203,23 +192,6 @@ export function describeWhen(when: ScheduleWhen): string {
     case 'cron':
       return `cron ${when.cron}`
   }
-}
-
-/** Seconds as `parseDuration` reads them: 5400 is "1h30m". */
-export function formatDuration(total: number): string {
-  const parts: string[] = []
-  let rest = Math.floor(total)
-  for (const [unit, size] of [
-    ['d', 86_400],
-    ['h', 3600],
-    ['m', 60],
-    ['s', 1],
-  ] as const) {
-    const count = Math.floor(rest / size)
-    rest -= count * size
-    if (count > 0) parts.push(`${count}${unit}`)
-  }
-  return parts.join('') || '0s'
 }
 
 /** The cap in words: "$5.00", "200,000 tokens", "$5.00 or 200,000 tokens". */

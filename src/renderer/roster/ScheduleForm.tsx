@@ -4,11 +4,11 @@ import {
   DEFAULT_CAP_USD,
   MISSED_POLICIES,
   OVERLAP_POLICIES,
-  parseDuration,
   parseTime,
   type MissedPolicy,
   type OverlapPolicy,
 } from '../../shared/schedules'
+import { parseDuration } from '../../shared/duration'
 import { useAppStore } from '../store/context'
 import { InlineError } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react'
+import { formatDuration, parseDuration } from '../../shared/duration'
 import {
-  formatDurationSeconds,
-  parseDurationSeconds,
   type ReactionsChange,
   type ReactionsConfig,
   type ReactionsView,
@@ -25,12 +24,12 @@ interface Draft {
 function draftOf(config: ReactionsConfig): Draft {
   return {
     command: config.check?.command ?? '',
-    timeout: formatDurationSeconds(config.check?.timeout_seconds ?? 600),
+    timeout: formatDuration(config.check?.timeout_seconds ?? 600),
     stallOn: config.stall.on,
-    stallAfter: formatDurationSeconds(config.stall.after_seconds),
+    stallAfter: formatDuration(config.stall.after_seconds),
     idleOn: config.idle_task.on,
-    idleAfter: formatDurationSeconds(config.idle_task.after_seconds),
-    escalate: formatDurationSeconds(config.escalate_after_seconds),
+    idleAfter: formatDuration(config.idle_task.after_seconds),
+    escalate: formatDuration(config.escalate_after_seconds),
     conflicts: config.conflicts,
   }
 }
@@ -45,7 +44,7 @@ function changeOf(draft: Draft): { change: ReactionsChange } | { error: string }
   }
   const seconds: Record<string, number> = {}
   for (const [label, text] of Object.entries(durations)) {
-    const value = parseDurationSeconds(text)
+    const value = parseDuration(text)
     if (value === null) return { error: `${label} is a duration such as 90s, 10m or 1h.` }
     seconds[label] = value
   }

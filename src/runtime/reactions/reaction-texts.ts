@@ -1,4 +1,4 @@
-import { formatDurationSeconds } from '../../shared/reactions'
+import { formatDuration } from '../../shared/duration'
 import { teammateBranch } from '../../shared/worktree'
 
 /** The words reactions put in an agent's inbox: what happened, and what to do about it. */
@@ -30,7 +30,7 @@ export function checkFixedText(command: string, commit: string | null): string {
 
 export function silentNudgeText(afterSeconds: number): string {
   return (
-    `You have been working for ${formatDurationSeconds(afterSeconds)} without a word. ` +
+    `You have been working for ${formatDuration(afterSeconds)} without a word. ` +
     'If you are stuck, say what blocks you to the lead (send_message); otherwise go on, and ' +
     'report your progress.'
   )

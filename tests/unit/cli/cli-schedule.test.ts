@@ -89,7 +89,7 @@ describe('agent-teams schedule', () => {
     const cases: [string[], number, RegExp][] = [
       [['add', 'x', '--prompt', 'p'], 2, /give exactly one of --at TIME, --in DURATION/],
       [['add', 'x', '--in', '1h', '--every', '1h', '--prompt', 'p'], 2, /\(2 given\)/],
-      [['add', 'x', '--in', '10x', '--prompt', 'p'], 2, /--in takes a duration such as 30s/],
+      [['add', 'x', '--in', '10x', '--prompt', 'p'], 2, /--in takes a duration such as 90s/],
       [['add', 'x', '--every', '30s', '--prompt', 'p'], 2, /--every is at least 1m/],
       [['add', 'x', '--at', 'noon', '--prompt', 'p'], 2, /--at: "noon" is not a time: write HH:MM/],
       [['add', 'x', '--at', '2001-01-01T00:00Z', '--prompt', 'p'], 2, /has passed/],

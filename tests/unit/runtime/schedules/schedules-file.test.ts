@@ -2,12 +2,8 @@ import { readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { text } from '../../../../src/offline-model/script'
-import {
-  describeWhen,
-  parseDuration,
-  parseTime,
-  SCHEDULES_VERSION,
-} from '../../../../src/shared/schedules'
+import { describeWhen, parseTime, SCHEDULES_VERSION } from '../../../../src/shared/schedules'
+import { parseDuration } from '../../../../src/shared/duration'
 import { cronProblem, dueBetween } from '../../../../src/runtime/schedules/occurrences'
 import {
   addSchedule,
