@@ -478,12 +478,12 @@ export class TeamHost {
     await defaultBashSandbox.close()
   }
 
-  /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
   /** The person's undo from the CLI (control.jsonl); its outcome is written beside its journal. */
   undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void> {
     return undoFromControl(this.undo, command)
   }
 
+  /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
   private control(command: ControlCommand): void {
     if (this.closed) return
     runControlCommand(this, command, (event) => this.team.publish(event))
