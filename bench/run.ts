@@ -27,6 +27,7 @@ import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
 import * as start from './start.bench'
 import * as timeline from './timeline.bench'
+import * as undo from './undo.bench'
 
 type Bench = { run(context?: BrowserContext): Promise<BenchResult> }
 const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number }> = {
@@ -41,6 +42,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   sandbox: { module: sandbox, browser: false, limitMs: 4 * 60_000 },
   engines: { module: engines, browser: false, limitMs: 4 * 60_000 },
   timeline: { module: timeline, browser: false, limitMs: 4 * 60_000 },
+  undo: { module: undo, browser: false, limitMs: 5 * 60_000 },
   replay: { module: replay, browser: true, limitMs: 5 * 60_000 },
 }
 

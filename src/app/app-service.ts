@@ -15,6 +15,7 @@ import { TeamError } from '../shared/errors'
 import type { TeamEvent } from '../shared/events'
 import { AppSettings } from './app-settings'
 import type { Clock } from '../runtime/system/clock'
+import type { Timers } from '../runtime/schedules/timers'
 import { engineAvailability } from '../runtime/engines/availability'
 import { TeamHost } from '../runtime/host/host'
 import { WorkspaceTrustStore } from '../runtime/trust/trust-store'
@@ -35,6 +36,8 @@ import { TeamHistory } from '../runtime/history/team-history'
 import { reviewHandlers } from './review-handlers'
 import { timelineHandlers } from './timeline-handlers'
 import { undoHandlers } from './undo-handlers'
+import { reactionHandlers } from './reaction-handlers'
+import { scheduleHandlers } from './schedule-handlers'
 import { taskHandlers } from './task-handlers'
 import { agentHandlers } from './agent-handlers'
 import { permissionHandlers } from './permission-handlers'
@@ -57,6 +60,8 @@ export interface AppServiceOptions {
   readonly trustWorkspace?: boolean
   /** Whether each engine can run here (default: looked up); the open team's spawns ask it too. */
   readonly engineAvailability?: () => readonly EngineAvailability[]
+  /** The scheduled runs' timers (default: the process's); tests move them with a fake clock. */
+  readonly timers?: Timers
 }
 
 type Handlers = { [N in CommandName]: (params: Params<N>) => Promise<Result<N>> }
@@ -84,6 +89,8 @@ export class AppService {
   private readonly handlers: Handlers
   /** What the person agreed each workspace may grant (the user's config folder). */
   private readonly trustStore: WorkspaceTrustStore
+  /** The user's team templates (the config folder), beside the built-in ones. */
+  private readonly templates: TemplateStore
 
   private constructor(private readonly options: AppServiceOptions) {
     this.settings = new AppSettings(
@@ -92,6 +99,7 @@ export class AppService {
       options.env ?? process.env,
     )
     this.trustStore = new WorkspaceTrustStore(options.configDirectory)
+    this.templates = TemplateStore.inConfigFolder(options.configDirectory)
     this.endpoint = new AppEndpoint(this.settings)
     this.handlers = this.createHandlers()
   }
@@ -169,10 +177,12 @@ export class AppService {
         nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
       }),
       ...undoHandlers(team.host),
+      ...reactionHandlers(team.host),
+      ...scheduleHandlers(team.host, () => this.nowSeconds()),
       ...projectHandlers({
         ...team,
-        templates: TemplateStore.inConfigFolder(this.options.configDirectory),
-        nowSeconds: () => (this.options.clock?.now() ?? Date.now()) / 1000,
+        templates: this.templates,
+        nowSeconds: () => this.nowSeconds(),
       }),
       getInfo: async () => ({
         version: this.options.version,
@@ -267,6 +277,11 @@ export class AppService {
         mcp: { env: this.options.env ?? process.env },
         trust: { store: this.trustStore, forRun: this.options.trustWorkspace === true },
         engineAvailability: () => this.engines(),
+        clock: this.options.clock,
+        schedules: {
+          template: (name) => this.templates.get(name).template,
+          timers: this.options.timers,
+        },
       })
       if (this.closed) {
         // Closed while the folder was opening: nothing may keep its lock or its agents.
@@ -327,6 +342,10 @@ export class AppService {
       alert: this.alert,
       offline: this.isOffline(),
     })
+  }
+
+  private nowSeconds(): number {
+    return (this.options.clock?.now() ?? Date.now()) / 1000
   }
 
   /** Whether each engine can run here: what the spawn dialog shows and every spawn checks. */

@@ -13,11 +13,15 @@ type Handlers = {
 export function reviewHandlers(requireHost: () => TeamHost): Handlers {
   return {
     getWorktrees: async () => {
-      const worktrees = requireHost().worktrees
+      const host = requireHost()
+      const worktrees = host.worktrees
       return {
         available: await worktrees.git.available(),
         defaultOn: worktrees.defaultOn,
-        teammates: [...(await worktrees.views())].map(([name, view]) => ({ name, ...view })),
+        teammates: [...(await worktrees.views())].map(([name, view]) => {
+          const check = host.reactions.checkOf(name)
+          return { name, ...view, ...(check === null ? {} : { check }) }
+        }),
       }
     },
     setWorktreeDefault: async ({ on }) => {

@@ -15,6 +15,7 @@ import { answerQuestion, approve, deny, queue } from './needs-you-commands'
 import { profile, profiles } from './profile-commands'
 import { resetRoster } from './roster-reset'
 import { remove, review } from './review-commands'
+import { checkpointsCommand, undoCommand } from './undo-commands'
 import { tasks } from './task-commands'
 import { chat, demo, transcript } from './team-commands'
 import { note } from './note-command'
@@ -22,8 +23,10 @@ import { team } from './template-commands'
 import { exportCommand, search } from './history-commands'
 import { timeline } from './timeline-command'
 import { mcp } from './mcp-commands'
+import { schedule } from './schedule-commands'
 import { engines } from './engine-commands'
 import { trustCommand } from './workspace-trust'
+import { reactions } from './reactions-command'
 import { oneLine, UsageError, writeLine, type Output } from './output'
 
 export interface CommandContext {
@@ -257,9 +260,13 @@ export const commands: Readonly<Record<string, Command>> = {
   timeline,
   review,
   remove,
+  undo: undoCommand,
+  checkpoints: checkpointsCommand,
   tasks,
   mcp,
+  schedule,
   trust: trustCommand,
+  reactions,
   queue,
   approve,
   deny,

@@ -69,6 +69,19 @@ Commands:
                          add a stdio or Streamable HTTP server to .team/mcp.json
   mcp remove <name>      remove a server added with mcp add
 
+  reactions [--json]     the team's reactions (check command, nudges, escalation, conflicts)
+                         and how many of each it had, with each teammate's last check
+  reactions set check --command CMD [--timeout 10m] | --off
+                         run CMD in a teammate's sandbox after each of its commits; a
+                         failure goes to its inbox with the output's tail
+  reactions set stall|idle-task --after 10m | --off
+                         nudge an agent working without a word, or idle with a task in
+                         progress, after that long
+  reactions set escalate --after 10m
+                         no move that long after a nudge: Needs-you and a notification
+  reactions set conflicts on|off
+                         send a merge conflict to the branch's owner
+
   trust [--json]         whether you trust this workspace, and everything it grants its
                          agents: MCP servers as they would run (env values, addresses with
                          their queries, headers; secrets marked), the files they run with
@@ -85,6 +98,25 @@ since you agreed (a hand edit, a git pull, an edited server script): until you t
 MCP server starts, no host is allowed, no "approve always" rule applies, custom profiles are
 not used, and no agent wakes but by your own message. chat, demo and serve ask on a terminal
 (a yes is remembered); --trust-workspace trusts it for this run without asking.
+
+Scheduled runs (.team/schedules.json; they run in the window or serve, while you trust the
+workspace, one run at a time):
+  schedule add <name> (--at TIME | --in DURATION | --every DURATION | --cron "m h dom mon dow")
+        --prompt TEXT [--template T] [--usd CAP] [--tokens CAP] [--missed run-once|skip]
+        [--overlap wait|skip]
+                         send TEXT to the lead at TIME (ISO 8601, or HH:MM: the next one, local
+                         time), after DURATION (30s, 10m, 2h, 1d, 1h30m), every DURATION (at
+                         least 1m) or by a cron expression (local time); --template: applied
+                         first when the team has no members; every run stops the team at its
+                         cap, from its start: --usd dollars and/or --tokens (default: $5);
+                         --missed: runs missed while no team ran are caught up once (run-once,
+                         the default) or skipped; --overlap: due while a run works, it waits
+                         for it (the default) or is skipped
+  schedule list [--json] every schedule with its next run and its last run's outcome
+  schedule remove <name> remove a schedule
+  schedule run-now <name>
+                         run it now in the running team (it waits or is skipped, as set, while
+                         another run works)
 
 A running team (the app, serve or chat, in another terminal):
   spawn <name> <prompt> --role ROLE [--model ID] [--thinking N] [--plan-first]
@@ -115,6 +147,21 @@ A running team (the app, serve or chat, in another terminal):
   remove <name> [--branch keep|merge|delete]
                          take a teammate off the team; a branch with unmerged work needs
                          --branch (nothing is deleted without it)
+  undo <name> [--turns N | --task ID | --to SEQ] [--dry-run] [--yes] [--overwrite PATH]...
+       [--reason TEXT]
+                         put an agent's folder back as it was before its last N turns
+                         (default 1), before it took task ID, or at checkpoint SEQ: shows the
+                         diff and asks (--yes: without asking; --dry-run: only shows it); files
+                         someone else changed since are kept unless named with --overwrite;
+                         its commits leave its branch only when nothing else holds them. The
+                         undone turns stay in its transcript, marked; it is told in its inbox.
+                         A running team does it (refused while the agent works: stop it
+                         first); with none running, it is done here
+  undo <name> --redo UNDO_ID
+                         take an undo back (itself undoable)
+  checkpoints <name>     an agent's checkpoints (one before every model turn) and their size
+  checkpoints --policy [--max N] [--max-age-days D]
+                         how many are kept (default 500 per agent, 14 days); set it
   profiles               the permission profiles (built-in, and .team/profiles.json's)
   profile <name> [--profile P|default] [--approval MODE|default]
                          show or change an agent's profile and approval mode
@@ -225,6 +272,25 @@ const options = {
   always: { type: 'boolean', default: false },
   kind: { type: 'string' },
   summary: { type: 'boolean', default: false },
+  command: { type: 'string' },
+  timeout: { type: 'string' },
+  after: { type: 'string' },
+  off: { type: 'boolean', default: false },
+  turns: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  overwrite: { type: 'string', multiple: true },
+  redo: { type: 'string' },
+  policy: { type: 'boolean', default: false },
+  max: { type: 'string' },
+  'max-age-days': { type: 'string' },
+  at: { type: 'string' },
+  in: { type: 'string' },
+  every: { type: 'string' },
+  cron: { type: 'string' },
+  prompt: { type: 'string' },
+  template: { type: 'string' },
+  missed: { type: 'string' },
+  overlap: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options']
 
@@ -318,6 +384,32 @@ export type ParsedOptions = {
   kind?: string
   /** timeline --summary: the away digest. */
   summary?: boolean
+  /** reactions set check --command CMD --timeout DURATION, stall --after DURATION, --off. */
+  command?: string
+  timeout?: string
+  after?: string
+  off?: boolean
+  /** undo --turns N (--task ID and --to SEQ are shared with review diff). */
+  turns?: string
+  /** undo --dry-run: the plan only. */
+  dryRun?: boolean
+  /** undo --overwrite PATH (repeatable): files someone else changed that it may overwrite. */
+  overwrite?: string[]
+  /** undo --redo UNDO_ID. */
+  redo?: string
+  /** checkpoints --policy [--max N] [--max-age-days D]. */
+  policy?: boolean
+  max?: string
+  maxAgeDays?: string
+  /** schedule add: when (one of --at, --in, --every, --cron), what, and its policies. */
+  at?: string
+  in?: string
+  every?: string
+  cron?: string
+  prompt?: string
+  template?: string
+  missed?: string
+  overlap?: string
 }
 
 /** --worktree and --no-worktree: one of them, or neither (the team's default). */
@@ -366,6 +458,8 @@ export async function main(argv: readonly string[], output: Output = process): P
       blockedBy: parsed.values['blocked-by'],
       trustWorkspace: parsed.values['trust-workspace'],
       claudeCode: parsed.values['claude-code'],
+      dryRun: parsed.values['dry-run'],
+      maxAgeDays: parsed.values['max-age-days'],
       workspace: parsed.values.workspace ?? process.cwd(),
       workspaceGiven: parsed.values.workspace !== undefined,
     },

@@ -18,7 +18,7 @@ function rosterProblem(paths: TeamPaths): TeamError | null {
 }
 
 /** Asks a yes/no question on the terminal; anything but y or yes is no. */
-async function confirm(context: CommandContext, question: string): Promise<boolean> {
+export async function confirm(context: CommandContext, question: string): Promise<boolean> {
   const input = context.output.stdin
   if (input === undefined) return false
   const prompt = createInterface({ input, output: context.output.stderr, terminal: false })

@@ -1,3 +1,4 @@
+import { undoWords } from '../shared/undo'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname } from 'node:path'
@@ -247,6 +248,12 @@ export const transcript: Command = async (context) => {
         await writeLine(
           context.output.stdout,
           `#${record.seq} [compacted through #${record.through_seq}: ${record.tokens_before} → ${record.tokens_after} tokens] ${record.summary}`,
+        )
+        break
+      case 'undo':
+        await writeLine(
+          context.output.stdout,
+          `#${record.seq} [undo] ${oneLine(undoWords(record))}`,
         )
         break
     }

@@ -1,4 +1,5 @@
 import { formatUsd } from '../shared/cost'
+import { parseDuration } from '../shared/duration'
 import { isValidName, NAME_RULE } from '../shared/names'
 import { formatSecondsUtc, isoFromSeconds } from '../shared/time'
 import {
@@ -16,22 +17,13 @@ import { TeamPaths } from '../runtime/team/paths'
 import type { CommandContext } from './commands'
 import { oneLine, UsageError, writeLine } from './output'
 
-const UNIT_SECONDS: Readonly<Record<string, number>> = {
-  s: 1,
-  m: 60,
-  h: 60 * 60,
-  d: 24 * 60 * 60,
-  w: 7 * 24 * 60 * 60,
-}
-
 /**
  * `--since`: a date (`2026-12-01`, `2026-12-01T18:00Z`) or a duration back from now (`90s`,
  * `30m`, `1h`, `2d`, `1w`), as seconds since the epoch.
  */
 export function parseSince(text: string, nowSeconds: number): number {
-  const duration = /^(\d{1,9})([smhdw])$/.exec(text)
-  if (duration)
-    return Math.max(0, nowSeconds - Number(duration[1]) * (UNIT_SECONDS[duration[2] ?? 's'] ?? 1))
+  const duration = parseDuration(text)
+  if (duration !== null) return Math.max(0, nowSeconds - duration)
   const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN
   if (Number.isNaN(time) || time < 0)
     throw new UsageError(

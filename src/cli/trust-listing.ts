@@ -53,6 +53,28 @@ export function describeTrust(view: TrustView): string[] {
         `  ${oneLine(profile.name)}: approvals ${profile.approval}; tools ${profile.tools.map(oneLine).join(', ') || 'none'}; MCP tools ${profile.mcp ? 'yes' : 'no'}${profile.description ? `; ${oneLine(profile.description)}` : ''}${mark(profile.key)}`,
       )
   }
+  const checks = grants.checks ?? []
+  if (checks.length > 0) {
+    lines.push(
+      '',
+      view.sandbox.available
+        ? 'Check command (.team/reactions.json: run after each teammate commit, in its sandbox):'
+        : 'Check command (.team/reactions.json: run after each teammate commit; there is no OS sandbox here, so each run asks you first):',
+    )
+    for (const check of checks)
+      lines.push(
+        `  ${oneLine(check.command)}  (killed after ${check.timeout_seconds} s)${mark(check.key)}`,
+      )
+  }
+  const schedules = grants.schedules ?? []
+  if (schedules.length > 0) {
+    lines.push('', 'Scheduled runs (.team/schedules.json: prompts sent to the lead by themselves):')
+    for (const schedule of schedules)
+      lines.push(
+        `  ${oneLine(schedule.name)}: ${oneLine(schedule.when)}${schedule.enabled ? '' : ' (off)'}; cap ${schedule.cap}${schedule.template === null ? '' : `; template ${oneLine(schedule.template)}`}${mark(schedule.key)}`,
+        ...schedule.prompt.split('\n').map((line) => `      ${line}`),
+      )
+  }
   const removed = view.changes.filter((change) => change.change === 'removed')
   if (removed.length > 0)
     lines.push(
@@ -107,7 +129,8 @@ function standing(view: TrustView): string[] {
 
 const UNTIL = [
   'Until you trust it, no MCP server starts, no host is allowed, no "approve always" rule',
-  'applies, custom profiles are not used, and no agent wakes but by your own message.',
+  'applies, custom profiles are not used, no scheduled run fires, and no agent wakes but by',
+  'your own message.',
 ]
 
 function changeMarks(changes: readonly GrantChange[]): (key: string) => string {

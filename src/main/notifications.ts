@@ -58,20 +58,41 @@ type StatusChange = Extract<HostEvent, { type: 'agent-status-changed' }>
 type ProtocolChange = Extract<HostEvent, { type: 'protocol-changed' }>
 type QueueChange = Extract<HostEvent, { type: 'needs-you-changed' }>
 
-/** A tool call or a question that holds its agent until the person answers. */
+/**
+ * Whether an entry of the queue counts and notifies by itself: a tool call or a question that
+ * holds its agent, or a reaction's escalation (a `stall` entry for an agent that did not move
+ * after a nudge; a stream stall is already counted by its status).
+ */
+function asksThePerson(state: AttentionState, entry: QueueChange['entry']): boolean {
+  if (entry.kind === 'tool' || entry.kind === 'question') return true
+  return entry.kind === 'stall' && state.needs[entry.agent] !== 'stalled'
+}
+
+function askTitle(entry: QueueChange['entry']): string {
+  if (entry.kind === 'tool') return `${entry.agent} asks to run ${entry.tool ?? 'a tool'}`
+  if (entry.kind === 'question') return `${entry.agent} asks you a question`
+  return `${entry.agent} has not moved since a nudge`
+}
+
+/** A tool call, a question or an escalation that waits until the person acts. */
 function queueChanged(state: AttentionState, event: QueueChange): Observed {
   const entry = event.entry
-  if (entry.kind !== 'tool' && entry.kind !== 'question') return { state, notifications: [] }
+  if (entry.status !== 'pending' && state.asks[entry.id] !== undefined)
+    return { state: { ...state, asks: without(state.asks, entry.id) }, notifications: [] }
+  if (!asksThePerson(state, entry)) return { state, notifications: [] }
   if (entry.status !== 'pending')
     return { state: { ...state, asks: without(state.asks, entry.id) }, notifications: [] }
   if (state.asks[entry.id] !== undefined) return { state, notifications: [] }
-  const title =
-    entry.kind === 'tool'
-      ? `${entry.agent} asks to run ${entry.tool ?? 'a tool'}`
-      : `${entry.agent} asks you a question`
+  const title = askTitle(entry)
   return {
     state: { ...state, asks: { ...state.asks, [entry.id]: entry.agent } },
-    notifications: [{ title, body: entry.summary.slice(0, 200), agent: entry.agent }],
+    notifications: [
+      {
+        title,
+        body: (entry.kind === 'stall' ? entry.detail : entry.summary).slice(0, 200),
+        agent: entry.agent,
+      },
+    ],
   }
 }
 
@@ -125,7 +146,7 @@ function opened(event: Extract<HostEvent, { type: 'workspace-opened' }>): Attent
     if (request.kind === 'plan' && request.status === 'pending') plans[request.id] = request.from
   const asks: Record<string, string> = {}
   for (const entry of event.snapshot.needsYou ?? [])
-    if (entry.status === 'pending' && (entry.kind === 'tool' || entry.kind === 'question'))
+    if (entry.status === 'pending' && asksThePerson({ ...emptyAttention, needs }, entry))
       asks[entry.id] = entry.agent
   return {
     statuses: Object.fromEntries(agents.map((agent) => [agent.name, agent.status])),

@@ -29,6 +29,8 @@ import {
 import { reviewCommands } from './review-contract'
 import { timelineCommands } from './timeline-contract'
 import { undoCommands } from './undo-contract'
+import { reactionCommands } from './reactions-contract'
+import { scheduleCommands } from './schedules-contract'
 import { MAX_ALLOWED_HOSTS, sandboxViewSchema } from './sandbox'
 import { taskBoardSchema } from './tasks'
 import { taskCommands } from './task-commands'
@@ -432,6 +434,8 @@ export const commands = {
   },
   ...timelineCommands,
   ...undoCommands,
+  ...reactionCommands,
+  ...scheduleCommands,
 } satisfies Record<CommandName, { params: z.ZodType; result: z.ZodType }>
 
 export type Params<N extends CommandName> = z.input<(typeof commands)[N]['params']>

@@ -8,10 +8,11 @@ import { usdLimitSchema } from './budget'
 import { branchActionSchema, type BranchAction } from './worktree'
 import { NEEDS_YOU_DECISIONS } from './needs-you'
 import { approvalModeSchema, profileNameSchema, type ApprovalMode } from './profiles'
+import { undoTargetSchema, type UndoTarget } from './undo'
 
 /**
  * `.team/control.jsonl`: commands other processes append for a running team (`agent-teams stop`,
- * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`). Any program can append anything there, so every line is judged here, as
+ * `resume`, `budget`, `shutdown`, `plan`, `spawn`, `model`, `answer`, `profile`, `run-schedule`). Any program can append anything there, so every line is judged here, as
  * data: a valid command, or a refusal with its reason, never a throw.
  */
 
@@ -90,6 +91,28 @@ export const controlCommandSchema = z.discriminatedUnion('command', [
     approval: approvalModeSchema.nullable().optional(),
     ...stamps,
   }),
+  /**
+   * The person's undo (or redo, `redo_of`) from the CLI: the running team applies the plan the
+   * CLI showed (`plan_id`) and writes its journal as `undo_id` (undo/undo-journal.ts).
+   */
+  z.object({
+    command: z.literal('undo'),
+    name: z.string().refine((name) => name === 'lead' || isValidName(name), {
+      message: `not an agent name (${NAME_RULE})`,
+    }),
+    undo_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
+    target: undoTargetSchema,
+    plan_id: z.string().min(1).max(200),
+    overwrite: z.array(z.string().max(4096)).max(100_000).optional(),
+    reason: z.string().max(2000).optional(),
+    redo_of: z.string().min(1).max(200).optional(),
+  }),
+  /** The person runs a schedule now (`agent-teams schedule run-now`). */
+  z.object({
+    command: z.literal('run-schedule'),
+    schedule: z.string().refine(isValidName, { message: `not a schedule name (${NAME_RULE})` }),
+    ...stamps,
+  }),
   /** An agent's model and thinking from its next turn; absent: unchanged, null: the default. */
   z.object({
     command: z.literal('model'),
@@ -145,6 +168,17 @@ export type ControlCommand =
       readonly approval?: ApprovalMode | null
     }
   | { readonly command: 'remove'; readonly name: string; readonly branch?: BranchAction }
+  | { readonly command: 'run-schedule'; readonly schedule: string }
+  | {
+      readonly command: 'undo'
+      readonly name: string
+      readonly undoId: string
+      readonly target: UndoTarget
+      readonly planId: string
+      readonly overwrite?: readonly string[]
+      readonly reason?: string
+      readonly redoOf?: string
+    }
   | {
       readonly command: 'model'
       readonly name: string
@@ -236,6 +270,19 @@ function withoutStamps(line: ControlLine): ControlCommand {
       }
     case 'model':
       return { command: 'model', name: line.name, ...choiceOf(line) }
+    case 'undo':
+      return {
+        command: 'undo',
+        name: line.name,
+        undoId: line.undo_id,
+        target: line.target,
+        planId: line.plan_id,
+        ...(line.overwrite === undefined ? {} : { overwrite: line.overwrite }),
+        ...(line.reason === undefined ? {} : { reason: line.reason }),
+        ...(line.redo_of === undefined ? {} : { redoOf: line.redo_of }),
+      }
+    case 'run-schedule':
+      return { command: 'run-schedule', schedule: line.schedule }
     default:
       return { command: line.command, name: line.name }
   }

@@ -19,6 +19,8 @@ export const errorCodes = [
   'inbox-busy',
   /** Another process holds the task board past the wait. */
   'board-busy',
+  /** Another process holds `.team/schedules.json`'s lock past the wait. */
+  'schedules-busy',
   'workspace-busy',
   'roster-invalid',
   /** A reset of a roster that is valid: there is nothing to reset. */
@@ -87,6 +89,10 @@ export const errorCodes = [
   'stale-batch',
   /** The inbox consumer was closed. */
   'consumer-closed',
+  /** An undo whose plan no longer matches the folder, branch or transcript (make it again). */
+  'plan-outdated',
+  /** An undo refused: the agent's commits are held elsewhere (the message says the way out). */
+  'undo-refused',
   /** A request's parameters or a value given do not match what it takes. */
   'invalid-argument',
   /** The operating system refused or failed an operation (a file, a process, git). */

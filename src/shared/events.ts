@@ -9,6 +9,7 @@ import { transcriptRecordSchema, usageSchema } from './transcript'
 import { positionSchema } from './position'
 import { budgetSchema } from './budget'
 import { engineSchema } from './engine'
+import { reactionsViewSchema } from './reactions'
 
 /** What happened to an inbox; `consumed` is its consumer's commit, never new mail. */
 export const inboxChangeSchema = z.enum(['added', 'appended', 'removed', 'consumed'])
@@ -175,6 +176,11 @@ export const teamEventSchema = z.discriminatedUnion('type', [
    * removed, by anyone): the teammates' branch lines are to be read again.
    */
   z.object({ type: z.literal('branches-changed') }),
+  /**
+   * The team's reactions changed: a check began or ended, a reaction was recorded, or the
+   * person changed the settings. The whole view, as `getReactions` answers it.
+   */
+  z.object({ type: z.literal('reactions-changed'), reactions: reactionsViewSchema }),
 ])
 export type TeamEvent = z.infer<typeof teamEventSchema>
 export type TeamEventType = TeamEvent['type']

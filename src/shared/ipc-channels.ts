@@ -27,6 +27,17 @@ export const UNDO_COMMAND_NAMES = [
   'redoUndo',
 ] as const
 
+/** The reactions' commands (src/shared/reactions-contract.ts). */
+export const REACTION_COMMAND_NAMES = ['getReactions', 'setReactions'] as const
+/** The schedules' commands (src/shared/schedules-contract.ts). */
+export const SCHEDULE_COMMAND_NAMES = [
+  'listSchedules',
+  'addSchedule',
+  'removeSchedule',
+  'runScheduleNow',
+  'setScheduleEnabled',
+] as const
+
 export const commandNames = [
   'getInfo',
   'getSnapshot',
@@ -83,6 +94,8 @@ export const commandNames = [
   'answerNeedsYou',
   ...TIMELINE_COMMAND_NAMES,
   ...UNDO_COMMAND_NAMES,
+  ...REACTION_COMMAND_NAMES,
+  ...SCHEDULE_COMMAND_NAMES,
 ] as const
 
 export type CommandName = (typeof commandNames)[number]

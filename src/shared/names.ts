@@ -4,7 +4,13 @@ import { TeamError } from './errors'
 export const LEAD = 'lead'
 /** The person at the keyboard: a sender, never spawnable. */
 export const USER = 'user'
-export const RESERVED_NAMES: readonly string[] = [LEAD, USER]
+/**
+ * The app's reactions (`shared/reactions.ts`): the sender of a failed check, a nudge or a merge
+ * conflict in an agent's inbox. A sender only, like the person, and never spawnable, so that a
+ * teammate cannot pass for it.
+ */
+export const REACTIONS_SENDER = 'reactions'
+export const RESERVED_NAMES: readonly string[] = [LEAD, USER, REACTIONS_SENDER]
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/
 export const NAME_RULE =

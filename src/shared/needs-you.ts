@@ -5,7 +5,16 @@ import { z } from 'zod'
  * and questions (`ask_user`) hold an agent until answered; plan approvals, budget pauses, errors
  * and stalls mirror a state the runtime records elsewhere and go away when it clears.
  */
-export const NEEDS_YOU_KINDS = ['tool', 'question', 'plan', 'pause', 'error', 'stall'] as const
+export const NEEDS_YOU_KINDS = [
+  'tool',
+  'question',
+  'plan',
+  'pause',
+  'error',
+  'stall',
+  /** A scheduled run reached its cap and stopped the team (entered for the lead). */
+  'schedule',
+] as const
 export type NeedsYouKind = (typeof NEEDS_YOU_KINDS)[number]
 
 export const NEEDS_YOU_STATUSES = [
@@ -84,6 +93,7 @@ export function decisionsFor(kind: NeedsYouKind): readonly NeedsYouAnswer['decis
     case 'pause':
     case 'error':
     case 'stall':
+    case 'schedule':
       return ['approve', 'deny']
   }
 }
@@ -101,6 +111,8 @@ export function decisionWords(kind: NeedsYouKind): { approve: string; deny: stri
     case 'error':
     case 'stall':
       return { approve: 'Resume', deny: 'Dismiss' }
+    case 'schedule':
+      return { approve: 'Resume the lead', deny: 'Dismiss' }
   }
 }
 

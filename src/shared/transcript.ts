@@ -112,6 +112,31 @@ export const transcriptRecordSchema = z.discriminatedUnion('kind', [
     cause: z.string().max(64).optional(),
   }),
   /**
+   * An undo of this agent's work (`agent-teams undo`, the window's Undo): its folder went back to
+   * checkpoint `checkpoint`, and the records `from_seq`…`to_seq` (the turns undone) are shown as
+   * "undone"; they stay in the transcript, so the history stays true. A redo is an undo too
+   * (back to the checkpoint taken before undo `redo_of`): from it on, `redo_of`'s records are no
+   * longer undone, and the redo's own range is. `undoneSeqs` (shared/undo.ts) folds them.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('undo'),
+    undo_id: z.string(),
+    from_seq: z.number().int().min(1),
+    to_seq: z.number().int().min(0),
+    /** The checkpoint's seq (`agent-teams checkpoints <name>`). */
+    checkpoint: z.number().int().min(1),
+    /** The undo this one takes back (a redo), absent otherwise. */
+    redo_of: z.string().optional(),
+    /** The files restored, and the ones left as they are (someone else changed them). */
+    restored: z.array(z.string()),
+    kept: z.array(z.string()),
+    /** Where the agent's branch was reset to, or null when it was not. */
+    reset_to: z.string().nullable(),
+    /** Who asked for it (the person). */
+    by: z.string(),
+  }),
+  /**
    * The conversation was compacted: the records up to `through_seq` were summarized, and from
    * here the model sees `identity`, `summary`, then the records after `through_seq` verbatim.
    * Written in one append once the summary is complete; the records summarized stay as they are.

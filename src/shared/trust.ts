@@ -10,7 +10,9 @@ import { sandboxStatusSchema } from './sandbox'
  * record keeps a fingerprint of the grants agreed to, and grants that no longer match ask again.
  *
  * Every item carries a `key` (`mcp:<name>`, `file:<path>`, `host:<host>`,
- * `rule:<agent>:<tool>:<pattern>`, `profile:<name>`), by which a change names it.
+ * `rule:<agent>:<tool>:<pattern>`, `profile:<name>`, `check:command`, `schedule:<name>`), by which
+ * a change
+ * names it.
  */
 
 /** A value as the configuration writes it and as it runs (`${VAR}` replaced). */
@@ -92,6 +94,30 @@ export const profileGrantSchema = z.object({
 })
 export type ProfileGrant = z.infer<typeof profileGrantSchema>
 
+/** `.team/reactions.json`'s check command: run by the app after each teammate's commit. */
+export const checkGrantSchema = z.object({
+  key: grantKey,
+  command: z.string(),
+  timeout_seconds: z.number(),
+})
+export type CheckGrant = z.infer<typeof checkGrantSchema>
+/**
+ * A scheduled run (`.team/schedules.json`): a prompt sent to the lead, with the person's key,
+ * at the times it gives. A cloned repository's schedules fire only once the person trusts them.
+ */
+export const scheduleGrantSchema = z.object({
+  key: grantKey,
+  name: z.string(),
+  /** When, in words: "every 1h", "cron 0 9 * * 1-5", "once at 2026-12-24 09:00:00Z". */
+  when: z.string(),
+  prompt: z.string(),
+  template: z.string().nullable(),
+  /** Its cap, in words: "$5.00", "$5.00 or 200,000 tokens". */
+  cap: z.string(),
+  enabled: z.boolean(),
+})
+export type ScheduleGrant = z.infer<typeof scheduleGrantSchema>
+
 export const workspaceGrantsSchema = z.object({
   mcpServers: z.array(mcpServerGrantSchema),
   files: z.array(scriptFileGrantSchema),
@@ -101,6 +127,10 @@ export const workspaceGrantsSchema = z.object({
   approveAlways: z.array(ruleGrantSchema),
   /** `.team/profiles.json`. */
   profiles: z.array(profileGrantSchema),
+  /** `.team/reactions.json`'s check command (absent from views made before reactions). */
+  checks: z.array(checkGrantSchema).optional(),
+  /** `.team/schedules.json` (added later: absent in views made before it, and empty). */
+  schedules: z.array(scheduleGrantSchema).optional(),
 })
 export type WorkspaceGrants = z.infer<typeof workspaceGrantsSchema>
 

@@ -46,12 +46,17 @@ export const reactionLineSchema = z.looseObject({
   summary: text(500),
   /** Whether it reports something wrong: a failed check, an escalation. */
   failed: z.boolean(),
-  /** check: the commit tested, the exit code, the output's tail. */
+  /** check: the command run, the commit tested, the exit code, the output's tail. */
+  command: text(2000).optional(),
   commit: text(64).nullable().optional(),
   exit_code: z.number().int().nullable().optional(),
   output_tail: text(20_000).optional(),
   /** fold: how many wakes were folded into one turn. */
   folded: z.number().int().min(0).optional(),
+  /** nudge and escalate: why (`silent`: working without a word; `idle-task`: idle holding a task). */
+  reason: z.enum(['silent', 'idle-task']).optional(),
+  /** idle-task nudges and escalations: the task it holds. */
+  task: text(64).optional(),
 })
 export type ReactionLine = z.infer<typeof reactionLineSchema>
 
@@ -78,6 +83,12 @@ export const scheduleRunLineSchema = z.looseObject({
   schedule: text(64).min(1),
   event: z.enum(SCHEDULE_EVENTS),
   at: seconds,
+  /**
+   * The time the run was due (started, waiting, skipped): the runtime's record of which due
+   * times it has dealt with, so a restart neither repeats nor forgets one. Added after the
+   * first lines were written: absent, the line's `at` stands for it.
+   */
+  due: seconds.optional(),
   summary: text(500),
   /** What the run had spent when this line was written. */
   usd: z.number().min(0).optional(),

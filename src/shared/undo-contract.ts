@@ -40,6 +40,8 @@ export const undoCommands = {
         target: undoTargetSchema,
         planId: z.string().min(1).max(200),
         overwrite: z.array(z.string().max(4096)).max(100_000).optional(),
+        /** Why, in the person's words: the agent's inbox notice says it. */
+        reason: z.string().max(2000).optional(),
       })
       .strict(),
     result: undoResultSchema,

@@ -30,6 +30,17 @@ export const checkpointSchema = z.object({
   head: z.string().nullable(),
   /** The task the agent had in progress then, if any. */
   task: taskIdSchema.nullable(),
+  /**
+   * Why it was taken: before a model turn (`turn`, absent in the first shapes), as the agent
+   * went to rest after an activation (`rest`: what changed after it is someone else's doing),
+   * or just before an undo (`undo`: what that undo's redo goes back to).
+   */
+  kind: z.enum(['turn', 'rest', 'undo']).optional(),
+  /**
+   * A `turn` checkpoint that opens an activation (the agent took up new work): `--turns N` goes
+   * back to the N-th last of these, the same "turn" as the Changes view's last-turn diff.
+   */
+  opensTurn: z.boolean().optional(),
 })
 export type Checkpoint = z.infer<typeof checkpointSchema>
 
@@ -82,6 +93,17 @@ export const undoResultSchema = z.object({
 })
 export type UndoResult = z.infer<typeof undoResultSchema>
 
+/**
+ * Whether a mail message is an undo's notice (sent from the person, with an `undo` extra: the
+ * undo's id). It wakes its agent like any mail from the person: it reads what was undone first.
+ */
+export function isUndoNotice(message: {
+  readonly extra: Readonly<Record<string, unknown>>
+}): boolean {
+  const undo = message.extra['undo']
+  return typeof undo === 'object' && undo !== null
+}
+
 /** How many checkpoints are kept: the person sees and sets it. */
 export const checkpointPolicySchema = z.object({
   /** Per agent, the newest kept. */
@@ -90,3 +112,57 @@ export const checkpointPolicySchema = z.object({
   maxAgeDays: z.number().min(0.01).max(3650),
 })
 export type CheckpointPolicy = z.infer<typeof checkpointPolicySchema>
+
+/** The defaults of the checkpoint policy. */
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { maxPerAgent: 500, maxAgeDays: 14 }
+
+/** The fields of a transcript's `undo` record that say which records are undone. */
+export interface UndoMark {
+  readonly kind: string
+  readonly undo_id?: string
+  readonly from_seq?: number
+  readonly to_seq?: number
+  readonly redo_of?: string
+}
+
+/**
+ * Which transcript records are undone now, as `[from, to]` seq ranges: every `undo` record
+ * marks its range, and a redo (`redo_of`) takes the marking of the undo it names back. A pure
+ * fold over the records in order; what the window and the CLI draw as "undone".
+ */
+export function undoneRanges(records: Iterable<UndoMark>): Array<readonly [number, number]> {
+  const ranges = new Map<string, readonly [number, number]>()
+  for (const record of records) {
+    if (record.kind !== 'undo' || record.undo_id === undefined) continue
+    if (record.redo_of !== undefined) ranges.delete(record.redo_of)
+    ranges.set(record.undo_id, [record.from_seq ?? 0, record.to_seq ?? -1])
+  }
+  return [...ranges.values()]
+}
+
+/** Whether the record `seq` is in one of `ranges` (`undoneRanges`). */
+export function isUndone(ranges: ReadonlyArray<readonly [number, number]>, seq: number): boolean {
+  return ranges.some(([from, to]) => seq >= from && seq <= to)
+}
+
+/** An `undo` record in words, for the CLI, search, exports and summaries. */
+export function undoWords(record: {
+  readonly from_seq: number
+  readonly to_seq: number
+  readonly checkpoint: number
+  readonly redo_of?: string
+  readonly restored: readonly string[]
+  readonly kept: readonly string[]
+  readonly reset_to: string | null
+  readonly by: string
+}): string {
+  const what =
+    record.redo_of === undefined
+      ? `${record.by} undid records #${record.from_seq}–#${record.to_seq}`
+      : `${record.by} redid what undo ${record.redo_of} took back (records #${record.from_seq}–#${record.to_seq} are undone by it)`
+  const files = `${record.restored.length} file${record.restored.length === 1 ? '' : 's'} restored to checkpoint ${record.checkpoint}`
+  const kept =
+    record.kept.length === 0 ? '' : `; kept as others left them: ${record.kept.join(', ')}`
+  const reset = record.reset_to === null ? '' : `; branch reset to ${record.reset_to.slice(0, 12)}`
+  return `${what}: ${files}${kept}${reset}.`
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { checkResultSchema } from './reactions'
 
 /**
  * A teammate's own git worktree (the tutorial's s12): a branch `team/<name>` checked out in a
@@ -88,7 +89,13 @@ export const mergeResultSchema = z.discriminatedUnion('outcome', [
     files: z.array(z.string()),
   }),
   z.object({ outcome: z.literal('nothing'), into: z.string() }),
-  z.object({ outcome: z.literal('conflict'), into: z.string(), files: z.array(z.string()) }),
+  z.object({
+    outcome: z.literal('conflict'),
+    into: z.string(),
+    files: z.array(z.string()),
+    /** The conflict was sent to the teammate by the reactions (`conflicts` on). */
+    handed_back: z.boolean().optional(),
+  }),
   /** It would bring in the team's own files (`.team/`): never merged; the reason says why. */
   z.object({
     outcome: z.literal('refused'),
@@ -116,6 +123,8 @@ export const worktreeViewSchema = z.object({
   changedFiles: z.number().int().min(0),
   /** Changed files that other teammates' branches change too, with their names. */
   overlaps: z.record(z.string(), z.array(z.string())),
+  /** The check command's last run on its commits (reactions), when one ran. */
+  check: checkResultSchema.optional(),
 })
 export type WorktreeView = z.infer<typeof worktreeViewSchema>
 

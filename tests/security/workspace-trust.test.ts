@@ -190,6 +190,7 @@ describe('a cloned repository that ships its own .team/', () => {
           mcp: true,
         },
       ],
+      checks: [],
     })
 
     const env = { XDG_CONFIG_HOME: setup.xdg, ANTHROPIC_API_KEY: KEY }

@@ -5,15 +5,8 @@ import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'
 import { Field } from '../ui/Field'
-import { formatNumber } from '../ui/format'
+import { formatBytes, formatNumber } from '../ui/format'
 import { useCommand } from '../ui/useCommand'
-
-/** "812 B", "4.2 KB", "1.3 MB" */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
 
 const KIND_LABELS: Record<InstructionFileView['kind'], string> = {
   agents: 'AGENTS.md',

@@ -5,6 +5,7 @@ import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { Dialog } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'
+import { TaskUndoButton } from '../undo/UndoButtons'
 import { STATUS_LABELS, describeDependencies } from './board-model'
 
 /** A task in full: its description, result, linked messages and turns, and its history. */
@@ -26,6 +27,10 @@ export function TaskDetail({
     task.owner !== null && task.owner !== LEAD && own(state.agents, task.owner) !== undefined
       ? task.owner
       : null,
+  )
+  // Any agent of the team (the lead too, in the workspace) may have checkpoints to undo.
+  const undoOwner = useAppStore((state) =>
+    task.owner !== null && own(state.agents, task.owner) !== undefined ? task.owner : null,
   )
   return (
     <Dialog title={`#${task.id} ${task.subject}`} onClose={onClose} wide>
@@ -73,6 +78,9 @@ export function TaskDetail({
           cancel={{ label: 'Close', onClick: onClose }}
           action={{ label: 'Edit', onClick: onEdit }}
         >
+          {undoOwner === null ? null : (
+            <TaskUndoButton owner={undoOwner} task={task.id} onClose={onClose} />
+          )}
           {owner === null ? null : (
             <button
               type="button"

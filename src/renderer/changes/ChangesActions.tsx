@@ -174,14 +174,20 @@ function MergeOutcome({
             ))}
           </ul>
           <p className="small">Nothing was merged; {result.into} is as it was.</p>
-          <button
-            type="button"
-            className="button"
-            disabled={handingBack}
-            onClick={() => void onHandBack(result.files)}
-          >
-            Hand back to {name} to resolve
-          </button>
+          {result.handed_back === true ? (
+            <p className="small" role="status">
+              Sent to {name} to resolve (the conflicts reaction is on).
+            </p>
+          ) : (
+            <button
+              type="button"
+              className="button"
+              disabled={handingBack}
+              onClick={() => void onHandBack(result.files)}
+            >
+              Hand back to {name} to resolve
+            </button>
+          )}
         </div>
       )
     case 'refused':

@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore } from 'react'
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { DiffModeEnum, DiffView, SplitSide } from '@git-diff-view/react'
 import '@git-diff-view/react/styles/diff-view-pure.css'
 import type { ChangedFile } from '../../shared/worktree'
@@ -18,8 +18,8 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
 }
 
 /**
- * One changed file: its header and its diff, drawn by @git-diff-view/react with syntax
- * highlighting. The "+" beside a line opens a comment for that line.
+ * One changed file: its header and its diff (`PatchDiff`). The "+" beside a line opens a comment
+ * for that line.
  */
 export function ChangesFile({
   name,
@@ -33,7 +33,6 @@ export function ChangesFile({
   readonly overlap: readonly string[] | null
 }) {
   const status = Object.hasOwn(STATUS_WORDS, file.status) ? STATUS_WORDS[file.status] : file.status
-  const theme = usePageTheme()
   return (
     <article className="changes-file" data-testid={`changes-file-${file.path}`}>
       <header className="changes-file-header">
@@ -55,19 +54,12 @@ export function ChangesFile({
       {file.patch === '' ? (
         <p className="muted small changes-binary">No text diff (a binary file or a mode change).</p>
       ) : (
-        <DiffView<string>
-          data={{
-            oldFile: { fileName: file.oldPath ?? file.path },
-            newFile: { fileName: file.path },
-            hunks: [file.patch],
-          }}
-          diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
-          diffViewTheme={theme}
-          diffViewHighlight
-          diffViewWrap
-          diffViewFontSize={13}
-          diffViewAddWidget
-          renderWidgetLine={({ lineNumber, side, onClose }) => (
+        <PatchDiff
+          path={file.path}
+          oldPath={file.oldPath}
+          patch={file.patch}
+          layout={layout}
+          renderComment={({ lineNumber, side, onClose }) => (
             <LineComment
               name={name}
               file={side === SplitSide.old ? (file.oldPath ?? file.path) : file.path}
@@ -79,6 +71,47 @@ export function ChangesFile({
         />
       )}
     </article>
+  )
+}
+
+/**
+ * One file's unified diff (`patch`, as git prints it), drawn by @git-diff-view/react with syntax
+ * highlighting in the page's theme. With `renderComment`, a "+" beside each line opens what it
+ * draws under that line.
+ */
+export function PatchDiff({
+  path,
+  oldPath,
+  patch,
+  layout,
+  renderComment,
+}: {
+  readonly path: string
+  readonly oldPath: string | null
+  readonly patch: string
+  readonly layout: DiffLayout
+  readonly renderComment?: (line: {
+    lineNumber: number
+    side: SplitSide
+    onClose: () => void
+  }) => ReactNode
+}) {
+  const theme = usePageTheme()
+  return (
+    <DiffView<string>
+      data={{
+        oldFile: { fileName: oldPath ?? path },
+        newFile: { fileName: path },
+        hunks: [patch],
+      }}
+      diffViewMode={layout === 'split' ? DiffModeEnum.Split : DiffModeEnum.Unified}
+      diffViewTheme={theme}
+      diffViewHighlight
+      diffViewWrap
+      diffViewFontSize={13}
+      diffViewAddWidget={renderComment !== undefined}
+      {...(renderComment === undefined ? {} : { renderWidgetLine: renderComment })}
+    />
   )
 }
 

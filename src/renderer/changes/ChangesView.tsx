@@ -4,9 +4,11 @@ import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 import { describeFailure, type CommandFailure } from '../store/failures'
 import { ChangesActions } from './ChangesActions'
+import { ChangesCheck } from './ChangesCheck'
 import { ChangesFile, type DiffLayout } from './ChangesFile'
 import { ChangesScopePicker, scopeParams, type ChangesScope } from './ChangesScope'
 import { InlineError } from '../ui/Dialog'
+import { ChangesUndoButtons } from '../undo/UndoButtons'
 import './changes.css'
 
 /**
@@ -18,6 +20,8 @@ export function ChangesView({ name }: { readonly name: string }) {
   const getReviewDiff = useAppStore((state) => state.getReviewDiff)
   // A new status (a turn began or ended) may mean new changes: fetched again then.
   const status = useAppStore((state) => own(state.agents, name)?.status)
+  // An undo or a redo (or a merge) moved the branch: fetched again then too.
+  const branches = useAppStore((state) => state.branchesVersion)
   const requested = useAppStore((state) => state.changesTask)
   const taskChangesShown = useAppStore((state) => state.taskChangesShown)
   const board = useAppStore((state) => state.tasks.tasks)
@@ -65,7 +69,7 @@ export function ChangesView({ name }: { readonly name: string }) {
     return () => {
       current = false
     }
-  }, [getReviewDiff, name, scope, status, version])
+  }, [getReviewDiff, name, scope, status, version, branches])
 
   const overlapping = diff === null ? [] : Object.entries(diff.overlaps)
   return (
@@ -91,8 +95,10 @@ export function ChangesView({ name }: { readonly name: string }) {
         <button type="button" className="button button-small" onClick={reload}>
           Refresh
         </button>
+        <ChangesUndoButtons name={name} task={scope.kind === 'task' ? scope.task : null} />
       </div>
       <InlineError error={error} />
+      <ChangesCheck name={name} />
       {diff === null ? null : (
         <>
           <p className="changes-summary" data-testid="changes-summary">

@@ -98,6 +98,14 @@ export function Roster() {
         >
           Templates…
         </button>
+        <button
+          type="button"
+          className="button button-ghost button-block"
+          onClick={() => openDialog({ kind: 'schedules' })}
+          title="Runs of the team at set times, each with a hard cap"
+        >
+          Schedules…
+        </button>
       </div>
     </aside>
   )

@@ -4,6 +4,7 @@ import { own } from '../../shared/own'
 import { useAppStore } from '../store/context'
 
 type Worktrees = Result<'getWorktrees'>
+type Worktree = Worktrees['teammates'][number]
 
 const WorktreesContext = createContext<Worktrees | null>(null)
 
@@ -21,6 +22,12 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
   )
   const board = useAppStore((state) => state.tasks)
   const branches = useAppStore((state) => state.branchesVersion)
+  // A check began or ended on someone's commit: its branch line shows it.
+  const checks = useAppStore((state) =>
+    (state.reactions?.checks ?? [])
+      .map((check) => `${check.agent}:${check.state}:${check.commit ?? ''}`)
+      .join(','),
+  )
   const [worktrees, setWorktrees] = useState<Worktrees | null>(null)
   useEffect(() => {
     let current = true
@@ -31,7 +38,7 @@ export function WorktreesProvider({ children }: { readonly children: ReactNode }
     return () => {
       current = false
     }
-  }, [getWorktrees, statuses, board, branches])
+  }, [getWorktrees, statuses, board, branches, checks])
   return <WorktreesContext.Provider value={worktrees}>{children}</WorktreesContext.Provider>
 }
 
@@ -69,6 +76,7 @@ export function RosterBranch({ name }: { readonly name: string }) {
     >
       <span className="roster-branch-line">
         {view.branch} · {files} changed
+        {view.check === undefined ? null : <CheckMark check={view.check} />}
       </span>
       {overlaps.length > 0 ? (
         // A line of its own, so the warning is read whole rather than cut after "ove…".
@@ -78,5 +86,26 @@ export function RosterBranch({ name }: { readonly name: string }) {
         </span>
       ) : null}
     </button>
+  )
+}
+
+/** The check command's last run on the teammate's commits: running, passed or failed. */
+function CheckMark({ check }: { readonly check: NonNullable<Worktree['check']> }) {
+  const commit = check.commit?.slice(0, 7) ?? '?'
+  const words =
+    check.state === 'running'
+      ? 'check running'
+      : check.state === 'passed'
+        ? 'check passed'
+        : 'check failed'
+  return (
+    <span
+      className={`roster-check roster-check-${check.state}`}
+      data-testid="roster-check"
+      title={`${check.command}: ${check.summary} on ${commit}`}
+    >
+      {' '}
+      · {words} ({commit})
+    </span>
   )
 }

@@ -10,6 +10,8 @@ import { formatNumber } from '../ui/format'
 import { formatUsd } from '../../shared/cost'
 import { PricesField } from './PricesField'
 import { SandboxField } from './SandboxField'
+import { ReactionsField } from './ReactionsField'
+import { CheckpointPolicyField } from './CheckpointPolicyField'
 import { parsePriceRows, rowsFromPrices, samePrices, type PriceRow } from './price-rows'
 import { useCommand } from '../ui/useCommand'
 
@@ -256,6 +258,8 @@ function SettingsForm({
         />
         <TeamBudgetField />
         <SandboxField />
+        <TeamReactionsField />
+        <CheckpointPolicyField />
         <InlineError error={command.error} />
         <DialogFooter
           cancel={{ label: 'Cancel', onClick: onDone }}
@@ -264,6 +268,12 @@ function SettingsForm({
       </form>
     </Dialog>
   )
+}
+
+/** The open team's reactions: only with a team open. */
+function TeamReactionsField() {
+  const open = useAppStore((state) => state.workspace !== null)
+  return open ? <ReactionsField /> : null
 }
 
 /** The open team's budget: all agents together; set in its own dialog. */

@@ -13,6 +13,7 @@ import {
   InstructionsDialog,
   McpDialog,
   TrustDialog,
+  UndoDialog,
   ModelDialog,
   ProfileDialog,
   RemoveDialog,
@@ -21,6 +22,7 @@ import {
   ShutdownDialog,
   SpawnDialog,
   TemplatesDialog,
+  SchedulesDialog,
 } from './lazy'
 import { MainArea } from './MainArea'
 import { OpenWorkspace } from '../workspace/OpenWorkspace'
@@ -183,6 +185,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <InstructionsDialog name={dialog.name} />
     case 'templates':
       return <TemplatesDialog />
+    case 'schedules':
+      return <SchedulesDialog />
     case 'search':
       return <SearchPanel />
     case 'remove':
@@ -191,6 +195,8 @@ function DialogView({ dialog }: { readonly dialog: DialogState }) {
       return <McpDialog />
     case 'trust':
       return <TrustDialog />
+    case 'undo':
+      return <UndoDialog name={dialog.name} target={dialog.target} />
     default:
       return assertNever(dialog, 'dialog')
   }

@@ -33,6 +33,9 @@ export const InstructionsDialog = lazyComponent(() =>
 export const TemplatesDialog = lazyComponent(() =>
   import('../roster/TemplatesDialog').then((module) => module.TemplatesDialog),
 )
+export const SchedulesDialog = lazyComponent(() =>
+  import('../roster/SchedulesDialog').then((module) => module.SchedulesDialog),
+)
 export const SearchPanel = lazyComponent(() =>
   import('../search/SearchPanel').then((module) => module.SearchPanel),
 )
@@ -53,6 +56,9 @@ export const TaskBoardView = lazyComponent(() =>
 )
 export const ChangesView = lazyComponent(() =>
   import('../changes/ChangesView').then((module) => module.ChangesView),
+)
+export const UndoDialog = lazyComponent(() =>
+  import('../undo/UndoDialog').then((module) => module.UndoDialog),
 )
 export const TimelineView = lazyComponent(() =>
   import('../timeline/TimelineView').then((module) => module.TimelineView),

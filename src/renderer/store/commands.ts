@@ -49,6 +49,9 @@ export interface Commands {
   /** bash's OS sandbox here, and the open team's allowed hosts (held by the settings view). */
   getSandbox(): Promise<Result<'getSandbox'>>
   setAllowedHosts(hosts: readonly string[]): Promise<Result<'setAllowedHosts'>>
+  /** The team's reactions (kept in the store as `reactions-changed` would): asked, or changed. */
+  getReactions(): Promise<Result<'getReactions'>>
+  setReactions(change: Params<'setReactions'>): Promise<Result<'setReactions'>>
   /** The task board, by hand: the board's change comes back as `tasks-changed`. */
   createTask(params: Params<'createTask'>): Promise<Result<'createTask'>>
   /** Edits a task; `owner` assigns it (the teammate is told in its inbox). */
@@ -144,6 +147,16 @@ export function createCommands(api: AgentTeamsApi, set: SetState, get: GetState)
     stopAll: () => api.stopAll({}),
     getSandbox: () => api.getSandbox({}),
     setAllowedHosts: (hosts) => api.setAllowedHosts({ hosts: [...hosts] }),
+    async getReactions() {
+      const reactions = await api.getReactions({})
+      get().applyEvents([{ type: 'reactions-changed', reactions }])
+      return reactions
+    },
+    async setReactions(change) {
+      const reactions = await api.setReactions(change)
+      get().applyEvents([{ type: 'reactions-changed', reactions }])
+      return reactions
+    },
     resumeAll: () => api.resumeAll({}),
     async closeWorkspace() {
       await api.closeWorkspace({})

@@ -40,5 +40,7 @@ export function kindLabel(kind: NeedsYouEntry['kind']): string {
       return 'Error'
     case 'stall':
       return 'Stalled'
+    case 'schedule':
+      return 'Schedule cap'
   }
 }

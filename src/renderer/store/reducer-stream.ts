@@ -157,6 +157,7 @@ function retireLiveParts(state: TeamData, agent: string, record: TranscriptRecor
     case 'inbox':
     case 'status':
     case 'compaction':
+    case 'undo':
       return state
     default:
       return assertNever(record, 'transcript record')

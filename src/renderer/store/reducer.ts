@@ -122,6 +122,8 @@ export function reduceEvent(state: TeamData, event: HostEvent): TeamData {
       return { ...state, needsYou: { ...state.needsYou, [event.entry.id]: event.entry } }
     case 'branches-changed':
       return { ...state, branchesVersion: state.branchesVersion + 1 }
+    case 'reactions-changed':
+      return state.workspace === null ? state : { ...state, reactions: event.reactions }
     case 'workspace-closed':
       return closeWorkspace(state)
     case 'desktop-notice':

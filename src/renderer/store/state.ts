@@ -1,3 +1,4 @@
+import type { ReactionsView } from '../../shared/reactions'
 import type { McpState } from '../../shared/mcp'
 import type { TrustView } from '../../shared/trust'
 import type {
@@ -156,6 +157,8 @@ export interface TeamData {
    * after this window merged, handed back or removed a branch: the branch lines ask again.
    */
   readonly branchesVersion: number
+  /** The team's reactions (settings, counts, each teammate's last check); null until asked. */
+  readonly reactions: ReactionsView | null
   /** Bumped by every event that means new records: the Timeline view reads the timeline again. */
   readonly timelineVersion: number
 }
@@ -186,6 +189,7 @@ export const initialTeamData: TeamData = {
   trust: null,
   needsYou: {},
   branchesVersion: 0,
+  reactions: null,
   timelineVersion: 0,
 }
 

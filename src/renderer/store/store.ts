@@ -10,6 +10,8 @@ import { isTeamView } from './ui'
 import { createQueries, requestLatestTranscript, type Queries } from './queries'
 import { createProjectCommands, type ProjectCommands } from './project-commands'
 import { createReviewCommands, type ReviewCommands } from './review-commands'
+import { createUndoCommands, type UndoCommands } from './undo-commands'
+import { createScheduleCommands, type ScheduleCommands } from './schedule-commands'
 import { describeFailure } from './failures'
 import { runMenuCommand } from './menu-commands'
 import {
@@ -68,6 +70,8 @@ export type AppState = TeamData &
   Queries &
   SearchActions &
   ReviewCommands &
+  UndoCommands &
+  ScheduleCommands &
   TimelineState &
   TimelineActions
 export type AppStore = StoreApi<AppState>
@@ -215,6 +219,10 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       }
     }
 
+    function branchesChanged(): void {
+      set((state) => ({ branchesVersion: state.branchesVersion + 1 }))
+    }
+
     async function resync(): Promise<void> {
       try {
         const snapshot = await api.getSnapshot({})
@@ -232,12 +240,12 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...core,
       ...commands,
       ...createProjectCommands(api),
+      ...createScheduleCommands(api),
       ...queries,
       ...search,
       ...createTimelineActions(api, set, get),
-      ...createReviewCommands(api, () =>
-        set((state) => ({ branchesVersion: state.branchesVersion + 1 })),
-      ),
+      ...createReviewCommands(api, branchesChanged),
+      ...createUndoCommands(api, branchesChanged),
     }
   })
 }

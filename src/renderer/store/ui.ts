@@ -1,5 +1,6 @@
 import type { MemberStatus } from '../../shared/roster'
 import { LEAD } from '../../shared/names'
+import type { UndoTarget } from '../../shared/undo'
 
 /** What the main area shows for the selected agent, or the whole team. */
 export type MainView =
@@ -35,6 +36,8 @@ export type DialogState =
   | { readonly kind: 'instructions'; readonly name: string }
   /** Team templates: save the team, apply, edit, delete, export, import. */
   | { readonly kind: 'templates' }
+  /** Scheduled runs: their next and last runs; add, remove, run now, turn on and off. */
+  | { readonly kind: 'schedules' }
   /** Search across every transcript and inbox of the team (Ctrl+Shift+F). */
   | { readonly kind: 'search' }
   /** Takes a teammate off the team, asking what becomes of an unmerged branch. */
@@ -43,6 +46,8 @@ export type DialogState =
   | { readonly kind: 'mcp' }
   /** The trust question, opened again after "Not now": what the workspace grants. */
   | { readonly kind: 'trust' }
+  /** An undo of what an agent did: its plan shown first, then the undo and its redo. */
+  | { readonly kind: 'undo'; readonly name: string; readonly target: UndoTarget }
 
 export type BootPhase =
   | { readonly kind: 'connecting' }

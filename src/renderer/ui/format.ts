@@ -162,3 +162,11 @@ export function senderName(from: string): string {
 export function initial(name: string): string {
   return (name[0] ?? '?').toUpperCase()
 }
+
+/** "812 B", "4.2 KB", "1.3 MB", "2.0 GB" */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`
+}

@@ -58,7 +58,7 @@ export function TrustDialog() {
 
 function Standing({ view }: { readonly view: TrustView }) {
   const until =
-    'Until you trust it, no MCP server starts, no host is allowed, no “approve always” rule applies, custom profiles are not used, and no agent wakes but by your own message.'
+    'Until you trust it, no MCP server starts, no host is allowed, no “approve always” rule applies, custom profiles are not used, no scheduled run fires, and no agent wakes but by your own message.'
   switch (view.reason) {
     case 'made-here':
       return <p>Trusted: Agent Teams made its .team/, and it grants nothing you did not add.</p>
@@ -111,7 +111,9 @@ function Grants({ view }: { readonly view: TrustView }) {
       grants.files.length +
       grants.allowedHosts.length +
       grants.approveAlways.length +
-      grants.profiles.length ===
+      grants.profiles.length +
+      (grants.checks ?? []).length +
+      (grants.schedules ?? []).length ===
     0
   return (
     <div className="trust-grants">
@@ -190,6 +192,43 @@ function Grants({ view }: { readonly view: TrustView }) {
                 {profile.mcp ? 'yes' : 'no'}
                 {profile.description ? ` · ${profile.description}` : ''}
               </div>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {(grants.checks ?? []).length > 0 ? (
+        <Section
+          title="Check command"
+          note={
+            view.sandbox.available
+              ? '.team/reactions.json: run after each teammate commit, in its sandbox.'
+              : '.team/reactions.json: run after each teammate commit; with no OS sandbox here, each run asks you first.'
+          }
+        >
+          {(grants.checks ?? []).map((check) => (
+            <li key={check.key} className="trust-item">
+              <code>{check.command}</code>
+              {mark(check.key)}
+              <div className="trust-detail">killed after {check.timeout_seconds} s</div>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {(grants.schedules ?? []).length > 0 ? (
+        <Section
+          title="Scheduled runs"
+          note=".team/schedules.json: prompts sent to the lead with your key, by themselves."
+        >
+          {(grants.schedules ?? []).map((schedule) => (
+            <li key={schedule.key} className="trust-item">
+              <strong>{schedule.name}</strong> {schedule.when}
+              {schedule.enabled ? '' : ' (off)'}
+              {mark(schedule.key)}
+              <div className="trust-detail">
+                cap {schedule.cap}
+                {schedule.template === null ? '' : ` · template ${schedule.template}`}
+              </div>
+              <pre className="trust-detail">{schedule.prompt}</pre>
             </li>
           ))}
         </Section>

@@ -35,10 +35,14 @@ export abstract class AgentCore implements TeamAgent {
   private wakeTimer: NodeJS.Timeout | null = null
   protected readonly events: AgentOptions['events']
 
-  constructor(options: Pick<AgentOptions, 'identity' | 'mail' | 'events' | 'clock'>) {
+  /** Where its folder's checkpoints are queued (the tools port's). */
+  private readonly checkpoint: AgentOptions['tools']['checkpoint']
+
+  constructor(options: Pick<AgentOptions, 'identity' | 'mail' | 'events' | 'clock' | 'tools'>) {
     const { identity, mail, events, clock } = options
     this.name = identity.name
     this.events = events
+    this.checkpoint = options.tools.checkpoint
     this.store = TranscriptStore.open(mail.paths.transcript(identity.name), clock)
     try {
       this.consumer = mail.mailbox.openConsumer(identity.name, {
@@ -88,6 +92,11 @@ export abstract class AgentCore implements TeamAgent {
     this.record({ kind: 'user', from, text })
     this.store.flush()
     this.wake()
+  }
+
+  recordUndo(record: Extract<NewTranscriptRecord, { kind: 'undo' }>): void {
+    this.record(record)
+    this.store.flush()
   }
 
   /** Something may have been appended to this agent's inbox (it is not woken by this). */
@@ -159,6 +168,8 @@ export abstract class AgentCore implements TeamAgent {
 
   /** An activation's end as the status record, the totals, the error event and the status. */
   protected settle(end: ActivationEnd): void {
+    // The folder as it leaves it: what changes after this is someone else's doing.
+    void this.checkpoint?.({ kind: 'rest', turnSeq: this.store.length + 1 })
     const outcome = describeEnd(end)
     if (outcome.record !== null)
       this.record({

@@ -84,6 +84,16 @@ export interface AgentTools {
   readonly root: () => Promise<string>
   /** Whether a call left without a result still waits in the Needs-you queue. */
   readonly stillWaiting: (call: ToolUseBlock) => boolean
+  /**
+   * Queues a checkpoint of its folder (undo/team-checkpoints.ts): before every model turn (the
+   * first of an activation `opensTurn`), and as it goes to rest. Its next tool call waits for it
+   * (`root`); the returned promise settles once it is taken (never rejects). Absent: none.
+   */
+  readonly checkpoint?: (request: {
+    kind: 'turn' | 'rest'
+    turnSeq: number
+    opensTurn?: boolean
+  }) => Promise<void>
 }
 
 /** What may stop it or refuse its tools. */

@@ -121,6 +121,12 @@ export class Agent extends AgentCore {
         const pause = this.guard.pauseReason()
         if (pause !== null) return { kind: 'paused', ...pause }
         await this.tools.started(controller.signal)
+        // Taken while the model answers; the turn's tool calls wait for it (tools.root).
+        void this.tools.checkpoint?.({
+          kind: 'turn',
+          turnSeq: this.store.length + 1,
+          opensTurn: rounds === 0,
+        })
         const turn = await this.modelTurn(controller.signal)
         rounds++
         this.recordTurn(turn)

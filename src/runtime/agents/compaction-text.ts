@@ -3,6 +3,7 @@
  * shown to the summarizer, and the identity block the agent sees before the summary (the
  * tutorial's s11 re-injection: who it is, its task, what still waits on it).
  */
+import { undoWords } from '../../shared/undo'
 import type { TranscriptRecord, ToolUseBlock } from '../../shared/transcript'
 import type { CompactionRecord } from './conversation'
 
@@ -119,6 +120,8 @@ function entries(record: TranscriptRecord): string[] {
       return [`[status ${record.status}] ${record.reason}`]
     case 'compaction':
       return []
+    case 'undo':
+      return [`[undo ${record.undo_id}] ${undoWords(record)}`]
   }
 }
 

@@ -140,8 +140,10 @@ export function toConversation(records: readonly TranscriptRecord[]): MessagePar
         }
         break
       }
+      // An undo reaches the model as the mail that tells it (undo/undo-notice.ts), not here.
       case 'status':
       case 'compaction':
+      case 'undo':
         break
     }
   }
@@ -174,7 +176,13 @@ export function awaitsModel(records: readonly TranscriptRecord[]): boolean {
   const ordered = inModelOrder(records)
   for (let index = ordered.length - 1; index >= 0; index--) {
     const record = ordered[index]
-    if (!record || record.kind === 'status' || record.kind === 'compaction') continue
+    if (
+      !record ||
+      record.kind === 'status' ||
+      record.kind === 'compaction' ||
+      record.kind === 'undo'
+    )
+      continue
     // A turn the person stopped is not an answer: a resume asks for the turn again.
     return record.kind !== 'assistant' || isInterrupted(record)
   }

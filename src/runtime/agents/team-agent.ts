@@ -1,6 +1,6 @@
 import type { ModelUsage } from '../../shared/cost'
 import type { EngineName } from '../../shared/engine'
-import type { Usage } from '../../shared/transcript'
+import type { NewTranscriptRecord, Usage } from '../../shared/transcript'
 import type { ActivationEnd } from './agent-types'
 import type { TranscriptStore } from './transcript-store'
 
@@ -23,6 +23,8 @@ export interface TeamAgent {
   readonly lastActivation: ActivationEnd
   /** Records a turn from the person (the lead's chat) or a task (a spawn prompt), then wakes. */
   addUserTurn(from: string, text: string): void
+  /** Records an undo of its work (the turns it names are shown undone); it is not woken. */
+  recordUndo(record: Extract<NewTranscriptRecord, { kind: 'undo' }>): void
   /** Something may have been appended to its inbox (it is not woken by this). */
   noteMail(): void
   /** Starts an activation, or asks the running one to look again when it ends. */

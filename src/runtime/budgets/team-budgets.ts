@@ -34,6 +34,11 @@ export class TeamBudgets {
     this.resumePaused()
   }
 
+  /** The prices every cost is counted at now (the settings' over Claude's list prices). */
+  currentPrices(): PriceOverrides {
+    return this.prices
+  }
+
   /** New prices: asked at each check, so they apply from the next model call. */
   setPrices(prices: PriceOverrides): void {
     this.prices = prices

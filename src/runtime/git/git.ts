@@ -95,6 +95,35 @@ export class Git {
     return result.stdout
   }
 
+  /**
+   * `git args…` that must succeed, its stdout as bytes (a blob's content, which need not be
+   * text: `cat-file --batch`); the same refusals as `output`.
+   */
+  async outputBytes(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions = {},
+  ): Promise<Buffer> {
+    const verdict = await this.verdictFor(cwd, options.repository)
+    if (verdict.problem !== null)
+      throw new TeamError(
+        'unsafe-repository',
+        `The repository at ${cwd} is not used: ${verdict.problem}.`,
+      )
+    const prefix = configArguments([
+      ...(await this.personConfiguration()),
+      ...FIXED_OVERRIDES,
+      ...verdict.driverOverrides,
+    ])
+    const result = await executeBytes(cwd, [...prefix, ...args], options)
+    if (result.status !== 0)
+      throw new TeamError(
+        'io',
+        `git ${args[0] ?? ''} failed: ${result.stderr.trim() || `exit ${result.status}`}`,
+      )
+    return result.stdout
+  }
+
   /** The merge drivers the repository at `cwd` defines (a merge that needs one is refused). */
   async mergeDrivers(cwd: string): Promise<readonly string[]> {
     return (await this.verdictFor(cwd, undefined)).mergeDrivers
@@ -317,6 +346,42 @@ function execute(
           return
         }
         reject(error)
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
+  })
+}
+
+/** `execute` with stdout kept as bytes. */
+function executeBytes(
+  cwd: string,
+  args: readonly string[],
+  options: GitCallOptions,
+): Promise<{ status: number; stdout: Buffer; stderr: string }> {
+  const env = gitEnvironment(process.env, {
+    ...options.env,
+    ...(options.repository === undefined
+      ? {}
+      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
+  })
+  return new Promise((resolvePromise, reject) => {
+    const child = execFile(
+      'git',
+      args,
+      { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : Number.NaN
+        if (Number.isNaN(status)) {
+          reject(
+            new TeamError(
+              'io',
+              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} failed: ${error?.message ?? ''}`,
+            ),
+          )
+          return
+        }
+        resolvePromise({ status, stdout, stderr: stderr.toString('utf8') })
       },
     )
     if (options.input !== undefined) child.stdin?.end(options.input)

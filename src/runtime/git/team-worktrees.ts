@@ -21,6 +21,12 @@ export type MergeListener = (
   result: Extract<MergeResult, { outcome: 'merged' }>,
 ) => void
 
+/**
+ * Told when a merge of a teammate's branch conflicted (the reactions send it to the owner);
+ * returns whether the owner was told.
+ */
+export type ConflictHandler = (name: string, into: string, files: readonly string[]) => boolean
+
 export interface TeamWorktreesDependencies {
   readonly workspace: string
   /** The workspace's folder in the app's data: the worktrees and the app's records of them. */
@@ -45,6 +51,7 @@ export interface TeamWorktreesDependencies {
 export class TeamWorktrees {
   readonly git: Worktrees
   private readonly mergeListeners = new Set<MergeListener>()
+  private conflictHandler: ConflictHandler | null = null
   /** Changed files per teammate, until its next tool call or status change. */
   private readonly changed = new Map<string, string[]>()
   /** Per teammate, the git work its next tool call waits for. */
@@ -70,6 +77,16 @@ export class TeamWorktrees {
   onMerged(listener: MergeListener): Disposable {
     this.mergeListeners.add(listener)
     return { dispose: () => this.mergeListeners.delete(listener) }
+  }
+
+  /** Who hears of a conflicted merge (one: the team's reactions). */
+  onConflict(handler: ConflictHandler): Disposable {
+    this.conflictHandler = handler
+    return {
+      dispose: () => {
+        if (this.conflictHandler === handler) this.conflictHandler = null
+      },
+    }
   }
 
   /** The member's worktree record in config.json, or null when it works in the shared workspace. */
@@ -280,6 +297,8 @@ export class TeamWorktrees {
       await this.recordMerge(name, result.commit)
       for (const listener of this.mergeListeners) listener(name, result)
     }
+    if (result.outcome === 'conflict' && this.conflictHandler?.(name, result.into, result.files))
+      return { ...result, handed_back: true }
     return result
   }
 
@@ -344,14 +363,29 @@ export class TeamWorktrees {
   }
 
   /** Runs `work` after what is queued for `name`; a failure is reported, never thrown here. */
-  private queue(name: string, work: () => Promise<void>): void {
+  queue(name: string, work: () => Promise<void>): void {
     if (this.closed) return
+    void this.enqueue(name, work).catch((error: unknown) => this.deps.report?.(error))
+  }
+
+  /**
+   * Runs `work` after the git work queued for `name` (its tool calls wait for it in turn): its
+   * result, or its error, to the caller. A checkpoint and an undo are queued this way, so no
+   * tool call of `name` runs in the middle of either.
+   */
+  enqueue<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new TeamError('team-closed', 'The team is closing.'))
     const previous = this.queues.get(name) ?? Promise.resolve()
-    const next = previous.then(work).catch((error: unknown) => this.deps.report?.(error))
+    const result = previous.then(work)
+    const next = result.then(
+      () => undefined,
+      () => undefined,
+    )
     this.queues.set(name, next)
     void next.finally(() => {
       if (this.queues.get(name) === next) this.queues.delete(name)
     })
+    return result
   }
 
   /** For each of `files`, the other teammates whose branches change it too. */

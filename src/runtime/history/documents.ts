@@ -1,3 +1,4 @@
+import { undoWords } from '../../shared/undo'
 import type { MailMessage } from '../../shared/messages'
 import type { TranscriptRecord } from '../../shared/transcript'
 import type { Position } from '../mailbox/position'
@@ -51,6 +52,8 @@ export function transcriptDocuments(agent: string, record: TranscriptRecord): Hi
     case 'status':
     case 'compaction':
       return [{ ...base, part: 0, sender: agent, tools: NO_TOOLS }]
+    case 'undo':
+      return [{ ...base, part: 0, sender: record.by, tools: NO_TOOLS }]
   }
 }
 
@@ -99,5 +102,7 @@ export function documentText(document: HistoryDocument): string {
       return `${record.status}: ${record.reason}`
     case 'compaction':
       return record.summary
+    case 'undo':
+      return undoWords(record)
   }
 }

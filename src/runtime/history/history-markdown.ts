@@ -1,3 +1,4 @@
+import { undoWords } from '../../shared/undo'
 import type { MailMessage } from '../../shared/messages'
 import { formatSecondsUtc } from '../../shared/time'
 import type { TranscriptRecord } from '../../shared/transcript'
@@ -52,6 +53,8 @@ export function recordMarkdown(agent: string, record: TranscriptRecord): string 
       return `${heading(record, record.status)}\n\n*${record.reason}*`
     case 'compaction':
       return `${heading(record, `compacted through #${record.through_seq}`)}\n\n${quoted(record.summary)}`
+    case 'undo':
+      return `${heading(record, record.redo_of === undefined ? 'undo' : 'redo')}\n\n*${undoWords(record)}*`
   }
 }
 

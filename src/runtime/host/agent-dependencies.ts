@@ -5,8 +5,7 @@ import type { HostOptions } from './options'
 import { ProjectInstructions } from '../instructions/project-instructions'
 import { mayUseServer } from '../mcp/agent-servers'
 import type { Team } from '../team/team'
-import { agentSandboxPolicy } from '../sandbox/agent-policy'
-import { LEAD } from '../../shared/names'
+import { teamBashSandbox } from './team-bash-sandbox'
 import { claudeCodePorts } from '../engines/claude-code/ports'
 import { appDataFolder, workspaceDataFolder } from '../fs/app-folders'
 
@@ -55,24 +54,15 @@ export function agentDependenciesFor(
         return root === null ? {} : { workingFolder: root, workingRoot: root }
       }),
     worktrees,
+    checkpoints: features.checkpoints,
     bash: {
-      sandbox: {
-        teamFolder: team.paths.root,
+      sandbox: teamBashSandbox({
+        team,
+        worktrees,
         allowedHosts: features.allowedHosts,
-        unreadable: options.privateFolders,
-        // From the app's record of the worktree it made, never from the worktree's .git file.
-        writableFor: (context) =>
-          agentSandboxPolicy({
-            workspace: team.paths.workspace,
-            teamFolder: team.paths.root,
-            root: context.workspace,
-            worktree: context.agent === LEAD ? null : worktrees.sandboxRecord(context.agent),
-            agent: context.agent,
-            allowedHosts: [],
-            unreadable: [],
-          }),
         hooks: features.sandboxHooks,
-      },
+        unreadable: options.privateFolders,
+      }),
     },
     mcpTools: (name) => mcp.tools((server) => mayUseServer(team.roster.find(name), server)),
     mcpStarted: (signal) => mcp.whenStarted(signal),

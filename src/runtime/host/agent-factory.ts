@@ -29,6 +29,7 @@ import { protocolTools } from '../tools/protocol-tools'
 import { searchTools } from '../tools/search-tools'
 import { teamTools, type TeamOperations } from '../tools/team-tools'
 import type { TeamWorktrees } from '../git/team-worktrees'
+import type { TeamCheckpoints } from '../undo/team-checkpoints'
 import { worktreeSummary } from './worktree-summary'
 import { taskTools, type TaskOperations } from '../tools/task-tools'
 import { currentTaskNote } from '../tasks/task-text'
@@ -62,6 +63,8 @@ export interface AgentDependencies {
   readonly workingFolder?: (name: string) => Omit<InstructionScope, 'workspace'>
   /** The teammates' worktrees: where each one's tools work, and what it changed. */
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints (undo); absent: none are taken. */
+  readonly checkpoints?: TeamCheckpoints
   /** bash's sandbox rules and approval hooks for this team; absent: the defaults. */
   readonly bash?: BashToolOptions
   /** The task board's tools. */
@@ -179,12 +182,12 @@ function agentTools(name: string, deps: AgentDependencies): AgentTools {
     ],
     more: () => deps.mcpTools?.(name) ?? [],
     started: async (signal) => deps.mcpStarted?.(signal),
-    root: isLead
-      ? async () => deps.team.paths.workspace
-      : async () => {
-          await worktrees.settled(name)
-          return worktrees.toolRoot(name)
-        },
+    // The lead's tool calls wait for its queued checkpoint too (it works in the workspace).
+    root: async () => {
+      await worktrees.settled(name)
+      return isLead ? deps.team.paths.workspace : worktrees.toolRoot(name)
+    },
+    checkpoint: (request) => deps.checkpoints?.take(name, request) ?? Promise.resolve(),
     stillWaiting: (call) =>
       needsYou.pending().some((entry) => entry.agent === name && entry.tool_use_id === call.id),
   }

@@ -22,6 +22,9 @@ export interface ControlTarget {
   removeTeammate(name: string, branch?: BranchAction): Promise<string>
   setProfile(name: string, change: ProfileChoiceChange): string
   answerNeedsYou(answer: NeedsYouAnswer): unknown
+  /** The person's undo from the CLI; its outcome is written beside its journal. */
+  undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void>
+  runScheduleNow(name: string): unknown
 }
 
 /**
@@ -58,6 +61,8 @@ export function runControlCommand(
       })
     else if (command.command === 'profile') host.setProfile(command.name, command)
     else if (command.command === 'answer') host.answerNeedsYou(command)
+    else if (command.command === 'undo') void host.undoFromControl(command)
+    else if (command.command === 'run-schedule') host.runScheduleNow(command.schedule)
     else host.resume(command.name)
   } catch (error) {
     // A command naming an agent that is not running: nothing to do, but say so in the UI.

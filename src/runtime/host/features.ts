@@ -20,8 +20,12 @@ import type { Team } from '../team/team'
 import { TeamBudgets } from '../budgets/team-budgets'
 import { readTeamSandbox } from '../sandbox/team-hosts'
 import { TeamWorktrees, type TeamWorktreesDependencies } from '../git/team-worktrees'
+import { TeamCheckpoints } from '../undo/team-checkpoints'
 import type { BashSandboxHooks } from '../tools/basic-tools'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
+import type { TeamReactions } from '../reactions/team-reactions'
+import { createTeamReactions } from '../reactions/team-reactions-factory'
+import { teamBashSandbox } from './team-bash-sandbox'
 
 /**
  * The team's features beside its agents: worktrees and review, the s10 protocols, MCP servers,
@@ -30,6 +34,8 @@ import type { WorkspaceTrust } from '../trust/workspace-trust'
  */
 export interface HostFeatures {
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints, before each model turn (undo). */
+  readonly checkpoints: TeamCheckpoints
   readonly protocols: Protocols
   readonly mcp: McpServers
   readonly profiles: ProfileStore
@@ -47,6 +53,8 @@ export interface HostFeatures {
   readonly allowedHosts: () => readonly string[]
   /** Where the sandbox's blocks (bash's and servers') and unsandboxed commands go. */
   readonly sandboxHooks: BashSandboxHooks
+  /** Checks after commits, nudges, conflicts to their owners, folded wakes (reactions/). */
+  readonly reactions: TeamReactions
 }
 
 /** What the features call back on the host: its agents and the person's commands. */
@@ -76,6 +84,16 @@ export function createFeatures(
     roster: () => team.roster.snapshot,
     updateRoster: (change) => team.updateRoster(change),
     sendToTeammate: hooks.sendToTeammate,
+  })
+  const tasks = new TeamTasks(team)
+  const checkpoints = new TeamCheckpoints({
+    worktrees,
+    dataFolder: workspaceDataFolder(options.dataFolder ?? appDataFolder(), team.paths.workspace),
+    taskOf: (name) =>
+      tasks.view().tasks.find((task) => task.owner === name && task.status === 'in_progress')?.id ??
+      null,
+    now: () => clock.now() / 1000,
+    report: options.report ?? reportToStderr,
   })
   const protocols = new Protocols({
     team,
@@ -113,7 +131,6 @@ export function createFeatures(
     (state) => team.publish({ type: 'mcp-changed', state }),
   )
   const budgets = new TeamBudgets(team.roster, options.budgets, options.prices, hooks.agents)
-  const tasks = new TeamTasks(team)
   worktrees.taskMarks.seed(tasks.view().tasks)
   const reviewMerges = completeReviewedOnMerge(worktrees, tasks)
   const taskAutomation = new TaskAutomation({
@@ -137,8 +154,29 @@ export function createFeatures(
           workspace: team.paths.workspace,
           onChange: () => team.publish(branchesChangedEvent()),
         }).catch(() => null)
+  const report = options.report ?? reportToStderr
+  const reactions = createTeamReactions({
+    team,
+    worktrees,
+    tasks,
+    needsYou,
+    trusted: () => trust.isTrusted(),
+    keep: (change) => trust.keep(change),
+    sandbox: teamBashSandbox({
+      team,
+      worktrees,
+      allowedHosts,
+      hooks: sandboxHooks,
+      unreadable: options.privateFolders,
+    }),
+    clock,
+    ids,
+    report,
+    tickMs: options.reactionTickMs,
+  })
   return {
     worktrees,
+    checkpoints,
     protocols,
     mcp,
     profiles,
@@ -151,6 +189,7 @@ export function createFeatures(
     trust,
     allowedHosts,
     sandboxHooks,
+    reactions,
   }
 }
 

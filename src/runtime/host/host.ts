@@ -54,6 +54,9 @@ import { Team, type ControlCommand, type TeamListener } from '../team/team'
 import type { Disposable } from '../../shared/disposable'
 import type { TeamBudgets } from '../budgets/team-budgets'
 import type { TeamWorktrees } from '../git/team-worktrees'
+import type { TeamCheckpoints } from '../undo/team-checkpoints'
+import type { TeamUndo } from '../undo/team-undo'
+import { hostUndo, undoFromControl } from './host-undo'
 import { removeTeammate } from './teammate-removal'
 import { defaultBashSandbox } from '../tools/bash-sandbox'
 import type { WorkspaceTrust } from '../trust/workspace-trust'
@@ -62,6 +65,11 @@ import { writeTeamSandbox } from '../sandbox/team-hosts'
 import { TeamPaths } from '../team/paths'
 import type { TeamTasks } from '../tasks/team-tasks'
 import type { TaskAutomation } from '../tasks/task-automation'
+import type { TeamReactions } from '../reactions/team-reactions'
+import { TeamSchedules } from '../schedules/team-schedules'
+import type { RunOutcome } from '../schedules/scheduler'
+import { applyTemplate } from '../templates/team-template'
+import { randomIds } from '../system/clock'
 
 export { DEFAULT_ROUND_CAP }
 export type { AgentSummary } from './roster-summary'
@@ -82,6 +90,10 @@ export class TeamHost {
   private readonly authAlert: AuthAlert
   /** The teammates' git worktrees and the review loop over their branches. */
   readonly worktrees: TeamWorktrees
+  /** Every agent's checkpoints (undo). */
+  readonly checkpoints: TeamCheckpoints
+  /** Undo of what an agent did, over its checkpoints. */
+  readonly undo: TeamUndo
   /** The task board: the contract's task commands, the agents' task tools. */
   readonly tasks: TeamTasks
   private readonly taskAutomation: TaskAutomation
@@ -92,6 +104,8 @@ export class TeamHost {
   /** Everything that waits on the person: approvals, questions, plans, pauses, errors, stalls. */
   readonly needsYou: NeedsYou
   readonly profiles: ProfileStore
+  /** Checks after commits, nudges, conflicts sent to their owners, folded wakes. */
+  readonly reactions: TeamReactions
   /**
    * Whether the person trusts what the workspace grants. Until then its MCP servers, allowed
    * hosts, "approve always" rules and custom profiles do not apply, and only the person wakes
@@ -99,6 +113,8 @@ export class TeamHost {
    */
   readonly trust: WorkspaceTrust
   private readonly hostTrust: HostTrust
+  /** The team's scheduled runs, in a process that runs them (the app, `serve`); else null. */
+  schedules: TeamSchedules | null = null
   private closed = false
 
   private constructor(
@@ -108,7 +124,7 @@ export class TeamHost {
     this.model = new ModelClient(options.endpoint)
     this.agents = new LoadedAgents(team, (name) => createAgent(name, this.agentDependencies))
     this.authAlert = new AuthAlert((event) => team.publish(event))
-    this.hostTrust = new HostTrust(team, options)
+    this.hostTrust = new HostTrust(team, options, () => this.schedules?.trustChanged())
     this.trust = this.hostTrust.trust
     const features = createFeatures(
       team,
@@ -125,6 +141,14 @@ export class TeamHost {
       this.trust,
     )
     this.worktrees = features.worktrees
+    this.checkpoints = features.checkpoints
+    this.undo = hostUndo({
+      team,
+      worktrees: this.worktrees,
+      checkpoints: this.checkpoints,
+      dataFolder: options.dataFolder,
+      agent: (name) => this.agents.load(name),
+    })
     this.protocols = features.protocols
     this.mcp = features.mcp
     this.profiles = features.profiles
@@ -134,6 +158,7 @@ export class TeamHost {
     this.taskAutomation = features.taskAutomation
     this.reviewMerges = features.reviewMerges
     this.gitRefs = features.gitRefs
+    this.reactions = features.reactions
     this.agentDependencies = agentDependenciesFor(team, options, features, {
       model: () => this.model,
       modelChoice: (name) => this.modelChoice(name),
@@ -165,7 +190,11 @@ export class TeamHost {
         (name) => name === LEAD || team.roster.find(name) !== undefined,
       )
       reconcileMirrors(host.needsYou, team, host.protocolRequests())
+      // An undo a crash cut short is finished before any agent works on its folder.
+      await host.undo.recover().catch(options.report ?? (() => undefined))
       host.hostTrust.goOn()
+      void host.reactions.seed()
+      host.startSchedules()
       return host
     } catch (error) {
       await (host ?? team).close()
@@ -273,6 +302,20 @@ export class TeamHost {
   /** Stops every agent (Ctrl+C in the CLI); transcripts stay valid for the API. */
   stopAll(): void {
     for (const agent of this.agents.values()) agent.stop()
+  }
+
+  /**
+   * The person runs a schedule now: it starts, or (another run working) waits or is skipped as
+   * the schedule says. Only in a process that runs schedules, and while the workspace is trusted.
+   */
+  runScheduleNow(name: string): RunOutcome {
+    this.assertOpen()
+    if (this.schedules === null)
+      throw new TeamError(
+        'not-running',
+        'Schedules run in the window or "agent-teams serve", not in this process.',
+      )
+    return this.schedules.runNow(name)
   }
 
   /** Goes on after a pause, an error, a stall or a stop; a stalled stream is retried at once. */
@@ -418,9 +461,11 @@ export class TeamHost {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.schedules?.close()
     this.subscription.dispose()
     this.taskAutomation.close()
     this.reviewMerges.dispose()
+    await this.reactions.close()
     await this.worktrees.close()
     const refs = await this.gitRefs
     refs?.close()
@@ -431,6 +476,11 @@ export class TeamHost {
     // The sandbox's proxies would keep a CLI process alive until their idle stop; another
     // team's running command keeps them up (close waits for no one and stops only when idle).
     await defaultBashSandbox.close()
+  }
+
+  /** The person's undo from the CLI (control.jsonl); its outcome is written beside its journal. */
+  undoFromControl(command: Extract<ControlCommand, { command: 'undo' }>): Promise<void> {
+    return undoFromControl(this.undo, command)
   }
 
   /** `.team/control.jsonl`: stop and resume from another process (`agent-teams stop`). */
@@ -446,12 +496,34 @@ export class TeamHost {
       worktrees: this.worktrees,
       taskAutomation: this.taskAutomation,
       needsYou: this.needsYou,
+      reactions: this.reactions,
       leadWakesOnMessages: this.options.leadWakesOnMessages !== false,
       // Mail appended from outside wakes no one in a workspace the person has not trusted.
       outsideMailWakes: () => this.trust.isTrusted(),
       loadedAgent: (name) => this.agents.get(name),
       agent: (name) => this.agents.load(name),
     })
+  }
+
+  private startSchedules(): void {
+    const options = this.options.schedules
+    if (options === undefined) return
+    const clock = this.options.clock ?? systemClock
+    this.schedules = new TeamSchedules(
+      {
+        team: this.team,
+        clock,
+        ids: this.options.ids ?? randomIds(clock),
+        trust: this.trust,
+        needsYou: this.needsYou,
+        prices: () => this.budgets.currentPrices(),
+        chat: (text) => this.chat(text),
+        stopAll: () => this.stopAll(),
+        applyTemplate: (template) => applyTemplate(this, template, USER),
+      },
+      options,
+    )
+    this.schedules.start()
   }
 
   private pauseReason(name: string): { cause: PauseCause; reason: string } | null {

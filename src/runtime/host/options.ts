@@ -9,6 +9,7 @@ import type { McpOptions } from '../mcp/servers'
 import type { ModelEndpoint } from '../model/client'
 import type { BashSandboxHooks } from '../tools/basic-tools'
 import type { TrustOptions } from '../trust/workspace-trust'
+import type { HostScheduleOptions } from '../schedules/team-schedules'
 
 /** How a `TeamHost` is opened: the workspace, the endpoint and the team's policies. */
 export interface HostOptions {
@@ -61,4 +62,14 @@ export interface HostOptions {
    * which looks Claude Code up; tests give their own ("not installed").
    */
   readonly engineAvailability?: () => readonly EngineAvailability[]
+  /**
+   * How often the reactions' stall watch looks at the agents, in ms (default 5,000); null: only
+   * when `host.reactions.tick()` is called (tests, with their own clock).
+   */
+  readonly reactionTickMs?: number | null
+  /**
+   * Scheduled runs (`.team/schedules.json`): given by the processes that stay up with the team,
+   * the window's app and `serve`. Absent (`chat`, `team apply`), no schedule runs here.
+   */
+  readonly schedules?: HostScheduleOptions
 }

@@ -6,6 +6,7 @@ import type { NeedsYou } from '../needs-you/queue'
 import type { TaskAutomation } from '../tasks/task-automation'
 import type { Team } from '../team/team'
 import type { TeamWorktrees } from '../git/team-worktrees'
+import type { TeamReactions } from '../reactions/team-reactions'
 
 /** The parts of the host that react to the team's events. */
 export interface RoutingParts {
@@ -13,6 +14,7 @@ export interface RoutingParts {
   readonly worktrees: TeamWorktrees
   readonly taskAutomation: TaskAutomation
   readonly needsYou: NeedsYou
+  readonly reactions: TeamReactions
   /** Whether teammates' messages wake the lead (the person's always do). */
   readonly leadWakesOnMessages: boolean
   /**
@@ -41,6 +43,7 @@ export function routeEvent(event: TeamEvent, parts: RoutingParts): void {
   }
   parts.taskAutomation.handle(event)
   mirrorEvent(parts.needsYou, event)
+  parts.reactions.handle(event)
   if (event.type === 'message-sent') mailArrived(parts, event.message.to, event.message.from)
   else if (event.type === 'inbox-changed' && event.change !== 'removed')
     mailArrived(parts, event.name, null)

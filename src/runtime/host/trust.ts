@@ -18,7 +18,12 @@ export class HostTrust {
   private trustedBefore = false
   private parts: { readonly mcp: McpServers; readonly agents: LoadedAgents } | null = null
 
-  constructor(team: Team, options: HostOptions) {
+  constructor(
+    team: Team,
+    options: HostOptions,
+    /** Told after every change of the trust (the schedules fire only while it holds). */
+    private readonly onChange: () => void = () => undefined,
+  ) {
     this.trust = new WorkspaceTrust(team.paths, options.trust, {
       env: options.mcp?.env ?? process.env,
       publish: (view) => team.publish({ type: 'trust-changed', trust: view }),
@@ -65,5 +70,6 @@ export class HostTrust {
     this.trustedBefore = trusted
     void this.parts.mcp.trustChanged()
     if (trusted && !wasTrusted) this.parts.agents.wakeAfterStart()
+    this.onChange()
   }
 }

@@ -9,7 +9,14 @@ import {
   type EntryState,
   type MailMessage,
 } from '../../shared/messages'
-import { LEAD, NAME_RULE, USER, isValidName, nameProblem } from '../../shared/names'
+import {
+  LEAD,
+  NAME_RULE,
+  REACTIONS_SENDER,
+  USER,
+  isValidName,
+  nameProblem,
+} from '../../shared/names'
 import { randomIds, systemClock, type Clock, type IdSource } from '../system/clock'
 import { appendOnceSync } from '../fs/durable'
 import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
@@ -272,7 +279,7 @@ export class Mailbox {
         `Invalid sender: ${nameProblem(String(from)) ?? 'not a name'} (${NAME_RULE}).`,
       )
     }
-    if (from === USER || from === LEAD) return
+    if (from === USER || from === LEAD || from === REACTIONS_SENDER) return
     if (!this.isMember(from)) {
       throw new TeamError('unknown-agent', `Unknown sender "${from}": not on the team's roster.`)
     }

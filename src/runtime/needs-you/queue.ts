@@ -170,7 +170,8 @@ export class NeedsYou {
       entry.kind === 'plan' ||
       entry.kind === 'pause' ||
       entry.kind === 'error' ||
-      entry.kind === 'stall'
+      entry.kind === 'stall' ||
+      entry.kind === 'schedule'
     )
       return this.answerMirrored(entry, answer.decision === 'approve', text)
     // Without a waiter (the run that asked was killed) the answer is recorded all the same:

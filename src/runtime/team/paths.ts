@@ -15,9 +15,21 @@ export class TeamPaths {
   get control(): string {
     return join(this.root, 'control.jsonl')
   }
+  /** The team's scheduled runs, written only by the person's actions (schedules/). */
+  get schedules(): string {
+    return join(this.root, 'schedules.json')
+  }
   /** The team's sandbox settings for bash: its network allow-list (team-sandbox.ts). */
   get sandboxSettings(): string {
     return join(this.root, 'sandbox.json')
+  }
+  /** The team's reactions: check command, nudges, conflicts (reactions/config-file.ts). */
+  get reactionsConfig(): string {
+    return join(this.root, 'reactions.json')
+  }
+  /** Every reaction the app had, one line each, appended (`shared/unattended-log.ts`). */
+  get reactionsLog(): string {
+    return join(this.root, 'reactions.jsonl')
   }
   /** MCP servers added in the window or the CLI (the workspace's own are in `.mcp.json`). */
   get mcpServers(): string {

@@ -41,6 +41,7 @@ export class Team {
   private readonly listeners = new Set<TeamListener>()
   private lead: MemberStatus = 'idle'
   private readonly controlListeners = new Set<(command: ControlCommand) => void>()
+  private readonly scheduleListeners = new Set<() => void>()
   /** control.jsonl, read from its size at open: commands from before this run are not replayed. */
   private control: ControlChannel | null = null
   private watcher: TeamWatcher | null = null
@@ -147,6 +148,12 @@ export class Team {
     return { dispose: () => this.controlListeners.delete(listener) }
   }
 
+  /** `.team/schedules.json` was changed, added or removed, by anyone. */
+  onSchedulesChanged(listener: () => void): Disposable {
+    this.scheduleListeners.add(listener)
+    return { dispose: () => this.scheduleListeners.delete(listener) }
+  }
+
   private readControl(): void {
     const read = this.control?.read()
     if (!read) return
@@ -182,6 +189,10 @@ export class Team {
     }
     if (change.kind === 'tasks') {
       this.taskFeed.changed()
+      return
+    }
+    if (change.kind === 'schedules') {
+      for (const listener of this.scheduleListeners) listener()
       return
     }
     if (change.kind === 'inbox') {

@@ -16,7 +16,7 @@ export type TeamChange =
       readonly name: string
       readonly change: 'added' | 'appended' | 'removed'
     }
-  | { readonly kind: 'config' | 'control' | 'tasks' }
+  | { readonly kind: 'config' | 'control' | 'tasks' | 'schedules' }
 
 /**
  * chokidar throttles `change` per file (50 ms) and sends nothing after the throttle, so the last
@@ -67,6 +67,7 @@ export class TeamWatcher {
     for (const path of [
       paths.config,
       paths.control,
+      paths.schedules,
       ...readdirSync(paths.inboxDirectory).map((file) => join(paths.inboxDirectory, file)),
     ]) {
       if (this.classify(path) !== null) this.remember(path)
@@ -111,6 +112,7 @@ export class TeamWatcher {
       inside === 'inbox' ||
       inside === 'config.json' ||
       inside === 'control.jsonl' ||
+      inside === 'schedules.json' ||
       inside === 'tasks'
     )
       return false
@@ -211,9 +213,13 @@ export class TeamWatcher {
 
   private classify(
     path: string,
-  ): { kind: 'config' | 'control' | 'tasks' } | { kind: 'inbox'; name: string } | null {
+  ):
+    | { kind: 'config' | 'control' | 'tasks' | 'schedules' }
+    | { kind: 'inbox'; name: string }
+    | null {
     if (path === this.paths.config) return { kind: 'config' }
     if (path === this.paths.control) return { kind: 'control' }
+    if (path === this.paths.schedules) return { kind: 'schedules' }
     if (this.isTaskFile(path)) return { kind: 'tasks' }
     if (dirname(path) === this.paths.inboxDirectory && path.endsWith('.jsonl')) {
       const name = basename(path, '.jsonl')

@@ -81,7 +81,6 @@ export interface BashToolOptions {
 export function createBashTool(options: BashToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS
   const sandboxOptions = options.sandbox ?? {}
-  const sandbox = sandboxOptions.sandbox ?? defaultBashSandbox
   return defineTool(
     {
       name: 'bash',
@@ -110,40 +109,69 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
             'workspace instead.',
         )
       }
-      const shell = (options.resolveShell ?? resolveBashShell)()
-      if (!shell.ok) throw new ToolFailure(shell.reason)
-      return sandbox.use(async (status) => {
-        let wrapped: SandboxedCommand | null = null
-        if (status.available) {
-          wrapped = await sandbox.wrap(
-            input.command,
-            policyFor(context, sandboxOptions),
-            shell.file,
-          )
-        } else {
-          await awaitApproval(sandboxOptions.hooks, input.command, status.reason, context)
-        }
-        try {
-          const result = await runBash(input.command, {
-            cwd: context.workspace,
-            timeoutMs,
-            maxOutputCharacters: options.maxOutputCharacters,
-            signal: context.signal,
-            env: withoutSecrets(process.env),
-            shell: shell.file,
-            launch: wrapped?.launch,
-          })
-          const blocked = wrapped?.blocked(result.output) ?? []
-          if (blocked.length > 0) sandboxOptions.hooks?.onBlocked?.(context.agent, blocked)
-          const content = withBlockedNote(describeBashResult(result, timeoutMs), blocked)
-          if (isFailure(result)) throw new ToolFailure(content)
-          return content
-        } finally {
-          wrapped?.dispose()
-        }
+      const { result, blocked } = await runSandboxedCommand(input.command, context, {
+        timeoutMs,
+        maxOutputCharacters: options.maxOutputCharacters,
+        resolveShell: options.resolveShell,
+        sandbox: sandboxOptions,
       })
+      const content = withBlockedNote(describeBashResult(result, timeoutMs), blocked)
+      if (isFailure(result)) throw new ToolFailure(content)
+      return content
     },
   )
+}
+
+/** How one command runs: its limits, its shell and the team's sandbox rules. */
+export interface SandboxedRunOptions {
+  readonly timeoutMs: number
+  readonly maxOutputCharacters?: number
+  /** Keep the output's end rather than its start when it is over the cap (a test's summary). */
+  readonly keepTail?: boolean
+  readonly resolveShell?: () => BashShell
+  readonly sandbox: BashSandboxOptions
+}
+
+/**
+ * Runs `command` as bash does for `context.agent`: inside the OS sandbox with that agent's
+ * policy where there is one; where there is none, only once the person approved it (the
+ * `approveUnsandboxed` hook), behind nothing else. What the sandbox blocked is told to the
+ * hooks and returned. A refusal (no shell, the person said no) is a `ToolFailure`.
+ */
+export async function runSandboxedCommand(
+  command: string,
+  context: ToolContext,
+  options: SandboxedRunOptions,
+): Promise<{ result: BashResult; blocked: BlockedAction[] }> {
+  const sandboxOptions = options.sandbox
+  const sandbox = sandboxOptions.sandbox ?? defaultBashSandbox
+  const shell = (options.resolveShell ?? resolveBashShell)()
+  if (!shell.ok) throw new ToolFailure(shell.reason)
+  return sandbox.use(async (status) => {
+    let wrapped: SandboxedCommand | null = null
+    if (status.available) {
+      wrapped = await sandbox.wrap(command, policyFor(context, sandboxOptions), shell.file)
+    } else {
+      await awaitApproval(sandboxOptions.hooks, command, status.reason, context)
+    }
+    try {
+      const result = await runBash(command, {
+        cwd: context.workspace,
+        timeoutMs: options.timeoutMs,
+        maxOutputCharacters: options.maxOutputCharacters,
+        keepTail: options.keepTail,
+        signal: context.signal,
+        env: withoutSecrets(process.env),
+        shell: shell.file,
+        launch: wrapped?.launch,
+      })
+      const blocked = wrapped?.blocked(result.output) ?? []
+      if (blocked.length > 0) sandboxOptions.hooks?.onBlocked?.(context.agent, blocked)
+      return { result, blocked }
+    } finally {
+      wrapped?.dispose()
+    }
+  })
 }
 
 /** The command's policy: its folders from the host's records, hosts and secrets from the team. */

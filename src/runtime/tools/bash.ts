@@ -13,6 +13,8 @@ export interface BashOptions {
   readonly cwd: string
   readonly timeoutMs?: number
   readonly maxOutputCharacters?: number
+  /** Over the cap, keep the output's last characters instead of its first (a check's tail). */
+  readonly keepTail?: boolean
   readonly signal?: AbortSignal
   readonly env?: NodeJS.ProcessEnv
   /** The bash to run (Git for Windows' bash.exe there, see shell.ts); `/bin/bash` otherwise. */
@@ -39,7 +41,10 @@ export interface BashResult {
  */
 export function runBash(command: string, options: BashOptions): Promise<BashResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_BASH_TIMEOUT_MS
-  const output = new CappedOutput(options.maxOutputCharacters ?? DEFAULT_MAX_OUTPUT_CHARACTERS)
+  const output = new CappedOutput(
+    options.maxOutputCharacters ?? DEFAULT_MAX_OUTPUT_CHARACTERS,
+    options.keepTail === true,
+  )
   if (options.signal?.aborted) return Promise.resolve(output.result(null, null, false, true))
 
   return new Promise((resolveRun, rejectRun) => {
@@ -110,13 +115,23 @@ export function runBash(command: string, options: BashOptions): Promise<BashResu
   })
 }
 
-/** Keeps the first `limit` characters and only counts the rest, so memory stays bounded. */
+/**
+ * Keeps the first `limit` characters (or, with `tail`, the last ones) and only counts the rest,
+ * so memory stays bounded.
+ */
 class CappedOutput {
   private kept = ''
   private dropped = 0
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly tail = false,
+  ) {}
 
   append(text: string): void {
+    if (this.tail) {
+      this.appendKeepingTail(text)
+      return
+    }
     const room = this.limit - this.kept.length
     if (text.length <= room) {
       this.kept += text
@@ -136,9 +151,25 @@ class CappedOutput {
     aborted: boolean,
   ): BashResult {
     const truncated = this.dropped > 0
-    const note = `\n[output truncated: ${this.dropped} characters dropped]`
-    const output = truncated ? this.kept + note : this.kept
+    const output = !truncated
+      ? this.kept
+      : this.tail
+        ? `[output truncated: the first ${this.dropped} characters dropped]\n${this.kept}`
+        : `${this.kept}\n[output truncated: ${this.dropped} characters dropped]`
     return { output, exitCode, signal, timedOut, aborted, truncated }
+  }
+
+  private appendKeepingTail(text: string): void {
+    const joined = this.kept + text
+    if (joined.length <= this.limit) {
+      this.kept = joined
+      return
+    }
+    let cut = joined.length - this.limit
+    // Never start on the second half of a surrogate pair.
+    if (/[\uDC00-\uDFFF]/.test(joined.charAt(cut))) cut += 1
+    this.kept = joined.slice(cut)
+    this.dropped += cut
   }
 }
 

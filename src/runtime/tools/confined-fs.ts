@@ -11,11 +11,13 @@ import {
   openSync,
   readSync,
   renameSync,
+  rmdirSync,
+  symlinkSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { TeamError } from '../../shared/errors'
 import { describeEntry } from '../fs/safe-open'
 
@@ -162,10 +164,12 @@ export function writeConfined(
   target: string,
   shown: string,
   data: Uint8Array,
+  /** The file's mode; absent: an existing file's is kept (a new one gets the umask's). */
+  fileMode?: number,
 ): void {
   if (target === workspaceReal) throw errorWithCode('EISDIR')
   withParent(workspaceReal, target, true, (folder, name) => {
-    const mode = existingMode(entry(folder, name))
+    const mode = fileMode ?? existingMode(entry(folder, name))
     const tempName = `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     const temp = entry(folder, tempName)
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW
@@ -191,6 +195,63 @@ export function writeConfined(
     // The folder's entry is durable too; a folder that cannot be fsynced (Windows) is left be.
     if (folder.fd !== null) fsyncSync(folder.fd)
   })
+}
+
+/**
+ * Removes the file or symbolic link `target` (never what a link leads to), walking to it as
+ * `writeConfined` does; nothing when it is already gone. A folder there is refused. Then each
+ * folder that held it and is left empty is removed too, up to the workspace.
+ */
+export function removeConfined(workspaceReal: string, target: string, shown: string): void {
+  if (target === workspaceReal) throw errorWithCode('EISDIR')
+  try {
+    withParent(workspaceReal, target, false, (folder, name) => {
+      const at = entry(folder, name)
+      const stats = lstatSync(at, { throwIfNoEntry: false })
+      if (stats === undefined) return
+      if (stats.isDirectory()) throw notAFile(shown, 'a folder')
+      unlinkSync(at)
+      if (folder.fd !== null) fsyncSync(folder.fd)
+    })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  removeEmptyFolders(workspaceReal, dirname(target))
+}
+
+/**
+ * Makes `target` a symbolic link to `linkTarget` (replacing a file or link there), walking to its
+ * folder as `writeConfined` does. The link is made, never followed.
+ */
+export function symlinkConfined(
+  workspaceReal: string,
+  target: string,
+  shown: string,
+  linkTarget: string,
+): void {
+  if (target === workspaceReal) throw errorWithCode('EISDIR')
+  withParent(workspaceReal, target, true, (folder, name) => {
+    const at = entry(folder, name)
+    const stats = lstatSync(at, { throwIfNoEntry: false })
+    if (stats?.isDirectory() === true) throw notAFile(shown, 'a folder')
+    if (stats !== undefined) unlinkSync(at)
+    symlinkSync(linkTarget, at)
+    if (folder.fd !== null) fsyncSync(folder.fd)
+  })
+}
+
+/** Removes `folder` and its parents while they are empty, stopping at the workspace. */
+function removeEmptyFolders(workspaceReal: string, folder: string): void {
+  for (let current = folder; current !== workspaceReal; current = dirname(current)) {
+    if (relative(workspaceReal, current).startsWith('..')) return
+    try {
+      withParent(workspaceReal, current, false, (parent, name) => rmdirSync(entry(parent, name)))
+    } catch {
+      // Not empty, gone, or not a folder: the walk up ends here.
+      return
+    }
+  }
 }
 
 function existingMode(path: string): number | undefined {

@@ -17,6 +17,8 @@ export function grantHashes(grants: WorkspaceGrants): GrantHashes {
     ...grants.allowedHosts,
     ...grants.approveAlways,
     ...grants.profiles,
+    ...(grants.checks ?? []),
+    ...(grants.schedules ?? []),
   ]
   for (const item of items) hashes[item.key] = sha256(JSON.stringify(item))
   return hashes
@@ -53,6 +55,8 @@ const KINDS: Readonly<Record<string, string>> = {
   host: 'allowed host',
   rule: 'approve-always rule',
   profile: 'custom profile',
+  check: 'check command',
+  schedule: 'scheduled run',
 }
 
 /** A grant named in words from its key: "MCP server notes", "allowed host 127.0.0.1". */

@@ -1,4 +1,6 @@
 import type {
+  CheckGrant,
+  ScheduleGrant,
   HostGrant,
   McpServerGrant,
   ProfileGrant,
@@ -9,6 +11,9 @@ import { readMcpConfiguration, type ConfiguredServer } from '../mcp/config'
 import { needsYouPath, readNeedsYou } from '../needs-you/store'
 import { profilesPath, readProfiles } from '../permissions/profile-store'
 import { readTeamSandbox } from '../sandbox/team-hosts'
+import { readReactionsConfig } from '../reactions/config-file'
+import { readSchedules } from '../schedules/schedule-file'
+import { describeCaps, describeWhen } from '../../shared/schedules'
 import type { TeamPaths } from '../team/paths'
 import { candidatePaths, namedFiles, type ServerTexts } from './script-files'
 import { maskedEnvironment, shown, shownNamed } from './secret-marks'
@@ -17,7 +22,7 @@ import { maskedEnvironment, shown, shownNamed } from './secret-marks'
 export interface GrantsReading {
   readonly grants: WorkspaceGrants
   readonly problems: string[]
-  /** The files whose change may change the grants: the five grant files and the named paths. */
+  /** The files whose change may change the grants: the grant files and the named paths. */
   readonly inputs: string[]
 }
 
@@ -29,6 +34,8 @@ export function grantFiles(paths: TeamPaths): string[] {
     paths.sandboxSettings,
     needsYouPath(paths),
     profilesPath(paths),
+    paths.reactionsConfig,
+    paths.schedules,
   ]
 }
 
@@ -55,6 +62,7 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
   const allowedHosts: HostGrant[] = [...new Set(sandbox.allowedHosts)]
     .sort()
     .map((host) => ({ key: `host:${host}`, host }))
+  const schedules = readScheduleGrants(paths, problems)
   return {
     grants: {
       mcpServers: servers,
@@ -62,6 +70,9 @@ export function readGrants(paths: TeamPaths, env: NodeJS.ProcessEnv): GrantsRead
       allowedHosts,
       approveAlways: readRules(paths, problems),
       profiles: readProfileGrants(paths, problems),
+      checks: readCheckGrants(paths, problems),
+      // Only when there are some: a workspace without schedules grants as it did before them.
+      ...(schedules.length > 0 ? { schedules } : {}),
     },
     problems,
     inputs: [...grantFiles(paths), ...candidatePaths(paths.workspace, texts)],
@@ -137,6 +148,16 @@ function readRules(paths: TeamPaths, problems: string[]): RuleGrant[] {
   }
 }
 
+/** The check command the app would run after each commit (reactions), as the file gives it. */
+function readCheckGrants(paths: TeamPaths, problems: string[]): CheckGrant[] {
+  const reading = readReactionsConfig(paths)
+  if (reading.problem !== null) problems.push(reading.problem)
+  const check = reading.config.check
+  return check === null
+    ? []
+    : [{ key: 'check:command', command: check.command, timeout_seconds: check.timeout_seconds }]
+}
+
 function readProfileGrants(paths: TeamPaths, problems: string[]): ProfileGrant[] {
   try {
     return readProfiles(profilesPath(paths)).map((profile) => ({
@@ -151,4 +172,19 @@ function readProfileGrants(paths: TeamPaths, problems: string[]): ProfileGrant[]
     problems.push(error instanceof Error ? error.message : String(error))
     return []
   }
+}
+
+/** A schedule sends its prompt with the person's key: a grant like any other. */
+function readScheduleGrants(paths: TeamPaths, problems: string[]): ScheduleGrant[] {
+  const reading = readSchedules(paths)
+  if (reading.problem !== null) problems.push(reading.problem)
+  return reading.schedules.map((schedule) => ({
+    key: `schedule:${schedule.name}`,
+    name: schedule.name,
+    when: describeWhen(schedule.when),
+    prompt: schedule.prompt,
+    template: schedule.template,
+    cap: describeCaps(schedule.caps),
+    enabled: schedule.enabled,
+  }))
 }

@@ -210,4 +210,43 @@ describe('Needs-you entries', () => {
     )
     expect(badgeCount(observed.state)).toBe(0)
   })
+
+  it("a reaction's escalation (a stall entry) notifies once and counts until settled", () => {
+    const entry = {
+      id: 'ny-2',
+      agent: 'bob',
+      kind: 'stall' as const,
+      summary: 'bob has not moved since a nudge',
+      detail: 'bob is idle with task #3 (Parser) in progress, and has not moved it.',
+      status: 'pending' as const,
+      created_at: 1,
+      settled_at: null,
+      answer: null,
+      tool: null,
+      tool_use_id: null,
+      pattern: null,
+      request_id: null,
+    }
+    let observed = observe(emptyAttention, { type: 'needs-you-changed', entry }, { focused: false })
+    expect(observed.notifications).toEqual([
+      { title: 'bob has not moved since a nudge', body: entry.detail, agent: 'bob' },
+    ])
+    expect(badgeCount(observed.state)).toBe(1)
+    observed = observe(
+      observed.state,
+      { type: 'needs-you-changed', entry: { ...entry, status: 'resolved' } },
+      { focused: false },
+    )
+    expect(badgeCount(observed.state)).toBe(0)
+
+    // A stream stall is counted and told by its status: its mirrored entry adds nothing.
+    const stalled = run([status('bob', 'working', 'stalled')])
+    const mirrored = observe(
+      stalled.state,
+      { type: 'needs-you-changed', entry },
+      { focused: false },
+    )
+    expect(mirrored.notifications).toEqual([])
+    expect(badgeCount(mirrored.state)).toBe(1)
+  })
 })

@@ -1,3 +1,9 @@
+import {
+  applyReactionsChange,
+  DEFAULT_REACTIONS,
+  type ReactionsChange,
+  type ReactionsView,
+} from '../../../src/shared/reactions'
 import { vi } from 'vitest'
 import type {
   AgentTeamsApi,
@@ -120,6 +126,8 @@ export interface FakeOptions {
   readonly sandbox?: SandboxView
   /** What getEngines answers (default: both engines available). */
   readonly engines?: readonly EngineAvailability[]
+  /** What getReactions answers (default: the defaults, trusted, nothing counted). */
+  readonly reactions?: ReactionsView
   /** What getTimeline answers (default: nothing happened yet). */
   readonly timeline?: Timeline
   /** What getAwayDigest answers (default: nothing since the last look). */
@@ -195,6 +203,14 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
   const workspace = options.workspace === undefined ? WORKSPACE : options.workspace
   const team = options.snapshot ?? snapshot({ offline: options.offline ?? false })
   const settings = options.settings ?? settingsView()
+  let reactions: ReactionsView = options.reactions ?? {
+    config: DEFAULT_REACTIONS,
+    problem: null,
+    trusted: true,
+    counts: { check: 0, nudge: 0, escalate: 0, conflict: 0, fold: 0 },
+    unreadable_lines: 0,
+    checks: [],
+  }
   let sandbox: SandboxView = options.sandbox ?? {
     status: { available: true, mechanism: 'bubblewrap' },
     team: workspace === null ? null : { allowedHosts: [], problem: null },
@@ -297,6 +313,11 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
       summary: `Removed ${name} from the team.`,
     })),
     getSandbox: vi.fn(async () => sandbox),
+    getReactions: vi.fn(async () => reactions),
+    setReactions: vi.fn(async (change: ReactionsChange) => {
+      reactions = { ...reactions, config: applyReactionsChange(reactions.config, change) }
+      return reactions
+    }),
     setAllowedHosts: vi.fn(async ({ hosts }: { hosts: string[] }) => {
       sandbox = { ...sandbox, team: { allowedHosts: hosts, problem: null } }
       return sandbox
@@ -329,6 +350,18 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
         return { entry: { ...entry, status, answer: text ?? null, settled_at: 2 } }
       },
     ),
+    // Undo: no checkpoints until a test gives some (undo.test.tsx).
+    listCheckpoints: vi.fn(async () => ({
+      checkpoints: [],
+      policy: { maxPerAgent: 200, maxAgeDays: 14 },
+      bytes: 0,
+    })),
+    setCheckpointPolicy: vi.fn(async (policy: unknown) => policy),
+    planUndo: vi.fn(async () => {
+      throw rejection('not-found', 'There is no checkpoint to undo to.')
+    }),
+    applyUndo: vi.fn(),
+    redoUndo: vi.fn(),
     getTimeline: vi.fn(
       async () =>
         options.timeline ?? { entries: [], agents: [], span: null, truncated: false, problems: [] },

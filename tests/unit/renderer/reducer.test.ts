@@ -1,3 +1,4 @@
+import { DEFAULT_REACTIONS } from '../../../src/shared/reactions'
 import { describe, expect, it } from 'vitest'
 import { hostEventSchema, type HostEvent } from '../../../src/shared/contract'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
@@ -201,6 +202,17 @@ const examples: { [T in HostEvent['type']]: EventOf<T> } = {
   },
   'workspace-closed': { type: 'workspace-closed' },
   'branches-changed': { type: 'branches-changed' },
+  'reactions-changed': {
+    type: 'reactions-changed',
+    reactions: {
+      config: DEFAULT_REACTIONS,
+      problem: null,
+      trusted: true,
+      counts: { check: 1, nudge: 0, escalate: 0, conflict: 0, fold: 0 },
+      unreadable_lines: 0,
+      checks: [],
+    },
+  },
   'menu-command': { type: 'menu-command', command: { kind: 'toggle-roster' } },
   'desktop-notice': {
     type: 'desktop-notice',

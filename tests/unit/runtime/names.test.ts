@@ -71,13 +71,13 @@ describe('agent names', () => {
 })
 
 describe('reserved names', () => {
-  it('reserves exactly lead and user', () => {
+  it('reserves exactly lead, user and reactions (the app reactions sender)', () => {
     expect(LEAD).toBe('lead')
     expect(USER).toBe('user')
-    expect([...RESERVED_NAMES].sort()).toEqual(['lead', 'user'])
+    expect([...RESERVED_NAMES].sort()).toEqual(['lead', 'reactions', 'user'])
   })
 
-  it.each(['lead', 'user'])('%s can never be spawned', (name) => {
+  it.each(['lead', 'user', 'reactions'])('%s can never be spawned', (name) => {
     const error = thrown(() => assertSpawnableName(name))
     expect(error.code).toBe('reserved-name')
     expect(error.message).toMatch(new RegExp(`"${name}" is reserved`))

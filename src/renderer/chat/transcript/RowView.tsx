@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { assertNever } from '../../../shared/errors'
 import { USER } from '../../../shared/names'
 import type { InjectedMessage } from '../../../shared/transcript'
+import { isUndoNotice } from '../../../shared/undo'
 import { formatCount, formatSeconds, isoFromSeconds, senderName } from '../../ui/format'
 import { LongText } from '../../ui/LongText'
 import { CopyButton } from '../../ui/markdown/CopyButton'
@@ -10,6 +11,7 @@ import type { Row } from './rows'
 import { ToolCard } from './ToolCard'
 import type { TurnSpend } from './turn-spend'
 import { TurnSpendView } from './TurnSpendView'
+import { UndoRecordRow } from '../../undo/UndoRecordRow'
 
 /** One row of a conversation: the same rendering for the lead's chat and every transcript. */
 export const RowView = memo(function RowView({
@@ -82,6 +84,8 @@ export const RowView = memo(function RowView({
       )
     case 'compaction':
       return <CompactionMarker row={row} />
+    case 'undo':
+      return <UndoRecordRow agent={agent} record={row.record} redone={row.redone} />
     default:
       return assertNever(row, 'row')
   }
@@ -148,6 +152,11 @@ function InjectedCard({ message }: { readonly message: InjectedMessage }) {
         <span className="injected-from">From {senderName(message.from)}:</span>
         {message.type !== 'message' ? (
           <span className="type-chip">{message.type.replace(/_/g, ' ')}</span>
+        ) : null}
+        {isUndoNotice(message) ? (
+          <span className="type-chip" title="What an undo of this agent's work told it">
+            undo notice
+          </span>
         ) : null}
         <time className="turn-time" dateTime={isoFromSeconds(message.timestamp)}>
           {formatSeconds(message.timestamp)}

@@ -9,6 +9,7 @@ import { turnSpends } from './turn-spend'
 import { useReveal } from './useReveal'
 import { useIsFirstView } from '../../first-view/context'
 import { own } from '../../../shared/own'
+import { UndoFrame, useTranscriptUndo } from '../../undo/TranscriptUndo'
 
 const noRecords: readonly TranscriptRecord[] = []
 /** How close to the bottom (px) still counts as "at the latest": the view keeps following. */
@@ -23,6 +24,7 @@ function estimateSize(row: Row | undefined): number {
     case 'status':
     case 'compaction':
     case 'thinking':
+    case 'undo':
       return 34
     case 'inbox':
       return 92
@@ -89,6 +91,7 @@ export function Transcript({
   const spends = useMemo(() => turnSpends(records), [records])
   const hasOlder = (records[0]?.seq ?? 1) > 1
   const rows = useMemo(() => withLiveRows(recorded, live), [recorded, live])
+  const undo = useTranscriptUndo(name, records, recorded)
 
   // While a row the person clicked changes height, the rows keep their place from the top: kept
   // to the end (to follow the stream), a card opening near the top would shoot up out of view.
@@ -198,7 +201,13 @@ export function Transcript({
                     data-revealed={item.key === revealed ? 'true' : undefined}
                   >
                     <ScrollHoldContext value={hold}>
-                      <RowView row={row} agent={name} spend={own(spends, row.key)} />
+                      <UndoFrame
+                        name={name}
+                        anchor={own(undo.anchors, row.key)}
+                        undone={own(undo.undone, row.key)}
+                      >
+                        <RowView row={row} agent={name} spend={own(spends, row.key)} />
+                      </UndoFrame>
                     </ScrollHoldContext>
                   </div>
                 )

@@ -33,9 +33,9 @@ export function rowIndexForSeq(
   return after
 }
 
-/** The records a row shows, from its key (`u12`, `a12-0`, `t<tool id>`, …). */
+/** The records a row shows, from its key (`u12`, `a12-0`, `x12`, `t<tool id>`, …). */
 function rowSeqs(row: Row, toolSeqs: ReadonlyMap<string, number[]>): number[] {
   if (row.kind === 'tool') return toolSeqs.get(row.call.id) ?? []
-  const match = /^[uirsca](\d+)/.exec(row.key)
+  const match = /^[uirscax](\d+)/.exec(row.key)
   return match ? [Number(match[1])] : []
 }

@@ -5,6 +5,7 @@ import { own } from '../../../shared/own'
 
 type RecordOf<K extends TranscriptRecord['kind']> = Extract<TranscriptRecord, { kind: K }>
 type ToolResult = RecordOf<'tool-result'>
+type UndoRecord = RecordOf<'undo'>
 
 /** A tool call as a card shows it: from the transcript, or still streaming. */
 export interface ToolCall {
@@ -20,7 +21,12 @@ export interface ToolCall {
  * One virtualized row of a conversation. Keys stay stable as a row goes from live to recorded.
  * Times are seconds since the epoch, as transcripts and mailboxes write them.
  */
-export type Row =
+export type Row = RowBody & {
+  /** The transcript record it was drawn from; absent while it still streams. */
+  readonly seq?: number
+}
+
+type RowBody =
   | {
       readonly kind: 'user'
       readonly key: string
@@ -67,6 +73,14 @@ export type Row =
       readonly window: number
       readonly throughSeq: number
     }
+  | {
+      /** An undo (or a redo) of the agent's work: what it did, and Redo while it stands. */
+      readonly kind: 'undo'
+      readonly key: string
+      readonly record: UndoRecord
+      /** A later redo took this undo back. */
+      readonly redone: boolean
+    }
 
 /** Rows for the loaded records: each tool call pairs with its result, found by tool-use id. */
 export function recordRows(records: readonly TranscriptRecord[]): Row[] {
@@ -74,11 +88,15 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
   for (const record of records)
     if (record.kind === 'tool-result') results[record.tool_use_id] = record
   const paired: Record<string, true> = {}
+  const redone: Record<string, true> = {}
+  for (const record of records)
+    if (record.kind === 'undo' && record.redo_of !== undefined) redone[record.redo_of] = true
   const rows: Row[] = []
   for (const record of records) {
     switch (record.kind) {
       case 'user':
         rows.push({
+          seq: record.seq,
           kind: 'user',
           key: `u${record.seq}`,
           from: record.from,
@@ -88,6 +106,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
         break
       case 'inbox':
         rows.push({
+          seq: record.seq,
           kind: 'inbox',
           key: `i${record.seq}`,
           messages: record.messages,
@@ -99,6 +118,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           if (block.type === 'text' && typeof block['text'] === 'string') {
             if (block['text'].trim().length > 0)
               rows.push({
+                seq: record.seq,
                 kind: 'text',
                 key: `a${record.seq}-${index}`,
                 text: block['text'],
@@ -107,6 +127,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
               })
           } else if (block.type === 'thinking' && typeof block['thinking'] === 'string') {
             rows.push({
+              seq: record.seq,
               kind: 'thinking',
               key: `a${record.seq}-${index}`,
               text: block['thinking'],
@@ -114,6 +135,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
             })
           } else if (block.type === 'redacted_thinking') {
             rows.push({
+              seq: record.seq,
               kind: 'thinking',
               key: `a${record.seq}-${index}`,
               text: '',
@@ -124,6 +146,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
             const result = own(results, id)
             if (result) paired[id] = true
             rows.push({
+              seq: record.seq,
               kind: 'tool',
               key: `t${id}`,
               call: recordedCall(id, String(block['name'] ?? 'tool'), block['input'], result),
@@ -135,6 +158,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
         // Shown in its call's card; alone only when the call is on a page not loaded yet.
         if (own(paired, record.tool_use_id) !== true)
           rows.push({
+            seq: record.seq,
             kind: 'tool',
             key: `r${record.seq}`,
             call: recordedCall(record.tool_use_id, record.name, undefined, record),
@@ -142,6 +166,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
         break
       case 'status':
         rows.push({
+          seq: record.seq,
           kind: 'status',
           key: `s${record.seq}`,
           status: record.status,
@@ -150,6 +175,7 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
         break
       case 'compaction':
         rows.push({
+          seq: record.seq,
           kind: 'compaction',
           key: `c${record.seq}`,
           summary: record.summary,
@@ -158,6 +184,15 @@ export function recordRows(records: readonly TranscriptRecord[]): Row[] {
           tokensAfter: record.tokens_after,
           window: record.window,
           throughSeq: record.through_seq,
+        })
+        break
+      case 'undo':
+        rows.push({
+          seq: record.seq,
+          kind: 'undo',
+          key: `x${record.seq}`,
+          record,
+          redone: own(redone, record.undo_id) === true,
         })
         break
       default:

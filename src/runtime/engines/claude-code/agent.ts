@@ -174,6 +174,13 @@ export class ClaudeCodeAgent extends AgentCore {
     this.controller = controller
     this.rounds = 0
     this.options.events.setStatus('working', 'activated')
+    // Claude Code calls its model inside its own process: the checkpoint is taken before each
+    // prompt the session is given (the activation's first, then each hand-over), not per call.
+    await this.options.tools.checkpoint?.({
+      kind: 'turn',
+      turnSeq: this.store.length + 1,
+      opensTurn: true,
+    })
     const sdk = await this.ports.sdk()
     const root = await this.options.tools.root()
     const input = new InputQueue<SDKUserMessage>()
@@ -211,6 +218,7 @@ export class ClaudeCodeAgent extends AgentCore {
         if (end !== null) return end
         const next = this.handover.handOver()
         if (next === null) return { kind: 'idle' }
+        await this.options.tools.checkpoint?.({ kind: 'turn', turnSeq: this.store.length + 1 })
         input.push(userMessage(next))
       }
       return controller.signal.aborted
