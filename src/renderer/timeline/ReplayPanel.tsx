@@ -1,4 +1,5 @@
 import { memo, useSyncExternalStore } from 'react'
+import './replay.css'
 import { MEMBER_STATUSES, type MemberStatus } from '../../shared/roster'
 import { COLUMNS } from '../board/board-model'
 import { StatusBadge } from '../ui/status'
