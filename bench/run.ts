@@ -21,6 +21,7 @@ import * as inboxScreen from './inbox-screen.bench'
 import * as longSession from './long-session.bench'
 import * as longTranscripts from './long-transcripts.bench'
 import * as mailbox from './mailbox.bench'
+import * as replay from './replay.bench'
 import * as runtime from './runtime.bench'
 import * as sandbox from './sandbox.bench'
 import * as search from './search.bench'
@@ -42,6 +43,7 @@ const BENCHES: Record<string, { module: Bench; browser: boolean; limitMs: number
   engines: { module: engines, browser: false, limitMs: 4 * 60_000 },
   timeline: { module: timeline, browser: false, limitMs: 4 * 60_000 },
   undo: { module: undo, browser: false, limitMs: 5 * 60_000 },
+  replay: { module: replay, browser: true, limitMs: 5 * 60_000 },
 }
 
 const args = process.argv.slice(2)

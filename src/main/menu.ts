@@ -154,6 +154,13 @@ function viewMenu(options: MenuOptions): MenuItemConstructorOptions {
         enabled: options.hasWorkspace,
         click: () => actions.send({ kind: 'toggle-activity' }),
       },
+      {
+        label: 'Toggle Timeline',
+        accelerator: 'CmdOrCtrl+Shift+L',
+        registerAccelerator: false,
+        enabled: options.hasWorkspace,
+        click: () => actions.send({ kind: 'toggle-timeline' }),
+      },
       { type: 'separator' },
       { role: 'resetZoom' },
       { role: 'zoomIn' },

@@ -11,6 +11,8 @@ export const menuCommandSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('close-folder') }),
   z.object({ kind: z.literal('toggle-roster') }),
   z.object({ kind: z.literal('toggle-activity') }),
+  /** View > Timeline: the team's timeline and its replay. */
+  z.object({ kind: z.literal('toggle-timeline') }),
   z.object({ kind: z.literal('spawn-teammate') }),
   z.object({ kind: z.literal('stop-all') }),
   z.object({ kind: z.literal('resume-all') }),

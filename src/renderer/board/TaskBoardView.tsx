@@ -4,6 +4,7 @@ import { COLUMNS, tasksIn } from './board-model'
 import { TaskCard } from './TaskCard'
 import { TaskDetail } from './TaskDetail'
 import { TaskForm } from './TaskForm'
+import { useTimelineFocus } from '../timeline/useTimelineFocus'
 
 type Open = { readonly kind: 'new' } | { readonly kind: 'edit' | 'detail'; readonly id: string }
 
@@ -11,6 +12,7 @@ type Open = { readonly kind: 'new' } | { readonly kind: 'edit' | 'detail'; reado
 export function TaskBoardView() {
   const board = useAppStore((state) => state.tasks)
   const [open, setOpen] = useState<Open | null>(null)
+  useTimelineFocus('task', (id) => setOpen({ kind: 'detail', id }))
   // The cards' ages are read when the board renders (each change renders it again).
   const now = Date.now()
   const opened =

@@ -8,6 +8,7 @@ import { InlineError } from '../ui/Dialog'
 import { PlanCard } from '../chat/PlanCard'
 import { formatSeconds, isoFromSeconds } from '../ui/format'
 import { useCommand } from '../ui/useCommand'
+import { useTimelineFocus } from '../timeline/useTimelineFocus'
 
 /**
  * Everything that waits on the person, across all agents: newest first, grouped by agent.
@@ -23,6 +24,12 @@ export function NeedsYouView() {
   const answerNeedsYou = useAppStore((state) => state.answerNeedsYou)
   const answer = useCommand(answerNeedsYou)
   const current = entries[Math.min(cursor, entries.length - 1)]
+  useTimelineFocus('needs-you', (id) => {
+    const at = entries.findIndex((entry) => entry.id === id)
+    if (at < 0) return
+    setCursor(at)
+    setOpened(id)
+  })
 
   useEffect(() => list.current?.focus(), [])
   useEffect(() => {

@@ -10,9 +10,10 @@ import { InboxView } from '../inbox/InboxView'
 import { pendingCount } from '../store/needs-you'
 import { StatusBadge } from '../ui/status'
 import { own } from '../../shared/own'
+import { AwayDigestHost } from '../timeline/AwayDigest'
 
 // The views not shown at start are chunks of their own, loaded when first shown.
-import { ChangesView, NeedsYouView, TaskBoardView } from './lazy'
+import { ChangesView, NeedsYouView, TaskBoardView, TimelineView } from './lazy'
 
 /** The main area: the selected agent's conversation or inbox, or the team's activity panes. */
 export function MainArea() {
@@ -22,6 +23,7 @@ export function MainArea() {
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
       <div className="main-content">
+        <AwayDigestHost />
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {view === 'needs-you' ? (
             <NeedsYouView />
@@ -29,6 +31,8 @@ export function MainArea() {
             <ActivityPanes />
           ) : view === 'board' ? (
             <TaskBoardView />
+          ) : view === 'timeline' ? (
+            <TimelineView />
           ) : view === 'inbox' ? (
             <InboxView key={selected} name={selected} />
           ) : view === 'changes' && selected !== LEAD ? (
@@ -40,6 +44,11 @@ export function MainArea() {
       </div>
     </main>
   )
+}
+
+const TEAM_VIEW_TITLES: Partial<Record<MainView, string>> = {
+  board: 'Task board',
+  timeline: 'Timeline',
 }
 
 function ViewTabs({ view, selected }: { readonly view: MainView; readonly selected: string }) {
@@ -86,7 +95,7 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
         </div>
       ) : (
         <div className="view-agent">
-          <h1 className="view-title">{view === 'board' ? 'Task board' : 'Team activity'}</h1>
+          <h1 className="view-title">{TEAM_VIEW_TITLES[view] ?? 'Team activity'}</h1>
           <span className="view-role">{working} working</span>
         </div>
       )}
@@ -106,6 +115,11 @@ function ViewTabs({ view, selected }: { readonly view: MainView; readonly select
           : null}
         {tab('activity', 'Activity', 'Activity panes (Ctrl+Shift+A)')}
         {tab('board', 'Board', 'The task board')}
+        {tab(
+          'timeline',
+          'Timeline',
+          'Everything the team did, in order, and its replay (Ctrl+Shift+L)',
+        )}
         {tab(
           'needs-you',
           waiting > 0 ? `Needs you (${waiting})` : 'Needs you',

@@ -60,3 +60,6 @@ export const ChangesView = lazyComponent(() =>
 export const UndoDialog = lazyComponent(() =>
   import('../undo/UndoDialog').then((module) => module.UndoDialog),
 )
+export const TimelineView = lazyComponent(() =>
+  import('../timeline/TimelineView').then((module) => module.TimelineView),
+)

@@ -18,6 +18,7 @@ export const shortcuts: readonly Shortcut[] = [
   { keys: [`${mod}+I`], action: 'Inbox of the open agent' },
   { keys: [`${mod}+Shift+A`], action: 'Activity panes of the whole team' },
   { keys: [`${mod}+Shift+F`], action: 'Search every transcript and inbox of the team' },
+  { keys: [`${mod}+Shift+L`], action: 'Timeline of the whole team, and its replay' },
   { keys: [`${mod}+B`], action: 'Show or hide the roster' },
   { keys: [`${mod}+.`], action: 'Stop the open agent while it works' },
   { keys: [`${mod}+O`], action: 'Open a folder' },
@@ -42,6 +43,7 @@ export function shortcutFor(event: KeyboardEvent): string | null {
   if (event.key === 'Escape') return 'close'
   if (command && event.shiftKey && key === 'a') return 'activity'
   if (command && event.shiftKey && key === 'f') return 'search'
+  if (command && event.shiftKey && key === 'l') return 'timeline'
   if (command && !event.shiftKey && !event.altKey) {
     if (key === 'k') return 'focus'
     if (key === 'n') return 'spawn'
@@ -84,6 +86,7 @@ export function useShortcuts(store: AppStore): void {
       else if (shortcut === 'spawn') state.openDialog({ kind: 'spawn', prefill: null })
       else if (shortcut === 'inbox') state.select(state.selected, 'inbox')
       else if (shortcut === 'activity') state.showView('activity')
+      else if (shortcut === 'timeline') state.showView('timeline')
       else if (shortcut === 'search') state.openDialog({ kind: 'search' })
       else if (shortcut === 'roster') state.toggleRoster()
       else if (shortcut === 'stop') {

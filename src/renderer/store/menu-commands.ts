@@ -32,6 +32,7 @@ export function runMenuCommand(state: AppState, command: MenuCommand): void {
       return
     case 'toggle-roster':
     case 'toggle-activity':
+    case 'toggle-timeline':
     case 'spawn-teammate':
     case 'stop-all':
     case 'resume-all':
@@ -50,6 +51,7 @@ type TeamCommand = Extract<
     kind:
       | 'toggle-roster'
       | 'toggle-activity'
+      | 'toggle-timeline'
       | 'spawn-teammate'
       | 'stop-all'
       | 'resume-all'
@@ -66,6 +68,9 @@ function runTeamCommand(state: AppState, command: TeamCommand): void {
       return
     case 'toggle-activity':
       state.showView(state.view === 'activity' ? 'conversation' : 'activity')
+      return
+    case 'toggle-timeline':
+      state.showView(state.view === 'timeline' ? 'conversation' : 'timeline')
       return
     case 'spawn-teammate':
       state.openDialog({ kind: 'spawn', prefill: null })

@@ -27,6 +27,7 @@ import {
 } from './reducer-stream'
 import { own } from '../../shared/own'
 import { budgetChanged } from './budgets'
+import { addsTimelineRecords } from '../timeline/timeline-events'
 
 type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 
@@ -38,6 +39,8 @@ type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 export function reduceEvents(state: TeamData, events: readonly HostEvent[]): TeamData {
   let next = state
   for (const event of events) next = reduceEvent(next, event)
+  if (events.some(addsTimelineRecords))
+    next = { ...next, timelineVersion: next.timelineVersion + 1 }
   return next
 }
 

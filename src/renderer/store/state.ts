@@ -159,6 +159,8 @@ export interface TeamData {
   readonly branchesVersion: number
   /** The team's reactions (settings, counts, each teammate's last check); null until asked. */
   readonly reactions: ReactionsView | null
+  /** Bumped by every event that means new records: the Timeline view reads the timeline again. */
+  readonly timelineVersion: number
 }
 
 export const emptyLive: LiveState = { text: '', tools: [], lastText: '' }
@@ -188,6 +190,7 @@ export const initialTeamData: TeamData = {
   needsYou: {},
   branchesVersion: 0,
   reactions: null,
+  timelineVersion: 0,
 }
 
 export function agentFromView(view: AgentView): AgentState {

@@ -28,6 +28,12 @@ import {
   type SearchActions,
   type SearchState,
 } from './search'
+import {
+  createTimelineActions,
+  initialTimelineState,
+  type TimelineActions,
+  type TimelineState,
+} from '../timeline/timeline-store'
 
 export interface CoreActions {
   /** Subscribes to the host's events and loads the first state; returns the unsubscribe. */
@@ -65,7 +71,9 @@ export type AppState = TeamData &
   SearchActions &
   ReviewCommands &
   UndoCommands &
-  ScheduleCommands
+  ScheduleCommands &
+  TimelineState &
+  TimelineActions
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -228,12 +236,14 @@ export function createAppStore(api: AgentTeamsApi): AppStore {
       ...initialTeamData,
       ...initialUiState,
       ...initialSearchState,
+      ...initialTimelineState,
       ...core,
       ...commands,
       ...createProjectCommands(api),
       ...createScheduleCommands(api),
       ...queries,
       ...search,
+      ...createTimelineActions(api, set, get),
       ...createReviewCommands(api, branchesChanged),
       ...createUndoCommands(api, branchesChanged),
     }

@@ -3,11 +3,12 @@ import { LEAD } from '../../shared/names'
 import type { UndoTarget } from '../../shared/undo'
 
 /** What the main area shows for the selected agent, or the whole team. */
-export type MainView = 'conversation' | 'inbox' | 'changes' | 'activity' | 'board' | 'needs-you'
+export type MainView =
+  'conversation' | 'inbox' | 'changes' | 'activity' | 'board' | 'needs-you' | 'timeline'
 
-/** Views of the whole team (the activity panes, the task board, the queue), not of one agent. */
+/** Views of the whole team (activity panes, task board, queue, timeline), not of one agent. */
 export function isTeamView(view: MainView): boolean {
-  return view === 'activity' || view === 'board' || view === 'needs-you'
+  return view === 'activity' || view === 'board' || view === 'needs-you' || view === 'timeline'
 }
 
 /** What the spawn dialog opens with (a re-spawn keeps the name and offers the old role). */

@@ -11,6 +11,7 @@ const VIEWS: Record<string, MainView> = {
   chat: 'conversation',
   inbox: 'inbox',
   activity: 'activity',
+  timeline: 'timeline',
 }
 
 export interface AddressView {

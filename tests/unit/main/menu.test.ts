@@ -106,6 +106,7 @@ describe('the application menu', () => {
     click(item(top(template, 'File'), 'Close Folder'))
     click(item(top(template, 'View'), 'Toggle Roster'))
     click(item(top(template, 'View'), 'Toggle Activity'))
+    click(item(top(template, 'View'), 'Toggle Timeline'))
     click(item(top(template, 'Team'), 'Spawn Teammate…'))
     click(item(top(template, 'Team'), 'Search the Team…'))
     click(item(top(template, 'Team'), 'Stop All'))
@@ -116,6 +117,7 @@ describe('the application menu', () => {
       'close-folder',
       'toggle-roster',
       'toggle-activity',
+      'toggle-timeline',
       'spawn-teammate',
       'search-team',
       'stop-all',

@@ -23,6 +23,7 @@ import type { NeedsYouEntry } from '../../../src/shared/needs-you'
 import type { TranscriptRecord } from '../../../src/shared/transcript'
 import type { Task } from '../../../src/shared/tasks'
 import type { TrustView } from '../../../src/shared/trust'
+import type { AwayDigest, Timeline } from '../../../src/shared/timeline'
 
 /** Our own interface, faked as a plain object of async functions (each one a vi.fn). */
 export type FakeApi = {
@@ -127,6 +128,10 @@ export interface FakeOptions {
   readonly engines?: readonly EngineAvailability[]
   /** What getReactions answers (default: the defaults, trusted, nothing counted). */
   readonly reactions?: ReactionsView
+  /** What getTimeline answers (default: nothing happened yet). */
+  readonly timeline?: Timeline
+  /** What getAwayDigest answers (default: nothing since the last look). */
+  readonly awayDigest?: AwayDigest
 }
 
 /** An engine as getEngines answers it (default: available, its needs and costs in short). */
@@ -357,6 +362,24 @@ export function fakeApi(options: FakeOptions = {}): FakeApi {
     }),
     applyUndo: vi.fn(),
     redoUndo: vi.fn(),
+    getTimeline: vi.fn(
+      async () =>
+        options.timeline ?? { entries: [], agents: [], span: null, truncated: false, problems: [] },
+    ),
+    getAwayDigest: vi.fn(
+      async () =>
+        options.awayDigest ?? {
+          since: 1_700_000_000,
+          until: 1_700_000_000,
+          finished: [],
+          failed: [],
+          waiting: [],
+          usd: 0,
+          tokens: 0,
+          counts: {},
+        },
+    ),
+    markTimelineSeen: vi.fn(async () => ({})),
     onEvents: vi.fn((listener: (events: HostEvent[]) => void) => {
       listeners.add(listener)
       return { dispose: () => listeners.delete(listener) }
