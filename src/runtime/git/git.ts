@@ -12,6 +12,7 @@ import {
   parseConfigList,
   type ConfigVerdict,
 } from './hardening'
+import { secureObjectFolders } from './object-store'
 
 /** What a git command printed and how it ended. */
 export interface GitResult {
@@ -44,6 +45,8 @@ const MAX_OUTPUT = 64 * 1024 * 1024
 export interface GitPlaces {
   /** The workspace, and the folder of the teammates' worktrees. */
   readonly agentWritable: readonly string[]
+  /** Where a repaired object store is told (default: console.warn with a `[git]` prefix). */
+  readonly log?: (message: string) => void
 }
 
 /**
@@ -54,7 +57,7 @@ export interface GitPlaces {
 export class Git {
   private readonly verdicts = new Map<
     string,
-    { files: WatchedFiles; signature: string; verdict: ConfigVerdict }
+    { files: WatchedFiles; signature: string; verdict: ConfigVerdict; objects: string | null }
   >()
   private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
 
@@ -66,7 +69,7 @@ export class Git {
     args: readonly string[],
     options: GitCallOptions = {},
   ): Promise<GitResult> {
-    const verdict = await this.verdictFor(cwd, options.repository)
+    const verdict = await this.checkedVerdict(cwd, options.repository)
     if (verdict.problem !== null)
       throw new TeamError(
         'unsafe-repository',
@@ -104,7 +107,7 @@ export class Git {
     args: readonly string[],
     options: GitCallOptions = {},
   ): Promise<Buffer> {
-    const verdict = await this.verdictFor(cwd, options.repository)
+    const verdict = await this.checkedVerdict(cwd, options.repository)
     if (verdict.problem !== null)
       throw new TeamError(
         'unsafe-repository',
@@ -124,9 +127,28 @@ export class Git {
     return result.stdout
   }
 
+  /**
+   * The verdict for a call at `cwd`, after making sure the object store git would write to, when
+   * agents can write it, has only real folders where git writes objects (git/object-store.ts).
+   * The sandbox keeps agents from replacing them (sandbox/agent-policy.ts); this is the second
+   * line, for a repository that came with a link planted, or a command run without a sandbox.
+   */
+  private async checkedVerdict(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+  ): Promise<ConfigVerdict> {
+    const { verdict, objects } = await this.verdictFor(cwd, repository)
+    if (verdict.problem === null && objects !== null)
+      for (const path of secureObjectFolders(objects))
+        (this.places.log ?? ((message) => console.warn(`[git] ${message}`)))(
+          `${path} was not a folder (an agent's link?); it was replaced by an empty folder.`,
+        )
+    return verdict
+  }
+
   /** The merge drivers the repository at `cwd` defines (a merge that needs one is refused). */
   async mergeDrivers(cwd: string): Promise<readonly string[]> {
-    return (await this.verdictFor(cwd, undefined)).mergeDrivers
+    return (await this.verdictFor(cwd, undefined)).verdict.mergeDrivers
   }
 
   /** Whether `folder` is inside a git work tree (its configuration not judged yet). */
@@ -173,10 +195,10 @@ export class Git {
   private async verdictFor(
     cwd: string,
     repository: GitCallOptions['repository'],
-  ): Promise<ConfigVerdict> {
+  ): Promise<{ verdict: ConfigVerdict; objects: string | null }> {
     const key = repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
     const cached = this.verdicts.get(key)
-    if (cached !== undefined && cached.signature === cached.files.signature()) return cached.verdict
+    if (cached !== undefined && cached.signature === cached.files.signature()) return cached
     const listed = await execute(
       cwd,
       [
@@ -208,13 +230,24 @@ export class Git {
             ...base,
             problem: `its git configuration includes ${includes.join(', ')}, which agents can write; Agent Teams runs no git command there until that include is removed`,
           }
-        : base
+        : base.problem === null && gitDirs !== null && redirectedCommon(gitDirs)
+          ? {
+              ...base,
+              problem: `${join(gitDirs.own, 'commondir')} moves its objects and refs to ${gitDirs.common}; Agent Teams runs no git command there until that file is removed`,
+            }
+          : base
     const watched = new WatchedFiles([
       ...entries.flatMap((entry) => (entry.file === null ? [] : [entry.file])),
       ...protectedFiles,
+      ...(gitDirs === null ? [] : [join(gitDirs.own, 'commondir')]),
     ])
-    this.verdicts.set(key, { files: watched, signature: watched.signature(), verdict })
-    return verdict
+    const objects =
+      gitDirs !== null && writable(join(gitDirs.common, 'objects'))
+        ? join(gitDirs.common, 'objects')
+        : null
+    const record = { files: watched, signature: watched.signature(), verdict, objects }
+    this.verdicts.set(key, record)
+    return record
   }
 
   private async gitDirsOf(
@@ -233,6 +266,18 @@ export class Git {
     this.personKeys ??= readPersonConfiguration()
     return this.personKeys
   }
+}
+
+/**
+ * Whether a git folder's `commondir` file sends git to a shared folder other than its own, where
+ * git itself never puts one: only a worktree's folder (`<common>/worktrees/<name>`) has one. In
+ * the workspace's `.git`, which the lead can write, it would move the app's object and ref
+ * writes to a folder of the lead's choosing, out of the sandbox's protections.
+ */
+function redirectedCommon(gitDirs: { own: string; common: string }): boolean {
+  return (
+    gitDirs.own !== gitDirs.common && dirname(gitDirs.own) !== join(gitDirs.common, 'worktrees')
+  )
 }
 
 /** The files a verdict was read from: when one changes (or appears), it is read again. */

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { OBJECT_FOLDERS, objectStoreKind, secureObjectFolders } from '../git/object-store'
 import type { WorktreeRecord } from '../git/worktree-records'
 import { LEGACY_WORKTREES_FOLDER } from '../../shared/worktree'
 import type { SandboxPolicy } from '../tools/bash-sandbox'
@@ -17,6 +18,13 @@ import type { SandboxPolicy } from '../tools/bash-sandbox'
  * app's own refs (`refs/agent-teams/`: where reviews start), the other worktrees' admin
  * folders, and submodules' git folders. The `.git` folder itself is bound onto itself, so it
  * cannot be renamed or replaced by a `.git` file that leads elsewhere.
+ *
+ * The object store the agent may write is bound folder by folder (git/object-store.ts): the app
+ * first makes `objects/` and each folder git writes into (`<xx>`, `pack`, `info`) a real folder,
+ * replacing a link an agent planted there, then binds each onto itself, so that inside the
+ * sandbox none can be removed, renamed or replaced by a link (the kernel answers EBUSY), while
+ * objects can still be written inside. Else an agent could point `objects/<xx>` elsewhere and
+ * the app's next checkpoint would write a file of its choosing there, with the person's rights.
  */
 export interface AgentPolicyInput {
   /** The team's workspace. */
@@ -34,9 +42,25 @@ export interface AgentPolicyInput {
   readonly unreadable: readonly string[]
 }
 
-export function agentSandboxPolicy(input: AgentPolicyInput): SandboxPolicy {
+export function agentSandboxPolicy(
+  input: AgentPolicyInput,
+  log: (message: string) => void = (message) => console.warn(`[sandbox] ${message}`),
+): SandboxPolicy {
   const readOnly = new Set<string>([input.teamFolder, join(input.workspace, '.team')])
   const writable = [input.root]
+  // Bound after their parents (a parent's bind, made later, would cover them).
+  const objectFolders: string[] = []
+  const pinObjectStore = (objects: string): void => {
+    const kind = objectStoreKind(objects)
+    if (kind !== 'folder') {
+      // Not a plain folder: nothing is written there from inside, and the app's git refuses it.
+      if (kind !== null) readOnly.add(objects)
+      return
+    }
+    for (const path of secureObjectFolders(objects))
+      log(`${path} was not a folder (an agent's link?); it was replaced by an empty folder.`)
+    objectFolders.push(objects, ...OBJECT_FOLDERS.map((name) => join(objects, name)))
+  }
   if (input.worktree === null) {
     // In the workspace: the repository's own parts are protected inside it.
     const dotGit = join(input.workspace, '.git')
@@ -44,6 +68,7 @@ export function agentSandboxPolicy(input: AgentPolicyInput): SandboxPolicy {
     if (kind === 'folder') {
       writable.push(dotGit)
       for (const path of repositoryProtections(dotGit)) readOnly.add(path)
+      pinObjectStore(join(dotGit, 'objects'))
     } else if (kind !== null) readOnly.add(dotGit)
     const legacy = join(input.workspace, LEGACY_WORKTREES_FOLDER)
     if (entryKind(legacy) !== null) readOnly.add(legacy)
@@ -53,7 +78,8 @@ export function agentSandboxPolicy(input: AgentPolicyInput): SandboxPolicy {
     const { folder, git_dir: gitDir, common_dir: common } = input.worktree
     const branches = ensureFolder(join(common, 'refs', 'heads', 'team'))
     const logs = ensureFolder(join(common, 'logs', 'refs', 'heads', 'team'))
-    writable.push(gitDir, join(common, 'objects'), branches, logs)
+    writable.push(gitDir, branches, logs)
+    pinObjectStore(join(common, 'objects'))
     for (const path of [
       join(folder, '.git'),
       join(gitDir, 'commondir'),
@@ -65,7 +91,7 @@ export function agentSandboxPolicy(input: AgentPolicyInput): SandboxPolicy {
       if (entryKind(path) !== null) readOnly.add(path)
   }
   return {
-    writable,
+    writable: [...writable, ...objectFolders],
     readOnly: [...readOnly],
     unreadable: [...input.unreadable],
     allowedHosts: [...input.allowedHosts],
