@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { TeamError } from '../../shared/errors'
+import { execute, executeBytes, type GitCallOptions, type GitResult } from './git-exec'
 import {
   configArguments,
   FIXED_OVERRIDES,
-  gitEnvironment,
   GLOBAL_KEYS_KEPT,
   isInside,
   judgeConfig,
@@ -13,32 +12,7 @@ import {
   type ConfigVerdict,
 } from './hardening'
 
-/** What a git command printed and how it ended. */
-export interface GitResult {
-  readonly status: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-export interface GitCallOptions {
-  /** Variables for this call (GIT_INDEX_FILE, an author), on top of the hardened environment. */
-  readonly env?: Readonly<Record<string, string>>
-  readonly input?: string
-  /**
-   * A worktree's git folder and work tree as the app recorded them: git is pointed at them
-   * (GIT_DIR, GIT_WORK_TREE) and never reads the worktree's `.git` file, which its teammate
-   * could point elsewhere.
-   */
-  readonly repository?: { readonly gitDir: string; readonly workTree: string }
-}
-
-interface ExecuteOptions extends GitCallOptions {
-  /** Reads the person's global configuration (only to pick its describing keys). */
-  readonly readGlobal?: boolean
-}
-
-/** Output larger than this is a bug or a hostile repository, not a diff anyone reads. */
-const MAX_OUTPUT = 64 * 1024 * 1024
+export type { GitCallOptions, GitResult } from './git-exec'
 
 /** Where agents can write: a configuration read from there is refused (hardening.ts). */
 export interface GitPlaces {
@@ -288,105 +262,6 @@ async function readPersonConfiguration(): Promise<readonly (readonly [string, st
     if (GLOBAL_KEYS_KEPT.has(key)) kept.push([key, pair.slice(newline + 1)])
   }
   return kept
-}
-
-/** Runs git with the hardened environment; `args` must already hold every override. */
-function execute(
-  cwd: string,
-  args: readonly string[],
-  options: ExecuteOptions = {},
-): Promise<GitResult> {
-  const env = gitEnvironment(process.env, {
-    ...options.env,
-    ...(options.repository === undefined
-      ? {}
-      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
-  })
-  if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
-  return new Promise((resolvePromise, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env,
-        encoding: 'utf8',
-        maxBuffer: MAX_OUTPUT,
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolvePromise({ status: 0, stdout, stderr })
-          return
-        }
-        const failure = error as Omit<NodeJS.ErrnoException, 'code'> & {
-          code?: unknown
-          signal?: NodeJS.Signals | null
-        }
-        if (failure.code === 'ENOENT') {
-          reject(
-            new TeamError(
-              'io',
-              'git is not installed (or not on PATH); install git to use worktrees.',
-            ),
-          )
-          return
-        }
-        if (typeof failure.code === 'number' && failure.signal == null) {
-          resolvePromise({ status: failure.code, stdout, stderr })
-          return
-        }
-        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-          reject(
-            new TeamError(
-              'io',
-              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} printed more than ${MAX_OUTPUT / 1024 / 1024} MB.`,
-            ),
-          )
-          return
-        }
-        reject(error)
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-    else child.stdin?.end()
-  })
-}
-
-/** `execute` with stdout kept as bytes. */
-function executeBytes(
-  cwd: string,
-  args: readonly string[],
-  options: GitCallOptions,
-): Promise<{ status: number; stdout: Buffer; stderr: string }> {
-  const env = gitEnvironment(process.env, {
-    ...options.env,
-    ...(options.repository === undefined
-      ? {}
-      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
-  })
-  return new Promise((resolvePromise, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : Number.NaN
-        if (Number.isNaN(status)) {
-          reject(
-            new TeamError(
-              'io',
-              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} failed: ${error?.message ?? ''}`,
-            ),
-          )
-          return
-        }
-        resolvePromise({ status, stdout, stderr: stderr.toString('utf8') })
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-    else child.stdin?.end()
-  })
 }
 
 /** A teammate as the author and committer of the commits made of its work. */
