@@ -2,6 +2,7 @@ import { statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { TeamError } from '../../shared/errors'
 import { execute, executeBytes, type GitCallOptions, type GitResult } from './git-exec'
+import { assertLogsUnplanted, NO_NEW_LOGS, refsWritten, type GitFolders } from './ref-logs'
 import {
   configArguments,
   FIXED_OVERRIDES,
@@ -30,11 +31,16 @@ export class Git {
     string,
     { files: WatchedFiles; signature: string; verdict: ConfigVerdict }
   >()
+  /** Each place's git folders (found with its verdict; a place's folders never change). */
+  private readonly folders = new Map<string, GitFolders>()
   private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
 
   constructor(private readonly places: GitPlaces) {}
 
-  /** `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe. */
+  /**
+   * `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe, and,
+   * for a call that moves refs, where a log it would append to was planted (ref-logs.ts).
+   */
   async run(
     cwd: string,
     args: readonly string[],
@@ -51,7 +57,34 @@ export class Git {
       ...FIXED_OVERRIDES,
       ...verdict.driverOverrides,
     ])
-    return execute(cwd, [...prefix, ...args], options)
+    const refs = refsWritten(args, options.input)
+    if (refs === null) return execute(cwd, [...prefix, ...args], options)
+    this.assertLogsUnplanted(cwd, options.repository, refs)
+    // The app's own refs never get a log: none is started, and a planted one was refused above.
+    const ownRefsOnly = refs.length > 0 && refs.every((ref) => ref.startsWith('refs/agent-teams/'))
+    return execute(cwd, [...prefix, ...(ownRefsOnly ? NO_NEW_LOGS : []), ...args], options)
+  }
+
+  /**
+   * Refuses (`unsafe-repository`) when moving `refs` from `cwd` (and HEAD, and its branch) would
+   * append to a log an agent planted there: a link, or a file with other names.
+   */
+  async assertRefLogsUnplanted(
+    cwd: string,
+    refs: readonly string[],
+    repository?: GitCallOptions['repository'],
+  ): Promise<void> {
+    await this.verdictFor(cwd, repository)
+    this.assertLogsUnplanted(cwd, repository, refs)
+  }
+
+  private assertLogsUnplanted(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+    refs: readonly string[],
+  ): void {
+    const folders = this.folders.get(placeKey(cwd, repository))
+    if (folders !== undefined) assertLogsUnplanted(folders, refs)
   }
 
   /** `git args…` that must succeed: its stdout, or a TeamError with git's own words. */
@@ -148,7 +181,7 @@ export class Git {
     cwd: string,
     repository: GitCallOptions['repository'],
   ): Promise<ConfigVerdict> {
-    const key = repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
+    const key = placeKey(cwd, repository)
     const cached = this.verdicts.get(key)
     if (cached !== undefined && cached.signature === cached.files.signature()) return cached.verdict
     const listed = await execute(
@@ -168,6 +201,7 @@ export class Git {
     const gitDirs = await this.gitDirsOf(cwd, repository)
     const protectedFiles = new Set<string>()
     if (gitDirs !== null) {
+      this.folders.set(key, gitDirs)
       protectedFiles.add(join(gitDirs.common, 'config'))
       protectedFiles.add(join(gitDirs.common, 'config.worktree'))
       protectedFiles.add(join(gitDirs.own, 'config.worktree'))
@@ -207,6 +241,10 @@ export class Git {
     this.personKeys ??= readPersonConfiguration()
     return this.personKeys
   }
+}
+
+function placeKey(cwd: string, repository: GitCallOptions['repository']): string {
+  return repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
 }
 
 /** The files a verdict was read from: when one changes (or appears), it is read again. */
