@@ -164,7 +164,15 @@ export async function matchIndex(
   if (paths.length === 0) return
   const head = await runIn(folder, ['rev-parse', '--verify', '--quiet', 'HEAD'])
   if (head.status !== 0) return
-  await outputIn(folder, ['reset', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+  // Literal: a file named `*` or `:(glob)…` is that file, not a pattern matching others.
+  const args = [
+    '--literal-pathspecs',
+    'reset',
+    '-q',
+    '--pathspec-from-file=-',
+    '--pathspec-file-nul',
+  ]
+  await outputIn(folder, args, {
     input: `${paths.join('\0')}\0`,
   })
 }
