@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { TeamError } from '../../shared/errors'
+import { execute, executeBytes, type GitCallOptions, type GitResult } from './git-exec'
+import { assertLogsUnplanted, NO_NEW_LOGS, refsWritten, type GitFolders } from './ref-logs'
 import {
   configArguments,
   FIXED_OVERRIDES,
-  gitEnvironment,
   GLOBAL_KEYS_KEPT,
   isInside,
   judgeConfig,
@@ -14,32 +14,7 @@ import {
 } from './hardening'
 import { secureObjectFolders } from './object-store'
 
-/** What a git command printed and how it ended. */
-export interface GitResult {
-  readonly status: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-export interface GitCallOptions {
-  /** Variables for this call (GIT_INDEX_FILE, an author), on top of the hardened environment. */
-  readonly env?: Readonly<Record<string, string>>
-  readonly input?: string
-  /**
-   * A worktree's git folder and work tree as the app recorded them: git is pointed at them
-   * (GIT_DIR, GIT_WORK_TREE) and never reads the worktree's `.git` file, which its teammate
-   * could point elsewhere.
-   */
-  readonly repository?: { readonly gitDir: string; readonly workTree: string }
-}
-
-interface ExecuteOptions extends GitCallOptions {
-  /** Reads the person's global configuration (only to pick its describing keys). */
-  readonly readGlobal?: boolean
-}
-
-/** Output larger than this is a bug or a hostile repository, not a diff anyone reads. */
-const MAX_OUTPUT = 64 * 1024 * 1024
+export type { GitCallOptions, GitResult } from './git-exec'
 
 /** Where agents can write: a configuration read from there is refused (hardening.ts). */
 export interface GitPlaces {
@@ -59,11 +34,16 @@ export class Git {
     string,
     { files: WatchedFiles; signature: string; verdict: ConfigVerdict; objects: string | null }
   >()
+  /** Each place's git folders (found with its verdict; a place's folders never change). */
+  private readonly folders = new Map<string, GitFolders>()
   private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
 
   constructor(private readonly places: GitPlaces) {}
 
-  /** `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe. */
+  /**
+   * `git args…` in `cwd`, whatever its exit status; refused where its config is unsafe, and,
+   * for a call that moves refs, where a log it would append to was planted (ref-logs.ts).
+   */
   async run(
     cwd: string,
     args: readonly string[],
@@ -80,7 +60,34 @@ export class Git {
       ...FIXED_OVERRIDES,
       ...verdict.driverOverrides,
     ])
-    return execute(cwd, [...prefix, ...args], options)
+    const refs = refsWritten(args, options.input)
+    if (refs === null) return execute(cwd, [...prefix, ...args], options)
+    this.assertLogsUnplanted(cwd, options.repository, refs)
+    // The app's own refs never get a log: none is started, and a planted one was refused above.
+    const ownRefsOnly = refs.length > 0 && refs.every((ref) => ref.startsWith('refs/agent-teams/'))
+    return execute(cwd, [...prefix, ...(ownRefsOnly ? NO_NEW_LOGS : []), ...args], options)
+  }
+
+  /**
+   * Refuses (`unsafe-repository`) when moving `refs` from `cwd` (and HEAD, and its branch) would
+   * append to a log an agent planted there: a link, or a file with other names.
+   */
+  async assertRefLogsUnplanted(
+    cwd: string,
+    refs: readonly string[],
+    repository?: GitCallOptions['repository'],
+  ): Promise<void> {
+    await this.verdictFor(cwd, repository)
+    this.assertLogsUnplanted(cwd, repository, refs)
+  }
+
+  private assertLogsUnplanted(
+    cwd: string,
+    repository: GitCallOptions['repository'],
+    refs: readonly string[],
+  ): void {
+    const folders = this.folders.get(placeKey(cwd, repository))
+    if (folders !== undefined) assertLogsUnplanted(folders, refs)
   }
 
   /** `git args…` that must succeed: its stdout, or a TeamError with git's own words. */
@@ -196,7 +203,7 @@ export class Git {
     cwd: string,
     repository: GitCallOptions['repository'],
   ): Promise<{ verdict: ConfigVerdict; objects: string | null }> {
-    const key = repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
+    const key = placeKey(cwd, repository)
     const cached = this.verdicts.get(key)
     if (cached !== undefined && cached.signature === cached.files.signature()) return cached
     const listed = await execute(
@@ -216,6 +223,7 @@ export class Git {
     const gitDirs = await this.gitDirsOf(cwd, repository)
     const protectedFiles = new Set<string>()
     if (gitDirs !== null) {
+      this.folders.set(key, gitDirs)
       protectedFiles.add(join(gitDirs.common, 'config'))
       protectedFiles.add(join(gitDirs.common, 'config.worktree'))
       protectedFiles.add(join(gitDirs.own, 'config.worktree'))
@@ -280,6 +288,10 @@ function redirectedCommon(gitDirs: { own: string; common: string }): boolean {
   )
 }
 
+function placeKey(cwd: string, repository: GitCallOptions['repository']): string {
+  return repository === undefined ? cwd : `${cwd}\0${repository.gitDir}`
+}
+
 /** The files a verdict was read from: when one changes (or appears), it is read again. */
 class WatchedFiles {
   private readonly files: readonly string[]
@@ -333,105 +345,6 @@ async function readPersonConfiguration(): Promise<readonly (readonly [string, st
     if (GLOBAL_KEYS_KEPT.has(key)) kept.push([key, pair.slice(newline + 1)])
   }
   return kept
-}
-
-/** Runs git with the hardened environment; `args` must already hold every override. */
-function execute(
-  cwd: string,
-  args: readonly string[],
-  options: ExecuteOptions = {},
-): Promise<GitResult> {
-  const env = gitEnvironment(process.env, {
-    ...options.env,
-    ...(options.repository === undefined
-      ? {}
-      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
-  })
-  if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
-  return new Promise((resolvePromise, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env,
-        encoding: 'utf8',
-        maxBuffer: MAX_OUTPUT,
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolvePromise({ status: 0, stdout, stderr })
-          return
-        }
-        const failure = error as Omit<NodeJS.ErrnoException, 'code'> & {
-          code?: unknown
-          signal?: NodeJS.Signals | null
-        }
-        if (failure.code === 'ENOENT') {
-          reject(
-            new TeamError(
-              'io',
-              'git is not installed (or not on PATH); install git to use worktrees.',
-            ),
-          )
-          return
-        }
-        if (typeof failure.code === 'number' && failure.signal == null) {
-          resolvePromise({ status: failure.code, stdout, stderr })
-          return
-        }
-        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-          reject(
-            new TeamError(
-              'io',
-              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} printed more than ${MAX_OUTPUT / 1024 / 1024} MB.`,
-            ),
-          )
-          return
-        }
-        reject(error)
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-    else child.stdin?.end()
-  })
-}
-
-/** `execute` with stdout kept as bytes. */
-function executeBytes(
-  cwd: string,
-  args: readonly string[],
-  options: GitCallOptions,
-): Promise<{ status: number; stdout: Buffer; stderr: string }> {
-  const env = gitEnvironment(process.env, {
-    ...options.env,
-    ...(options.repository === undefined
-      ? {}
-      : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
-  })
-  return new Promise((resolvePromise, reject) => {
-    const child = execFile(
-      'git',
-      args,
-      { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : Number.NaN
-        if (Number.isNaN(status)) {
-          reject(
-            new TeamError(
-              'io',
-              `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} failed: ${error?.message ?? ''}`,
-            ),
-          )
-          return
-        }
-        resolvePromise({ status, stdout, stderr: stderr.toString('utf8') })
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-    else child.stdin?.end()
-  })
 }
 
 /** A teammate as the author and committer of the commits made of its work. */

@@ -60,6 +60,9 @@ export async function mergeBranch(
   ])
   if (exists.status !== 0)
     throw new TeamError('not-found', `There is no branch "${into}" to merge into.`)
+  // Before anything moves: a log of the person's branch planted by an agent is refused up front
+  // (every ref-moving git call checks again, ref-logs.ts).
+  await git.assertRefLogsUnplanted(workspace, [`refs/heads/${into}`])
   if (worktrees.exists(name)) await worktrees.checkpoint(name, `${name}: work in progress`)
   const trial = await trialMerge(git, workspace, into, branch)
   if (trial.conflicts.length > 0) return { outcome: 'conflict', into, files: trial.conflicts }

@@ -4,6 +4,7 @@ import type { Mailbox } from '../mailbox/mailbox'
 import type { Position } from '../mailbox/position'
 import { entry, entryId, isTimelineTime, oneLineSummary } from './entry-parts'
 import type { Delivery } from './transcript-entries'
+import { ProblemList } from './problem-list'
 
 /** Inbox lines read at a time: a large inbox is never held whole. */
 const INBOX_PAGE = 2000
@@ -21,7 +22,9 @@ export async function inboxEntries(
   deliveries: ReadonlyMap<string, Delivery>,
 ): Promise<{ entries: TimelineEntry[]; problems: string[] }> {
   const entries: TimelineEntry[] = []
-  const problems: string[] = []
+  const problems = new ProblemList(
+    (count) => `${agent}'s inbox: and ${count} more problems (skipped)`,
+  )
   let from: Position | undefined
   for (;;) {
     const page = await mailbox.peek(agent, { from, limit: INBOX_PAGE })
@@ -76,7 +79,7 @@ export async function inboxEntries(
           ),
         )
     }
-    if (page.next === null) return { entries, problems }
+    if (page.next === null) return { entries, problems: problems.list() }
     from = page.next
   }
 }

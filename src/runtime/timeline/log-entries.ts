@@ -12,6 +12,7 @@ import {
 } from '../../shared/unattended-log'
 import { FILE_CAPS, readRegularChunksSync } from '../fs/safe-open'
 import { entry, entryId } from './entry-parts'
+import { ProblemList } from './problem-list'
 
 type Read = { entries: TimelineEntry[]; problems: string[] }
 
@@ -25,7 +26,7 @@ const NEWLINE = 0x0a
 function* logLines<S extends z.ZodType>(
   path: string,
   schema: S,
-  problems: string[],
+  problems: ProblemList,
 ): Generator<z.infer<S>> {
   const chunks = readRegularChunksSync(path, { what: 'The log', maxBytes: FILE_CAPS.log })
   if (chunks === null) return
@@ -71,9 +72,9 @@ function parseLine<S extends z.ZodType>(text: string, schema: S): { value: z.inf
 
 /** `.team/reactions.jsonl`: a check run is a `check` entry, every other reaction a `reaction`. */
 export function reactionEntries(teamRoot: string): Read {
-  const problems: string[] = []
-  const entries: TimelineEntry[] = []
   const file = join(teamRoot, REACTIONS_LOG)
+  const problems = moreIn(file)
+  const entries: TimelineEntry[] = []
   for (const line of logLines(file, reactionLineSchema, problems) as Iterable<ReactionLine>)
     entries.push(
       entry(
@@ -88,14 +89,14 @@ export function reactionEntries(teamRoot: string): Read {
         { end: line.end, failed: line.failed, cause: line.kind },
       ),
     )
-  return { entries, problems }
+  return { entries, problems: problems.list() }
 }
 
 /** `.team/schedule-runs.jsonl`: each line a `schedule` entry in the app's lane. */
 export function scheduleEntries(teamRoot: string): Read {
-  const problems: string[] = []
-  const entries: TimelineEntry[] = []
   const file = join(teamRoot, SCHEDULE_RUNS_LOG)
+  const problems = moreIn(file)
+  const entries: TimelineEntry[] = []
   for (const line of logLines(file, scheduleRunLineSchema, problems) as Iterable<ScheduleRunLine>)
     entries.push(
       entry(
@@ -110,5 +111,9 @@ export function scheduleEntries(teamRoot: string): Read {
         { failed: line.event === 'capped', cause: line.event },
       ),
     )
-  return { entries, problems }
+  return { entries, problems: problems.list() }
+}
+
+function moreIn(file: string): ProblemList {
+  return new ProblemList((count) => `${file}: and ${count} more problems (skipped)`)
 }

@@ -17,6 +17,7 @@ import { inboxEntries } from './inbox-entries'
 import { reactionEntries, scheduleEntries } from './log-entries'
 import type { Delivery } from './transcript-entries'
 import { readTranscripts } from './transcript-reads'
+import { appendProblems } from './problem-list'
 
 /** What the timeline is read from: the team's files, and the app's git for its branches. */
 export interface TimelineFiles {
@@ -83,7 +84,7 @@ export async function readTeamRecord(
   for (const read of readTranscripts(paths, names, files.prices, query, matches)) {
     groups.push(read.entries)
     deliveries.set(read.name, read.deliveries)
-    problems.push(...read.problems)
+    appendProblems(problems, read.problems)
     whole &&= read.whole
     if (isTimelineTime(read.firstAt))
       firstAt = firstAt === null ? read.firstAt : Math.min(firstAt, read.firstAt)
@@ -93,14 +94,14 @@ export async function readTeamRecord(
     try {
       const read = await inboxEntries(mailbox, name, deliveries.get(name) ?? new Map())
       groups.push(read.entries)
-      problems.push(...read.problems)
+      appendProblems(problems, read.problems)
     } catch (error) {
       problems.push(`${name}'s inbox: ${(error as Error).message}`)
     }
   }
   const tasks = guarded(() => taskEntries(tasksDirectory(paths.root)), 'the task board', problems)
   const queue = needsYouEntries(needsYouPath(paths))
-  problems.push(...queue.problems)
+  appendProblems(problems, queue.problems)
   groups.push(tasks, queue.entries)
   groups.push(guarded(() => reactionEntries(paths.root), 'the reactions log', problems))
   groups.push(guarded(() => scheduleEntries(paths.root), 'the schedule runs log', problems))
@@ -108,7 +109,7 @@ export async function readTeamRecord(
   if (branches.length > 0) {
     const read = await gitEntries(files.worktrees(), branches)
     groups.push(read.entries)
-    problems.push(...read.problems)
+    appendProblems(problems, read.problems)
   }
   const entries = groups.flat().sort((a, b) => a.at - b.at)
   return { entries, problems, whole, span: spanOf(entries, firstAt), pending: queue.pending }
@@ -121,7 +122,7 @@ function guarded(
 ): TimelineEntry[] {
   try {
     const result = read()
-    problems.push(...result.problems)
+    appendProblems(problems, result.problems)
     return result.entries
   } catch (error) {
     problems.push(`${what}: ${(error as Error).message}`)

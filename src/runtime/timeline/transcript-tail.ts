@@ -2,6 +2,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs'
 import type { TranscriptRecord } from '../../shared/transcript'
 import { linesBackward, parseLine } from '../agents/transcript-lines'
 import { FILE_CAPS, openRegularForReadSync } from '../fs/safe-open'
+import { ProblemList } from './problem-list'
 
 /** What a read of a transcript gave: its records (oldest first) from some point to its end. */
 export interface TranscriptSlice {
@@ -40,7 +41,7 @@ export function readTranscriptTail(path: string, limit: TailLimit = {}): Transcr
     const size = fstatSync(fd).size
     const end = lastLineEnd(fd, size)
     const newestFirst: TranscriptRecord[] = []
-    const problems: string[] = []
+    const problems = new ProblemList()
     let whole = true
     let bytes = 0
     for (const line of linesBackward(fd, end)) {
@@ -66,7 +67,7 @@ export function readTranscriptTail(path: string, limit: TailLimit = {}): Transcr
     const records = newestFirst.reverse()
     return {
       records,
-      problems: problems.reverse(),
+      problems: problems.list('reversed'),
       whole,
       firstAt: firstAt(fd, end, whole, records),
     }

@@ -198,6 +198,75 @@ export function writeConfined(
 }
 
 /**
+ * Replaces `target` under git's lock protocol: `<name>.lock` is created O_EXCL|O_NOFOLLOW in the
+ * folder the walk opened (another git holding it: refused), `accept` is shown what `target` holds
+ * now (null when there is none), and only if it agrees is the lock written and renamed over the
+ * name. Used for a git ref file (a branch): a link planted in its place is replaced, never
+ * followed, and no log is written. Whether it was replaced.
+ */
+export function replaceLockedConfined(
+  rootReal: string,
+  target: string,
+  shown: string,
+  data: Uint8Array,
+  accept: (current: string | null) => boolean,
+): boolean {
+  if (target === rootReal) throw errorWithCode('EISDIR')
+  return withParent(rootReal, target, true, (folder, name) => {
+    const lock = entry(folder, `${name}.lock`)
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW
+    let fd: number
+    try {
+      fd = openEntry(lock, shown, flags, 0o644)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      throw new TeamError(
+        'workspace-busy',
+        `${shown} is locked (${name}.lock exists): a git command is moving it. Try again when it ` +
+          'is done, or remove the .lock file if no git is running.',
+        { path: shown },
+      )
+    }
+    let open = true
+    let renamed = false
+    try {
+      if (!accept(currentText(entry(folder, name), shown))) return false
+      writeAll(fd, data)
+      fsyncSync(fd)
+      open = false
+      closeSync(fd)
+      renameSync(lock, entry(folder, name))
+      renamed = true
+      if (folder.fd !== null) fsyncSync(folder.fd)
+      return true
+    } finally {
+      if (open) closeSync(fd)
+      if (!renamed) unlinkSync(lock)
+    }
+  })
+}
+
+/** A small regular file's text, null when missing; a link or anything else is refused. */
+function currentText(path: string, shown: string): string | null {
+  let fd: number
+  try {
+    fd = openEntry(path, shown, constants.O_RDONLY | NONBLOCK)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile() || stats.size > 4096) throw notAFile(shown, describeEntry(stats))
+    const data = Buffer.alloc(stats.size)
+    const read = readSync(fd, data, 0, stats.size, 0)
+    return data.subarray(0, read).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
  * Removes the file or symbolic link `target` (never what a link leads to), walking to it as
  * `writeConfined` does; nothing when it is already gone. A folder there is refused. Then each
  * folder that held it and is left empty is removed too, up to the workspace.

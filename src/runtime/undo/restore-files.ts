@@ -1,7 +1,12 @@
 import { realpathSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { TeamError } from '../../shared/errors'
-import { removeConfined, symlinkConfined, writeConfined } from '../tools/confined-fs'
+import {
+  removeConfined,
+  replaceLockedConfined,
+  symlinkConfined,
+  writeConfined,
+} from '../tools/confined-fs'
 import { outputIn, runIn, type UndoFolder } from './folder-state'
 
 /** The largest file an undo restores (a blob read whole into memory). */
@@ -102,8 +107,47 @@ export async function resetBranch(
   if (at === reset.to) return null
   if (at !== reset.from)
     return `${reset.ref} was moved by someone else meanwhile; it was left at ${at ?? 'nothing'}`
-  await outputIn(folder, ['update-ref', '-m', 'agent-teams undo', reset.ref, reset.to, reset.from])
-  return null
+  const moved = await moveBranchFile(folder, reset)
+  return moved ? null : `${reset.ref} was moved by someone else meanwhile; it was left as it was`
+}
+
+/**
+ * Points the agent's branch at `reset.to` by writing its ref file, as git does (under git's
+ * `.lock`, compared with `reset.from` while it is held), but with no reflog: the branch's log
+ * and the worktree's `logs/HEAD` are the agent's to write, so either may be a link planted to
+ * make the person's undo append to a file of theirs (git follows it; `core.logAllRefUpdates`
+ * does not stop git appending to a log that exists). The file is reached by walking from the
+ * repository's shared folder without following a link, and a link in the ref's place is
+ * replaced, never followed. A loose ref wins over a packed one, so a packed branch is moved by
+ * writing its loose file.
+ */
+async function moveBranchFile(
+  folder: UndoFolder,
+  reset: { ref: string; from: string; to: string },
+): Promise<boolean> {
+  const parts = reset.ref.split('/')
+  if (
+    !reset.ref.startsWith('refs/heads/') ||
+    parts.some((part) => part === '' || part === '.' || part === '..' || part.endsWith('.lock'))
+  )
+    throw new TeamError('path-refused', `"${reset.ref}" is not a branch an undo moves.`)
+  const storage = await runIn(folder, ['config', '--get', 'extensions.refStorage'])
+  if (storage.status === 0 && storage.stdout.trim() !== 'files') {
+    // reftable keeps logs inside its own tables: git writes no log file to follow.
+    await outputIn(folder, ['update-ref', reset.ref, reset.to, reset.from])
+    return true
+  }
+  const common = realpathSync(
+    resolve(folder.cwd, (await outputIn(folder, ['rev-parse', '--git-common-dir'])).trim()),
+  )
+  return replaceLockedConfined(
+    common,
+    join(common, ...parts),
+    reset.ref,
+    Buffer.from(`${reset.to}\n`),
+    // No loose file: the packed value holds, which rev-parse found to be `from`.
+    (current) => current === null || current.trim() === reset.from,
+  )
 }
 
 export async function matchIndex(
@@ -120,7 +164,15 @@ export async function matchIndex(
   if (paths.length === 0) return
   const head = await runIn(folder, ['rev-parse', '--verify', '--quiet', 'HEAD'])
   if (head.status !== 0) return
-  await outputIn(folder, ['reset', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+  // Literal: a file named `*` or `:(glob)…` is that file, not a pattern matching others.
+  const args = [
+    '--literal-pathspecs',
+    'reset',
+    '-q',
+    '--pathspec-from-file=-',
+    '--pathspec-file-nul',
+  ]
+  await outputIn(folder, args, {
     input: `${paths.join('\0')}\0`,
   })
 }

@@ -1,7 +1,7 @@
 import { TeamError } from '../../shared/errors'
 import type { CheckpointPolicy, UndoPlan, UndoResult, UndoTarget } from '../../shared/undo'
 import type { StoredCheckpoint } from './checkpoint-records'
-import { outputIn } from './folder-state'
+import { coveredPathspec, outputIn } from './folder-state'
 import { matchIndex, readBlobs, resetBranch, writeChanges, type PathChange } from './restore-files'
 import type { TeamCheckpoints } from './team-checkpoints'
 import { undoNotice } from './undo-notice'
@@ -285,6 +285,8 @@ export class TeamUndo {
           '--no-abbrev',
           now.state.commit,
           before.commit,
+          '--',
+          ...coveredPathspec(folder),
         ])
         const fields = raw.split('\0')
         const changes: PathChange[] = []

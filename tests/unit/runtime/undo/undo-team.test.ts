@@ -68,7 +68,8 @@ describe('undo in a running team', () => {
       .records.flatMap((record) => (record.kind === 'inbox' ? record.messages : []))
       .find((message) => isUndoNotice(message))
     expect(notice?.content).toContain('it deleted the app')
-    expect(notice?.content).toContain('Files restored: later.txt, src/app.ts')
+    expect(notice?.content).toContain('Files restored, 2 ')
+    expect(notice?.content).toContain('\n  "later.txt"\n  "src/app.ts"\n(end of the list)')
 
     // Redo brings turn 2 back, its commit included.
     await team.host.undo.redo('alice', result.undoId, 'user')

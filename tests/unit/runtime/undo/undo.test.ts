@@ -248,3 +248,23 @@ describe('undo in a hostile worktree', () => {
     expect(existsSync(marker)).toBe(false)
   })
 })
+
+describe('undo and file names git reads as patterns', () => {
+  it('a file named `*` is restored alone: what else the agent staged stays staged', async () => {
+    const fixture = await undoFixture({ '*': 'star\n', 'b.txt': 'b\n' })
+    const { undo, end } = undoOver(fixture)
+    const folder = fixture.folder
+    writeFiles(folder, { 'b.txt': 'staged\n' })
+    gitIn(folder, 'add', 'b.txt')
+    const cached = gitIn(folder, 'diff', '--cached', '--name-only')
+    await turn(fixture, end, () => {
+      writeFiles(folder, { '*': 'changed\n' })
+      gitIn(folder, '--literal-pathspecs', 'add', '*')
+    })
+    const plan = await undo.plan('alice', { by: 'turns', turns: 1 })
+    expect(plan.files.map((file) => file.path)).toEqual(['*'])
+    await undo.apply({ name: 'alice', target: plan.target, planId: plan.planId, by: 'user' })
+    expect(treeOf(folder)['*']).toBe(Buffer.from('star\n').toString('base64'))
+    expect(gitIn(folder, 'diff', '--cached', '--name-only')).toBe(cached)
+  })
+})
