@@ -105,7 +105,7 @@ describe('a config.json that does not fit the schema', () => {
     [
       'a reserved member name',
       members('{"name": "lead", "role": "boss", "status": "idle"}'),
-      /:4:\d+: members\[0\]\.name is reserved \(lead, user\)/,
+      /:4:\d+: members\[0\]\.name is reserved \(lead, user, reactions\)/,
     ],
     [
       'a duplicate name',
