@@ -182,6 +182,7 @@ async function session(): Promise<{ rows: Row[]; details: Record<string, unknown
     }
     await host.spawn({ name: 'alice', role: 'writer', prompt: 'Write turn 1.', worktree: true })
     await host.whenIdle()
+    await host.worktrees.settled('alice')
     // The first turns build the app's index: the session is measured from here.
     checkpointMs = 0
     const objectsBefore = folderBytes(join(workspace, '.git', 'objects'))
@@ -191,6 +192,8 @@ async function session(): Promise<{ rows: Row[]; details: Record<string, unknown
     for (let turn = 2; turn <= TURNS + 1; turn++) {
       host.send({ to: 'alice', content: `Write turn ${turn}.` })
       await host.whenIdle()
+      // The checkpoint at rest is queued as the activation ends: the turn ends with it.
+      await host.worktrees.settled('alice')
     }
     const cpu = process.cpuUsage(cpuBefore)
     const cpuMsPerTurn = (cpu.user + cpu.system) / 1000 / TURNS

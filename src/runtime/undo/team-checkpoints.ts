@@ -24,6 +24,12 @@ export interface CheckpointRequest {
   readonly kind: NonNullable<Checkpoint['kind']>
   readonly turnSeq: number
   readonly opensTurn?: boolean
+  /**
+   * Nothing that could change the folder ran since the last checkpoint was asked for (the model
+   * call between made no tool call, or only read-only ones): the last checkpoint is recorded
+   * again under the new seq, without reading the folder. Ignored when the last one is not a turn's.
+   */
+  readonly repeat?: boolean
 }
 
 /**
@@ -36,6 +42,8 @@ export interface CheckpointRequest {
 export class TeamCheckpoints {
   readonly records: CheckpointRecords
   private workspaceFolder: Promise<{ top: string; scope: string } | null> | null = null
+  /** Agents whose last checkpoint failed: their record's last one may be older than the turn. */
+  private readonly failed = new Set<string>()
 
   constructor(private readonly deps: TeamCheckpointsDependencies) {
     this.records = new CheckpointRecords(deps.dataFolder)
@@ -47,7 +55,10 @@ export class TeamCheckpoints {
       .enqueue(name, () => this.takeNow(name, request))
       .then(
         () => undefined,
-        (error: unknown) => this.report(error),
+        (error: unknown) => {
+          this.failed.add(name)
+          this.report(error)
+        },
       )
   }
 
@@ -59,7 +70,12 @@ export class TeamCheckpoints {
     const folder = await this.folderOf(name)
     if (folder === null) return null
     const last = this.records.last(name)
-    const state = await snapshotFolder(folder, last)
+    const repeated =
+      request.repeat === true &&
+      !this.failed.has(name) &&
+      last !== null &&
+      (last.kind ?? 'turn') === 'turn'
+    const state = repeated ? last : await snapshotFolder(folder, last)
     const checkpoint: StoredCheckpoint = {
       seq: this.records.nextSeq(name),
       turnSeq: Math.max(1, request.turnSeq),
@@ -73,6 +89,7 @@ export class TeamCheckpoints {
     }
     const dropped = this.records.add(name, checkpoint, checkpoint.at)
     await this.writeRefs(folder, name, [checkpoint], dropped)
+    this.failed.delete(name)
     return checkpoint
   }
 

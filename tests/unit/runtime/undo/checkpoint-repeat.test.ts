@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
+import type { CheckpointRequest } from '../../../../src/runtime/undo/team-checkpoints'
+import { gitIn, gitWorkspace, writeFiles } from '../../../helpers/git'
+import { startHost } from '../../../helpers/host'
+import { undoFixture } from '../../../helpers/undo'
+
+describe('a checkpoint repeated when nothing could have changed the folder', () => {
+  it('records the last turn checkpoint again, under its own seq and ref, without reading', async () => {
+    const fixture = await undoFixture()
+    const { checkpoints, folder, workspace } = fixture
+    const first = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 1, opensTurn: true })
+    // A change the repeat must not look for: had the folder been read, it would be in the commit.
+    writeFiles(folder, { 'later.txt': 'later\n' })
+    const repeated = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 4, repeat: true })
+    expect(repeated?.seq).toBe((first?.seq ?? 0) + 1)
+    expect(repeated?.commit).toBe(first?.commit)
+    const ref = `refs/agent-teams/checkpoints/alice/${repeated?.seq}`
+    expect(gitIn(workspace, 'rev-parse', ref)).toBe(first?.commit)
+
+    // After a rest, a repeat is refused: the folder is read afresh.
+    await checkpoints.takeNow('alice', { kind: 'rest', turnSeq: 6 })
+    writeFiles(folder, { 'other.txt': 'other\n' })
+    const afterRest = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 7, repeat: true })
+    expect(gitIn(workspace, 'ls-tree', '--name-only', afterRest?.commit ?? '')).toContain(
+      'other.txt',
+    )
+  })
+
+  it('is asked for only after model calls whose tools all leave the folder alone', async () => {
+    const workspace = gitWorkspace()
+    const script = queueScript({
+      alice: [
+        toolCall('read_file', { path: 'README.md' }),
+        toolCall('write_file', { path: 'notes.txt', content: 'one\n' }),
+        text('Done.'),
+        toolCall('bash', { command: 'echo two > two.txt' }),
+        toolCall('glob', { pattern: '*.txt' }),
+        text('Done again.'),
+      ],
+    })
+    const team = await startHost(script, { workspace })
+    const requests: CheckpointRequest[] = []
+    const takeNow = team.host.checkpoints.takeNow.bind(team.host.checkpoints)
+    team.host.checkpoints.takeNow = (name, request) => {
+      if (request.kind !== 'undo') requests.push(request)
+      return takeNow(name, request)
+    }
+    await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.', worktree: true })
+    await team.host.whenIdle()
+    team.host.send({ to: 'alice', content: 'More.' })
+    await team.host.whenIdle()
+    // The checkpoint at rest is queued as the activation ends: wait for the queue too.
+    await team.host.worktrees.settled('alice')
+    const shape = requests.map(
+      (request) =>
+        `${request.kind}${request.opensTurn === true ? ' opens' : ''}${request.repeat === true ? ' repeat' : ''}`,
+    )
+    expect(shape).toEqual([
+      // Activation 1: read_file, then write_file, then an answer without tools.
+      'turn opens',
+      'turn repeat',
+      'turn',
+      'rest repeat',
+      // Activation 2: bash (anything may change), then glob, then an answer.
+      'turn opens',
+      'turn',
+      'turn repeat',
+      'rest repeat',
+    ])
+    // The repeats hold what the folder held: the last checkpoint is the agent's work at rest.
+    const list = team.host.checkpoints.records.list('alice')
+    expect(gitIn(workspace, 'ls-tree', '--name-only', list.at(-1)?.commit ?? '')).toEqual(
+      expect.stringContaining('two.txt'),
+    )
+    script.assertConsumed()
+    await team.host.close()
+  })
+})
