@@ -44,6 +44,8 @@ export class TeamCheckpoints {
   private workspaceFolder: Promise<{ top: string; scope: string } | null> | null = null
   /** Agents whose last checkpoint failed: their record's last one may be older than the turn. */
   private readonly failed = new Set<string>()
+  /** Repeated checkpoints whose refs are not written yet, per agent. */
+  private readonly unwrittenRefs = new Map<string, StoredCheckpoint[]>()
 
   constructor(private readonly deps: TeamCheckpointsDependencies) {
     this.records = new CheckpointRecords(deps.dataFolder)
@@ -88,7 +90,11 @@ export class TeamCheckpoints {
       ...(request.opensTurn === true ? { opensTurn: true } : {}),
     }
     const dropped = this.records.add(name, checkpoint, checkpoint.at)
-    await this.writeRefs(folder, name, [checkpoint], dropped)
+    // A repeat's commit is kept alive by the ref of the checkpoint it repeats: its own ref waits
+    // for the agent's next ref write (writeRefs), which a drop of that checkpoint is.
+    if (repeated && dropped.length === 0)
+      this.unwrittenRefs.set(name, [...this.unwritten(name), checkpoint])
+    else await this.writeRefs(folder, name, [checkpoint], dropped)
     this.failed.delete(name)
     return checkpoint
   }
@@ -189,8 +195,18 @@ export class TeamCheckpoints {
     added: readonly StoredCheckpoint[],
     dropped: readonly StoredCheckpoint[],
   ): Promise<void> {
+    const droppedSeqs = new Set(dropped.map((checkpoint) => checkpoint.seq))
+    const droppedCommits = new Set(dropped.map((checkpoint) => checkpoint.commit))
+    // Kept checkpoints that share a dropped one's commit (repeats) hold it from now on.
+    const holders = this.records
+      .list(name)
+      .filter((checkpoint) => droppedCommits.has(checkpoint.commit))
+    const unwritten = this.unwritten(name)
+    const updates = new Map<number, StoredCheckpoint>()
+    for (const checkpoint of [...unwritten, ...holders, ...added])
+      if (!droppedSeqs.has(checkpoint.seq)) updates.set(checkpoint.seq, checkpoint)
     const lines = [
-      ...added.map(
+      ...[...updates.values()].map(
         (checkpoint) => `update ${checkpointRef(name, checkpoint.seq)} ${checkpoint.commit}`,
       ),
       ...dropped.map((checkpoint) => `delete ${checkpointRef(name, checkpoint.seq)}`),
@@ -199,6 +215,14 @@ export class TeamCheckpoints {
     await folder.git.output(folder.refsCwd, ['update-ref', '--stdin'], {
       input: `${lines.join('\n')}\n`,
     })
+    // Repeats taken while this was written wait for the next write.
+    const later = this.unwritten(name).filter((checkpoint) => !unwritten.includes(checkpoint))
+    if (later.length > 0) this.unwrittenRefs.set(name, later)
+    else this.unwrittenRefs.delete(name)
+  }
+
+  private unwritten(name: string): readonly StoredCheckpoint[] {
+    return this.unwrittenRefs.get(name) ?? []
   }
 
   private report(error: unknown): void {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
-import type { CheckpointRequest } from '../../../../src/runtime/undo/team-checkpoints'
+import {
+  TeamCheckpoints,
+  type CheckpointRequest,
+} from '../../../../src/runtime/undo/team-checkpoints'
 import { gitIn, gitWorkspace, writeFiles } from '../../../helpers/git'
 import { startHost } from '../../../helpers/host'
 import { undoFixture } from '../../../helpers/undo'
@@ -15,8 +18,9 @@ describe('a checkpoint repeated when nothing could have changed the folder', () 
     const repeated = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 4, repeat: true })
     expect(repeated?.seq).toBe((first?.seq ?? 0) + 1)
     expect(repeated?.commit).toBe(first?.commit)
+    // Its ref waits for the next ref write: the first one's ref keeps the commit alive.
     const ref = `refs/agent-teams/checkpoints/alice/${repeated?.seq}`
-    expect(gitIn(workspace, 'rev-parse', ref)).toBe(first?.commit)
+    expect(gitIn(workspace, 'for-each-ref', ref)).toBe('')
 
     // After a rest, a repeat is refused: the folder is read afresh.
     await checkpoints.takeNow('alice', { kind: 'rest', turnSeq: 6 })
@@ -25,6 +29,26 @@ describe('a checkpoint repeated when nothing could have changed the folder', () 
     expect(gitIn(workspace, 'ls-tree', '--name-only', afterRest?.commit ?? '')).toContain(
       'other.txt',
     )
+    expect(gitIn(workspace, 'rev-parse', ref)).toBe(first?.commit)
+  })
+
+  it("keeps a repeat's commit alive when the checkpoint it repeats is dropped", async () => {
+    const fixture = await undoFixture()
+    const { checkpoints, workspace, worktrees, dataFolder } = fixture
+    const first = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 1, opensTurn: true })
+    const repeated = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 4, repeat: true })
+    // The app closes before the repeat's ref was written; the next one drops the first.
+    const reopened = new TeamCheckpoints({
+      worktrees,
+      dataFolder,
+      taskOf: () => null,
+      now: () => fixture.now,
+    })
+    reopened.records.setPolicy({ ...reopened.records.policy(), maxPerAgent: 1 })
+    await reopened.pruneAll()
+    const refs = gitIn(workspace, 'for-each-ref', '--format=%(refname) %(objectname)')
+    expect(refs).not.toContain(`alice/${first?.seq} `)
+    expect(refs).toContain(`alice/${repeated?.seq} ${first?.commit}`)
   })
 
   it('is asked for only after model calls whose tools all leave the folder alone', async () => {
