@@ -55,7 +55,7 @@ export function outputIn(
 /**
  * Settings for the snapshot's own index: no split index or untracked cache files written beside
  * it or in the repository, whatever the repository's configuration says; and the fastest zlib
- * level for the loose objects it writes (a checkpoint is on the turn's path; gc packs them).
+ * level for the loose trees it writes (a checkpoint is on the turn's path; gc packs them).
  */
 const INDEX_SETTINGS = [
   '-c',
@@ -65,6 +65,14 @@ const INDEX_SETTINGS = [
   '-c',
   'core.looseCompression=1',
 ]
+
+/**
+ * The changed files' blobs are stored uncompressed: zlib, even at its fastest level, is most of
+ * a large change's checkpoint (a megabyte of new content costs it 9 ms as text and 19 ms when
+ * incompressible, against 0.4 ms stored), and the blobs stay loose only until git's gc packs
+ * them, compressed, with the rest of the repository.
+ */
+const ADD_SETTINGS = [...INDEX_SETTINGS, '-c', 'core.looseCompression=0']
 
 /**
  * A commit of everything in `folder` now (tracked, untracked and deleted files; ignored ones
@@ -88,7 +96,7 @@ export async function snapshotFolder(
   }
   await outputIn(
     folder,
-    [...INDEX_SETTINGS, 'add', '-A', '--ignore-errors', '--', ...coveredPathspec(folder)],
+    [...ADD_SETTINGS, 'add', '-A', '--ignore-errors', '--', ...coveredPathspec(folder)],
     { env },
   )
   const [tree, headResult] = await Promise.all([
