@@ -63,7 +63,9 @@ function objectCount(workspace: string): number {
 function folderBytes(folder: string): number {
   let total = 0
   for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }))
-    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size
+    if (entry.isFile())
+      // git's temporary object files come and go while a checkpoint is written.
+      total += statSync(join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.size ?? 0
   return total
 }
 
