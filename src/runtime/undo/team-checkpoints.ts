@@ -5,7 +5,7 @@ import { teammateBranch } from '../../shared/worktree'
 import type { Checkpoint } from '../../shared/undo'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import { CheckpointRecords, checkpointRef, type StoredCheckpoint } from './checkpoint-records'
-import { snapshotFolder, type FolderState, type UndoFolder } from './folder-state'
+import { IndexTrees, snapshotFolder, type FolderState, type UndoFolder } from './folder-state'
 
 export interface TeamCheckpointsDependencies {
   readonly worktrees: TeamWorktrees
@@ -44,6 +44,8 @@ export class TeamCheckpoints {
   private workspaceFolder: Promise<{ top: string; scope: string } | null> | null = null
   /** Agents whose last checkpoint failed: their record's last one may be older than the turn. */
   private readonly failed = new Set<string>()
+  /** The trees the app's indexes held when last written (write-tree is not run again). */
+  private readonly indexTrees = new IndexTrees()
   /** Repeated checkpoints whose refs are not written yet, per agent. */
   private readonly unwrittenRefs = new Map<string, StoredCheckpoint[]>()
 
@@ -77,7 +79,7 @@ export class TeamCheckpoints {
       !this.failed.has(name) &&
       last !== null &&
       (last.kind ?? 'turn') === 'turn'
-    const state = repeated ? last : await snapshotFolder(folder, last)
+    const state = repeated ? last : await snapshotFolder(folder, last, this.indexTrees)
     const checkpoint: StoredCheckpoint = {
       seq: this.records.nextSeq(name),
       turnSeq: Math.max(1, request.turnSeq),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { queueScript, text, toolCall } from '../../../../src/offline-model/script'
 import {
@@ -99,5 +100,22 @@ describe('a checkpoint repeated when nothing could have changed the folder', () 
     )
     script.assertConsumed()
     await team.host.close()
+  })
+})
+
+describe("a checkpoint that finds nothing changed reuses its index's tree", () => {
+  it("reads the index's tree again when another process wrote the index", async () => {
+    const fixture = await undoFixture()
+    const { checkpoints, folder, workspace } = fixture
+    await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 1, opensTurn: true })
+    writeFiles(folder, { 'beside.txt': 'beside\n' })
+    // Another process (the CLI beside the team) snapshots with the same index first: the app's
+    // own add then finds nothing to change, and the tree it remembers is no longer the index's.
+    execFileSync('git', ['add', '-A'], {
+      cwd: folder,
+      env: { ...process.env, GIT_INDEX_FILE: checkpoints.records.indexFile('alice') },
+    })
+    const next = await checkpoints.takeNow('alice', { kind: 'turn', turnSeq: 4 })
+    expect(gitIn(workspace, 'ls-tree', '--name-only', next?.commit ?? '')).toContain('beside.txt')
   })
 })
