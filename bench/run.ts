@@ -4,7 +4,8 @@
 // bench/tmp/details.json (every other figure and the profiles: large, ignored by git).
 //   npm run bench                       all of them (about 6 minutes on 2 cores)
 //   npm run bench -- mailbox runtime    some of them (search: query time on 20 × 10,000 records;
-//                                       timeline: opening it on 20 × 10,000 records)
+//                                       timeline: opening it on 20 × 10,000 records); the
+//                                       others' rows are kept from bench/results.json
 //   npm run bench -- --readme           also replace the table in README.md's "## Benchmarks"
 // Environment: BENCH_STREAM_SECONDS (default 60), BENCH_MAILBOX_ROUNDS (3),
 // BENCH_RUNTIME_SIZES (1,10,50,200), BENCH_RUNTIME_TURNS (20).
@@ -53,6 +54,38 @@ for (const name of chosen)
   if (!(name in BENCHES))
     throw new Error(`unknown benchmark "${name}"; choose from ${Object.keys(BENCHES).join(', ')}`)
 const names = chosen.length > 0 ? chosen : Object.keys(BENCHES)
+
+/** A benchmark's place in BENCHES (its rows' place in the table). */
+function benchOrder(name: string): number {
+  const index = Object.keys(BENCHES).indexOf(name)
+  return index === -1 ? Number.MAX_SAFE_INTEGER : index
+}
+
+/**
+ * What bench/results.json holds of the benchmarks not run now: their rows, entries and notes
+ * (a note is a benchmark's when it starts with its name), so that running some of them keeps
+ * the others' last figures, in results.json and in README's table.
+ */
+function keptFromLastRun(ran: readonly string[]): {
+  rows: Row[]
+  benchmarks: { name: string; seconds: number; error?: string }[]
+  notes: string[]
+} {
+  const none = { rows: [], benchmarks: [], notes: [] }
+  if (chosen.length === 0) return none
+  let last: { rows?: Row[]; benchmarks?: { name: string; seconds: number }[]; notes?: string[] }
+  try {
+    last = JSON.parse(readFileSync(join(BENCH, 'results.json'), 'utf8')) as typeof last
+  } catch {
+    return none
+  }
+  const isRan = (name: string): boolean => ran.includes(name)
+  return {
+    rows: (last.rows ?? []).filter((entry) => !isRan(entry.bench)),
+    benchmarks: (last.benchmarks ?? []).filter((entry) => !isRan(entry.name)),
+    notes: (last.notes ?? []).filter((note) => !ran.some((name) => note.startsWith(name))),
+  }
+}
 
 function chromiumVersion(): string {
   const result = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 10_000 })
@@ -162,8 +195,11 @@ try {
   context?.renderer.dispose()
 }
 
-const rows = results.flatMap((result) => result.rows)
-const notes = results.flatMap((result) => result.notes)
+const kept = keptFromLastRun(results.map((result) => result.name))
+const rows = [...kept.rows, ...results.flatMap((result) => result.rows)].sort(
+  (a, b) => benchOrder(a.bench) - benchOrder(b.bench),
+)
+const notes = [...kept.notes, ...results.flatMap((result) => result.notes)]
 const seconds = (Date.now() - started) / 1000
 const markdown = markdownTable(rows)
 const machineAtEnd = {
@@ -179,11 +215,14 @@ writeFileSync(
     date,
     durationSeconds: Math.round(seconds),
     machine: machineAtEnd,
-    benchmarks: results.map((result) => ({
-      name: result.name,
-      seconds: Math.round(result.seconds),
-      ...(result.error === undefined ? {} : { error: result.error.split('\n')[0] }),
-    })),
+    benchmarks: [
+      ...kept.benchmarks,
+      ...results.map((result) => ({
+        name: result.name,
+        seconds: Math.round(result.seconds),
+        ...(result.error === undefined ? {} : { error: result.error.split('\n')[0] }),
+      })),
+    ].sort((a, b) => benchOrder(a.name) - benchOrder(b.name)),
     rows,
     notes,
   }),

@@ -52,6 +52,24 @@ export const MUTATING_PROFILE_TOOLS: ReadonlySet<string> = new Set([
 ])
 
 /**
+ * Tools that never change an agent's folder: they read it, or write only `.team/`, which
+ * checkpoints leave out. After a model call whose tool calls were all of these, the next
+ * checkpoint repeats the last one instead of reading the folder again (undo). A list of the
+ * known ones, so that a new tool counts as one that may change files until it is added here.
+ */
+export const FOLDER_READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  'read_file',
+  'grep',
+  'glob',
+  'read_inbox',
+  'list_teammates',
+  'send_message',
+  'broadcast',
+  'ask_user',
+  'list_tasks',
+])
+
+/**
  * Whether the plan gate and ask mode hold `tool`: bash, the file writes, and every MCP tool.
  * What an MCP tool does is unknown to the app (a server's `readOnlyHint` is the server's claim,
  * not proof), so it counts as one that changes things.

@@ -37,6 +37,13 @@ export abstract class AgentCore implements TeamAgent {
 
   /** Where its folder's checkpoints are queued (the tools port's). */
   private readonly checkpoint: AgentOptions['tools']['checkpoint']
+  /**
+   * Whether its folder may have changed since the last turn checkpoint it asked for: a tool
+   * that may change files ran since (anything not in FOLDER_READ_ONLY_TOOLS), or no turn
+   * checkpoint was asked for in this activation. Cleared only by a loop that sees every tool
+   * call it runs; while set, the next checkpoint reads the folder afresh.
+   */
+  protected folderMayHaveChanged = true
 
   constructor(options: Pick<AgentOptions, 'identity' | 'mail' | 'events' | 'clock' | 'tools'>) {
     const { identity, mail, events, clock } = options
@@ -169,7 +176,12 @@ export abstract class AgentCore implements TeamAgent {
   /** An activation's end as the status record, the totals, the error event and the status. */
   protected settle(end: ActivationEnd): void {
     // The folder as it leaves it: what changes after this is someone else's doing.
-    void this.checkpoint?.({ kind: 'rest', turnSeq: this.store.length + 1 })
+    void this.checkpoint?.({
+      kind: 'rest',
+      turnSeq: this.store.length + 1,
+      ...(this.folderMayHaveChanged ? {} : { repeat: true }),
+    })
+    this.folderMayHaveChanged = true
     const outcome = describeEnd(end)
     if (outcome.record !== null)
       this.record({

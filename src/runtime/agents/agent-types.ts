@@ -93,6 +93,8 @@ export interface AgentTools {
     kind: 'turn' | 'rest'
     turnSeq: number
     opensTurn?: boolean
+    /** Nothing that could change the folder ran since the last one: it is recorded again. */
+    repeat?: boolean
   }) => Promise<void>
 }
 

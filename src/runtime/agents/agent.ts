@@ -1,4 +1,5 @@
 import { TeamError } from '../../shared/errors'
+import { FOLDER_READ_ONLY_TOOLS } from '../../shared/profiles'
 import type { ModelTurn, TurnRequest } from '../model/client'
 import { ContextWindows } from '../model/context-window'
 import { partialOf, withoutPartial } from '../model/interrupted'
@@ -121,12 +122,15 @@ export class Agent extends AgentCore {
         const pause = this.guard.pauseReason()
         if (pause !== null) return { kind: 'paused', ...pause }
         await this.tools.started(controller.signal)
-        // Taken while the model answers; the turn's tool calls wait for it (tools.root).
+        // Taken while the model answers; the turn's tool calls wait for it (tools.root). After a
+        // call whose tools only read, the folder is as the last checkpoint found it: repeated.
         void this.tools.checkpoint?.({
           kind: 'turn',
           turnSeq: this.store.length + 1,
           opensTurn: rounds === 0,
+          ...(rounds > 0 && !this.folderMayHaveChanged ? { repeat: true } : {}),
         })
+        this.folderMayHaveChanged = false
         const turn = await this.modelTurn(controller.signal)
         rounds++
         this.recordTurn(turn)
@@ -134,6 +138,7 @@ export class Agent extends AgentCore {
         const cutOff = cutOffCall(turn)
         for (const call of unansweredToolCalls(this.store.recent)) {
           if (controller.signal.aborted) break
+          if (!FOLDER_READ_ONLY_TOOLS.has(call.name)) this.folderMayHaveChanged = true
           await this.toolCalls.run(call, controller.signal, call.id === cutOff ? CUT_OFF : null)
           loop ??= this.loops.observe(call.name, call.input)
         }

@@ -5,7 +5,7 @@ import { teammateBranch } from '../../shared/worktree'
 import type { Checkpoint } from '../../shared/undo'
 import type { TeamWorktrees } from '../git/team-worktrees'
 import { CheckpointRecords, checkpointRef, type StoredCheckpoint } from './checkpoint-records'
-import { snapshotFolder, type FolderState, type UndoFolder } from './folder-state'
+import { IndexTrees, snapshotFolder, type FolderState, type UndoFolder } from './folder-state'
 
 export interface TeamCheckpointsDependencies {
   readonly worktrees: TeamWorktrees
@@ -24,6 +24,12 @@ export interface CheckpointRequest {
   readonly kind: NonNullable<Checkpoint['kind']>
   readonly turnSeq: number
   readonly opensTurn?: boolean
+  /**
+   * Nothing that could change the folder ran since the last checkpoint was asked for (the model
+   * call between made no tool call, or only read-only ones): the last checkpoint is recorded
+   * again under the new seq, without reading the folder. Ignored when the last one is not a turn's.
+   */
+  readonly repeat?: boolean
 }
 
 /**
@@ -36,6 +42,12 @@ export interface CheckpointRequest {
 export class TeamCheckpoints {
   readonly records: CheckpointRecords
   private workspaceFolder: Promise<{ top: string; scope: string } | null> | null = null
+  /** Agents whose last checkpoint failed: their record's last one may be older than the turn. */
+  private readonly failed = new Set<string>()
+  /** The trees the app's indexes held when last written (write-tree is not run again). */
+  private readonly indexTrees = new IndexTrees()
+  /** Repeated checkpoints whose refs are not written yet, per agent. */
+  private readonly unwrittenRefs = new Map<string, StoredCheckpoint[]>()
 
   constructor(private readonly deps: TeamCheckpointsDependencies) {
     this.records = new CheckpointRecords(deps.dataFolder)
@@ -47,7 +59,10 @@ export class TeamCheckpoints {
       .enqueue(name, () => this.takeNow(name, request))
       .then(
         () => undefined,
-        (error: unknown) => this.report(error),
+        (error: unknown) => {
+          this.failed.add(name)
+          this.report(error)
+        },
       )
   }
 
@@ -59,7 +74,12 @@ export class TeamCheckpoints {
     const folder = await this.folderOf(name)
     if (folder === null) return null
     const last = this.records.last(name)
-    const state = await snapshotFolder(folder, last)
+    const repeated =
+      request.repeat === true &&
+      !this.failed.has(name) &&
+      last !== null &&
+      (last.kind ?? 'turn') === 'turn'
+    const state = repeated ? last : await snapshotFolder(folder, last, this.indexTrees)
     const checkpoint: StoredCheckpoint = {
       seq: this.records.nextSeq(name),
       turnSeq: Math.max(1, request.turnSeq),
@@ -72,7 +92,12 @@ export class TeamCheckpoints {
       ...(request.opensTurn === true ? { opensTurn: true } : {}),
     }
     const dropped = this.records.add(name, checkpoint, checkpoint.at)
-    await this.writeRefs(folder, name, [checkpoint], dropped)
+    // A repeat's commit is kept alive by the ref of the checkpoint it repeats: its own ref waits
+    // for the agent's next ref write (writeRefs), which a drop of that checkpoint is.
+    if (repeated && dropped.length === 0)
+      this.unwrittenRefs.set(name, [...this.unwritten(name), checkpoint])
+    else await this.writeRefs(folder, name, [checkpoint], dropped)
+    this.failed.delete(name)
     return checkpoint
   }
 
@@ -172,8 +197,18 @@ export class TeamCheckpoints {
     added: readonly StoredCheckpoint[],
     dropped: readonly StoredCheckpoint[],
   ): Promise<void> {
+    const droppedSeqs = new Set(dropped.map((checkpoint) => checkpoint.seq))
+    const droppedCommits = new Set(dropped.map((checkpoint) => checkpoint.commit))
+    // Kept checkpoints that share a dropped one's commit (repeats) hold it from now on.
+    const holders = this.records
+      .list(name)
+      .filter((checkpoint) => droppedCommits.has(checkpoint.commit))
+    const unwritten = this.unwritten(name)
+    const updates = new Map<number, StoredCheckpoint>()
+    for (const checkpoint of [...unwritten, ...holders, ...added])
+      if (!droppedSeqs.has(checkpoint.seq)) updates.set(checkpoint.seq, checkpoint)
     const lines = [
-      ...added.map(
+      ...[...updates.values()].map(
         (checkpoint) => `update ${checkpointRef(name, checkpoint.seq)} ${checkpoint.commit}`,
       ),
       ...dropped.map((checkpoint) => `delete ${checkpointRef(name, checkpoint.seq)}`),
@@ -182,6 +217,14 @@ export class TeamCheckpoints {
     await folder.git.output(folder.refsCwd, ['update-ref', '--stdin'], {
       input: `${lines.join('\n')}\n`,
     })
+    // Repeats taken while this was written wait for the next write.
+    const later = this.unwritten(name).filter((checkpoint) => !unwritten.includes(checkpoint))
+    if (later.length > 0) this.unwrittenRefs.set(name, later)
+    else this.unwrittenRefs.delete(name)
+  }
+
+  private unwritten(name: string): readonly StoredCheckpoint[] {
+    return this.unwrittenRefs.get(name) ?? []
   }
 
   private report(error: unknown): void {
