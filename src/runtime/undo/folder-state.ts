@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { TeamError } from '../../shared/errors'
 import { ensurePrivateFolder } from '../fs/app-folders'
 import { teammateIdentity, type Git, type GitCallOptions } from '../git/git'
 
@@ -36,7 +37,23 @@ export interface FolderState {
 
 /** The pathspec of what checkpoints cover: the scope, never the team's own `.team/` folder. */
 export function coveredPathspec(folder: UndoFolder): string[] {
-  return [`:(top)${folder.scope}`, `:(top,exclude)${folder.scope}.team`]
+  return [`:(top,literal)${folder.scope}`, `:(top,exclude,literal)${folder.scope}.team`]
+}
+
+/**
+ * Whether a failed `add` complained only that the `.team/` it was told to leave out is ignored.
+ * Git counts an exclude pathspec as naming the folder, and a repository that ignores `.team/`
+ * (most do) then makes `add` exit 1 after it has updated the index with everything else; any
+ * other complaint is a real failure.
+ */
+export function onlyTeamFolderIgnored(stderr: string, scope: string): boolean {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('hint:'))
+  const [first, ...paths] = lines
+  return (
+    first === 'The following paths are ignored by one of your .gitignore files:' &&
+    paths.length > 0 &&
+    paths.every((path) => path === `${scope}.team` || path.startsWith(`${scope}.team/`))
+  )
 }
 
 /** `git args…` for `folder`: pointed at the recorded repository, hardened (git.ts). */
@@ -124,11 +141,16 @@ export async function snapshotFolder(
     const head = await headRead
     if (head.status === 0) await outputIn(folder, ['read-tree', head.stdout.trim()], { env })
   }
-  await outputIn(
+  const added = await runIn(
     folder,
     [...ADD_SETTINGS, 'add', '-A', '--ignore-errors', '--', ...coveredPathspec(folder)],
     { env },
   )
+  if (added.status !== 0 && !onlyTeamFolderIgnored(added.stderr, folder.scope))
+    throw new TeamError(
+      'io',
+      `git add failed: ${(added.stderr || added.stdout).trim() || `exit ${added.status}`}`,
+    )
   // An add that changed nothing left the index as it was: its tree is known.
   const known = indexTrees?.unchanged(folder.indexFile) ?? null
   const [tree, headResult] = await Promise.all([

@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { commitAll, gitIn, writeFiles } from '../../../helpers/git'
@@ -212,6 +220,23 @@ describe('undo of a teammate in its worktree', () => {
     expect(plan.files.map((file) => file.path)).toEqual(['a.txt'])
     await undo.apply({ name: 'alice', target: plan.target, planId: plan.planId, by: 'user' })
     expect(existsSync(join(fixture.folder, 'build/out.js'))).toBe(true)
+  })
+})
+
+describe('undo where the repository ignores .team/', () => {
+  it('takes checkpoints and undoes a turn in the workspace itself', async () => {
+    const fixture = await undoFixture(
+      { '.gitignore': '.team/\n', 'a.txt': 'a\n', '.team/config.json': '{}\n' },
+      [{ name: 'alice', worktree: false }],
+    )
+    const { undo, end } = undoOver(fixture)
+    await turn(fixture, end, () => writeFiles(fixture.folder, { 'a.txt': 'b\n', 'new.txt': 'n\n' }))
+    const plan = await undo.plan('alice', { by: 'turns', turns: 1 })
+    expect(plan.files.map((file) => file.path).sort()).toEqual(['a.txt', 'new.txt'])
+    await undo.apply({ name: 'alice', target: plan.target, planId: plan.planId, by: 'user' })
+    expect(readFileSync(join(fixture.folder, 'a.txt'), 'utf8')).toBe('a\n')
+    expect(existsSync(join(fixture.folder, 'new.txt'))).toBe(false)
+    expect(readFileSync(join(fixture.folder, '.team/config.json'), 'utf8')).toBe('{}\n')
   })
 })
 
