@@ -45,9 +45,9 @@ export function timelineHandlers(context: TimelineHandlerContext): Handlers {
     getAwayDigest: async ({ since }) => {
       const open = files()
       const until = context.nowSeconds()
-      const from =
-        since ?? seen.lastSeen(open.workspace) ?? Math.max(0, until - FIRST_DIGEST_SECONDS)
-      return awayDigest(open.files, { since: from, until })
+      const lastLook = seen.lastSeen(open.workspace) ?? null
+      const from = since ?? lastLook ?? Math.max(0, until - FIRST_DIGEST_SECONDS)
+      return { ...(await awayDigest(open.files, { since: from, until })), lastLook }
     },
     markTimelineSeen: async ({ at }) => {
       seen.markSeen(files().workspace, at)

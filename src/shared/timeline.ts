@@ -160,6 +160,8 @@ export type Timeline = z.infer<typeof timelineSchema>
 export const awayDigestSchema = z.object({
   /** Since when (the person's last look, or what was asked). */
   since: z.number(),
+  /** The person's last look at this team, as the app recorded it; null before the first. */
+  lastLook: z.number().nullable().optional(),
   until: z.number(),
   /** Tasks done, and agents that finished their work, in one line each. */
   finished: z.array(z.object({ agent: z.string(), summary: z.string(), entryId: z.string() })),

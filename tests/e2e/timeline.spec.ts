@@ -20,7 +20,7 @@ import {
  * is opened in the Timeline; its lanes, entries and filters are checked; a click on a mark of
  * the canvas lands on the transcript record; the run is replayed, by the scrubber and by play,
  * and the replayed roster and board change as time moves; the "While you were away" digest
- * shows after a reload and is gone once dismissed. Photographed in both themes
+ * shows what happened since the last look, and nothing once dismissed. Photographed in both themes
  * (test-results/screenshots/timeline-*.png).
  */
 
@@ -40,6 +40,18 @@ function git(...args: string[]): void {
     stdio: 'ignore',
     env: { ...process.env, LC_ALL: 'C' },
   })
+}
+
+/** `agent-teams …` on the workspace, its standard output. */
+function cliOut(...args: string[]): string {
+  return execFileSync(
+    process.execPath,
+    [join(root, 'bin/agent-teams.mjs'), ...args, '--workspace', workspace],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    },
+  )
 }
 
 const lane = (name: string): Locator => page.getByTestId(`timeline-lane-${name}`)
@@ -250,12 +262,25 @@ test.describe('browser mode: the Timeline view and its replay', () => {
     expect(pageErrors).toEqual([])
   })
 
-  test('"While you were away" shows after a reload, and not once dismissed', async () => {
+  test('"While you were away": what happened since the last look, and not once dismissed', async () => {
+    // The person leaves; meanwhile alice finishes a task (through the command line). Back a
+    // moment later, no digest interrupts (it opens by itself only after 15 minutes away), and
+    // the Timeline view's button shows what happened since the last look.
+    await page.goto('about:blank')
+    const task = cliOut('tasks', 'add', 'Tidy the README', '--as', 'lead').trim()
+    cliOut('tasks', 'claim', task, '--as', 'alice')
+    cliOut('tasks', 'done', task, '--as', 'alice', '--result', 'tidied')
     await openApp(page, server!.url)
     const digest = page.getByTestId('away-digest')
+    await page.keyboard.press('Control+Shift+L')
+    await expect(page.getByRole('button', { name: 'While you were away' })).toBeVisible({
+      timeout: TEAM_TIMEOUT,
+    })
+    await expect(digest).toHaveCount(0)
+    await page.getByRole('button', { name: 'While you were away' }).click()
     await expect(digest).toBeVisible({ timeout: TEAM_TIMEOUT })
     await expect(digest.getByTestId('away-digest-finished')).toContainText('alice')
-    await expect(digest.getByTestId('away-digest-finished')).toContainText('#1')
+    await expect(digest.getByTestId('away-digest-finished')).toContainText(`#${task}`)
     await shoot('09-digest')
     await digest.getByRole('button', { name: 'Dismiss' }).click()
     await expect(digest).toHaveCount(0)

@@ -22,8 +22,8 @@ export function MainArea() {
   return (
     <main className="main" aria-label="Main">
       <ViewTabs view={view} selected={selected} />
+      <AwayDigestHost />
       <div className="main-content">
-        <AwayDigestHost />
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {view === 'needs-you' ? (
             <NeedsYouView />

@@ -7,12 +7,15 @@ import { laneLabel } from './timeline-model'
 
 /** Away this long (the window hidden or without focus), the digest is asked for again on return. */
 const LONG_AWAY_MS = 15 * 60_000
+/** How often a shown window notes that the person sees the team. */
+const LOOK_EVERY_MS = 60_000
 /** The most lines listed in each part; the rest are counted. */
 const MAX_LINES = 5
 
 /**
  * "While you were away": asked for when a team opens and when the window comes back after a
- * long time away; shown when something finished, failed or waits on the person.
+ * long time away; shown when something finished, failed or waits on the person and the person
+ * had not looked for a while (`digestInterrupts`). A shown window notes the person's looks.
  */
 export function AwayDigestHost() {
   const workspace = useAppStore((state) => state.workspace)
@@ -22,11 +25,37 @@ export function AwayDigestHost() {
       ? state.awayDigest.digest
       : null,
   )
+  const noteLook = useAppStore((state) => state.noteLook)
   useEffect(() => {
-    if (workspace !== null) void checkAwayDigest()
-  }, [workspace, checkAwayDigest])
+    if (workspace === null) return
+    // The first look at a team is noted at once; later ones as the window stays shown, so that
+    // the Timeline view's button still tells what happened since the look before this one.
+    void checkAwayDigest().then((digest) => {
+      if (digest !== null && (digest.lastLook ?? null) === null) void noteLook()
+    })
+  }, [workspace, checkAwayDigest, noteLook])
   useReturnAfterLongAway(() => void checkAwayDigest())
+  useNoteLooks(workspace !== null, noteLook)
   return digest === null ? null : <AwayDigestPanel digest={digest} />
+}
+
+/** While the window is shown, a look every minute and one as it is hidden. */
+function useNoteLooks(open: boolean, noteLook: () => Promise<void>): void {
+  useEffect(() => {
+    if (!open) return
+    const look = (): void => {
+      if (document.visibilityState === 'visible') void noteLook()
+    }
+    const timer = window.setInterval(look, LOOK_EVERY_MS)
+    const hidden = (): void => {
+      if (document.visibilityState === 'hidden') void noteLook()
+    }
+    document.addEventListener('visibilitychange', hidden)
+    return () => {
+      window.clearInterval(timer)
+      document.removeEventListener('visibilitychange', hidden)
+    }
+  }, [open, noteLook])
 }
 
 function useReturnAfterLongAway(onReturn: () => void): void {

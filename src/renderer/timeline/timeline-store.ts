@@ -69,17 +69,33 @@ export interface TimelineActions {
   showRecord(target: RecordTarget): void
   /** The view the focus was for has opened the record. */
   timelineFocusShown(): void
-  /** Asks for the digest and shows it when there is something in it. */
-  checkAwayDigest(): Promise<void>
+  /** Asks for the digest and shows it when it interrupts (`digestInterrupts`); null on failure. */
+  checkAwayDigest(): Promise<AwayDigest | null>
   /** Shows the digest whatever it holds (the Timeline view's button). */
   showAwayDigest(): Promise<void>
   /** The person has read the digest: the next one starts at its end. */
   dismissAwayDigest(): Promise<void>
+  /**
+   * The person sees the team now (the window is shown and no digest waits to be read): the next
+   * digest starts here. Failures are not reported: the next look notes it again.
+   */
+  noteLook(): Promise<void>
 }
 
 /** Whether a digest says anything worth interrupting for. */
 export function digestHasNews(digest: AwayDigest): boolean {
   return digest.finished.length > 0 || digest.failed.length > 0 || digest.waiting.length > 0
+}
+
+/**
+ * How long since the person last looked before the digest opens by itself: a window that was
+ * open and seen (its looks are noted every minute) has nothing to tell on a reload.
+ */
+export const AWAY_SECONDS = 15 * 60
+
+/** Whether a digest opens by itself: news, and the person away long enough to have missed it. */
+export function digestInterrupts(digest: AwayDigest): boolean {
+  return digestHasNews(digest) && digest.until - digest.since >= AWAY_SECONDS
 }
 
 export function createTimelineActions(
@@ -90,17 +106,19 @@ export function createTimelineActions(
   let latest = 0
   let latestDigest = 0
 
-  async function fetchDigest(force: boolean): Promise<void> {
+  async function fetchDigest(force: boolean): Promise<AwayDigest | null> {
     const asked = ++latestDigest
     const workspace = get().workspace
-    if (workspace === null) return
+    if (workspace === null) return null
     try {
       const digest = await api.getAwayDigest({})
-      if (asked !== latestDigest || get().workspace !== workspace) return
-      set({ awayDigest: { digest, open: force || digestHasNews(digest), workspace } })
+      if (asked !== latestDigest || get().workspace !== workspace) return null
+      set({ awayDigest: { digest, open: force || digestInterrupts(digest), workspace } })
+      return digest
     } catch (error) {
       if (asked === latestDigest && force)
         get().reportFailure('Could not read what happened while you were away', error)
+      return null
     }
   }
 
@@ -216,7 +234,14 @@ export function createTimelineActions(
       set({ timelineFocus: null })
     },
     checkAwayDigest: () => fetchDigest(false),
-    showAwayDigest: () => fetchDigest(true),
+    async showAwayDigest() {
+      await fetchDigest(true)
+    },
+    async noteLook() {
+      const { awayDigest, workspace } = get()
+      if (workspace === null || (awayDigest.open && awayDigest.workspace === workspace)) return
+      await api.markTimelineSeen({ at: Date.now() / 1000 }).catch(() => undefined)
+    },
     async dismissAwayDigest() {
       const { digest, workspace } = get().awayDigest
       set((state) => ({ awayDigest: { ...state.awayDigest, open: false } }))

@@ -157,7 +157,7 @@ describe('the Timeline view', () => {
 
 describe('While you were away', () => {
   const digest = {
-    since: T,
+    since: T - 3600,
     until: T + 9,
     finished: [{ agent: 'alice', summary: 'finished #1 Write the parser', entryId: 'e7' }],
     failed: [{ agent: 'alice', summary: 'bash: npm test (exit 1)', entryId: 'e6' }],
@@ -179,6 +179,14 @@ describe('While you were away', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByTestId('away-digest')).toBeNull()
     await waitFor(() => expect(api.markTimelineSeen).toHaveBeenCalledWith({ at: T + 9 }))
+  })
+
+  it('stays closed when the person looked a moment ago, and notes a first look', async () => {
+    const api = fakeApi({ snapshot: team, timeline, awayDigest: { ...digest, since: T } })
+    await renderApp(api)
+    await waitFor(() => expect(api.markTimelineSeen).toHaveBeenCalled())
+    expect(api.getAwayDigest).toHaveBeenCalledTimes(1)
+    expect(screen.queryByTestId('away-digest')).toBeNull()
   })
 
   it('says nothing when nothing happened, and is reachable from the Timeline view', async () => {
