@@ -93,6 +93,25 @@ export function writablePlaces(places: BoxPlaces): string[] {
   return [...found].sort()
 }
 
+/**
+ * The box's base: everything read-only, no device but the two git opens (/dev/null, and
+ * /dev/urandom for its temporary files' names; a fresh `--dev /dev` costs 0.6 ms more), in a
+ * user namespace of its own. The network is left shared (a namespace of its own costs 0.5 ms a
+ * call): git reaches none anyway, every transport being off (`protocol.allow=never`, hardening.ts).
+ */
+const BASE = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev-bind',
+  '/dev/null',
+  '/dev/null',
+  '--dev-bind',
+  '/dev/urandom',
+  '/dev/urandom',
+  '--unshare-user',
+]
+
 /** `bwrap` and its arguments that run `git args…` in `cwd` with only `writable` writable. */
 export function boxed(
   cwd: string,
@@ -102,14 +121,8 @@ export function boxed(
   return {
     file: 'bwrap',
     args: [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
+      ...BASE,
       ...writable.flatMap((path) => ['--bind', path, path]),
-      '--unshare-user',
-      '--unshare-net',
       '--die-with-parent',
       '--chdir',
       cwd,
@@ -132,11 +145,7 @@ export function boxAvailable(): boolean {
     available = false
     return available
   }
-  const trial = spawnSync(
-    'bwrap',
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-user', '--unshare-net', '--', 'true'],
-    { stdio: 'ignore', timeout: 10_000 },
-  )
+  const trial = spawnSync('bwrap', [...BASE, '--', 'true'], { stdio: 'ignore', timeout: 10_000 })
   available = trial.error === undefined && trial.status === 0
   if (!available)
     console.warn(
