@@ -86,9 +86,12 @@ export class Git {
   ): readonly string[] | undefined {
     if (runsUnboxed(args) || !boxAvailable()) return undefined
     const key = placeKey(cwd, options.repository)
+    const folders = this.folders.get(key)
+    // No repository known there yet (`git init`): the folder it was asked to work in.
+    const workTree = options.repository?.workTree ?? this.workTrees.get(key)
     return writablePlaces({
-      folders: this.folders.get(key),
-      workTree: options.repository?.workTree ?? this.workTrees.get(key) ?? null,
+      folders,
+      workTree: workTree ?? (folders === undefined ? cwd : null),
       args,
       env: options.env,
     })
