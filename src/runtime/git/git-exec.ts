@@ -106,7 +106,7 @@ export function execute(
 export function executeBytes(
   cwd: string,
   args: readonly string[],
-  options: GitCallOptions,
+  options: GitCallOptions & { readonly box?: readonly string[] },
 ): Promise<{ status: number; stdout: Buffer; stderr: string }> {
   const env = gitEnvironment(process.env, {
     ...options.env,
@@ -114,10 +114,12 @@ export function executeBytes(
       ? {}
       : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
   })
+  const command =
+    options.box === undefined ? { file: 'git', args: [...args] } : boxed(cwd, args, options.box)
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
-      'git',
-      args,
+      command.file,
+      command.args,
       { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
       (error, stdout, stderr) => {
         const status = error === null ? 0 : typeof error.code === 'number' ? error.code : Number.NaN

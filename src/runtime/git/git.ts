@@ -154,7 +154,10 @@ export class Git {
       ...FIXED_OVERRIDES,
       ...verdict.driverOverrides,
     ])
-    const result = await executeBytes(cwd, [...prefix, ...args], options)
+    const result = await executeBytes(cwd, [...prefix, ...args], {
+      ...options,
+      box: this.boxFor(cwd, args, options),
+    })
     if (result.status !== 0)
       throw new TeamError(
         'io',
