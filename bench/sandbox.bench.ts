@@ -3,7 +3,7 @@
 // sandbox, in the same run and interleaved, once the sandbox's proxies are up (the first
 // command, which starts them, is reported apart). Three commands: `true`, a small `ls`/`cat`
 // in a workspace of 300 files, and `true` in a workspace that is a git repository (the policy
-// then binds its object store's 258 folders each onto itself: sandbox/agent-policy.ts).
+// then binds `.git`, its protected parts and `objects/` onto themselves: sandbox/agent-policy.ts).
 // Environment: BENCH_SANDBOX_RUNS (default 30 of each).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'

@@ -1,15 +1,19 @@
 import { execFileSync } from 'node:child_process'
-import { lstatSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { queueScript, text, toolCall } from '../../src/offline-model/script'
 import { Git } from '../../src/runtime/git/git'
+import { boxAvailable, writablePlaces } from '../../src/runtime/git/git-box'
+import { execute } from '../../src/runtime/git/git-exec'
 import { defaultBashSandbox } from '../../src/runtime/tools/bash-sandbox'
 import { gitIn, gitWorkspace, worktreeFolder } from '../helpers/git'
 import { startHost, type HostUnderTest } from '../helpers/host'
 import { sandboxSkipReason, tempFolder } from '../helpers/sandbox'
 
 const skipReason = sandboxSkipReason()
+const boxSkip = boxAvailable() ? null : 'bubblewrap cannot run here'
+if (boxSkip !== null) console.info(`[skipped] the git box: ${boxSkip}`)
 if (skipReason !== null) console.info(`[skipped] the object store attacks: ${skipReason}`)
 
 afterAll(() => defaultBashSandbox.close())
@@ -73,6 +77,41 @@ describe("the app's own git never writes through a link in the object store", ()
     expect(isRealFolder(join(objects, 'pack'))).toBe(true)
     expect(isRealFolder(join(objects, 'info'))).toBe(true)
   })
+
+  it.skipIf(boxSkip !== null)(
+    'in the box, git fails on a link in the store or a reflog link rather than write through it',
+    async () => {
+      // What the repair cannot cover: a link planted after it, before git writes.
+      const workspace = gitWorkspace()
+      const victim = tempFolder('agent-teams-victim-')
+      const { content, hash } = payload('race')
+      const objects = join(workspace, '.git', 'objects')
+      plantLink(objects, hash.slice(0, 2), victim)
+      const box = writablePlaces({
+        folders: { common: join(workspace, '.git'), own: join(workspace, '.git') },
+        workTree: workspace,
+        args: ['hash-object'],
+        env: undefined,
+      })
+      const written = await execute(workspace, ['hash-object', '-w', '--stdin'], {
+        input: content,
+        box,
+      })
+      expect(written.status).not.toBe(0)
+      expect(readdirSync(victim)).toEqual([])
+      const logs = join(workspace, '.git', 'logs', 'refs', 'heads')
+      mkdirSync(logs, { recursive: true })
+      symlinkSync(join(victim, 'log'), join(logs, 'planted'))
+      const head = gitIn(workspace, 'rev-parse', 'HEAD')
+      const moved = await execute(
+        workspace,
+        ['-c', 'core.logAllRefUpdates=always', 'update-ref', 'refs/heads/planted', head],
+        { box },
+      )
+      expect(moved.status).not.toBe(0)
+      expect(readdirSync(victim)).toEqual([])
+    },
+  )
 
   it('a store outside the places agents write is left alone', async () => {
     const workspace = gitWorkspace()
@@ -141,8 +180,8 @@ describe.skipIf(skipReason !== null)('the object store inside the sandbox', () =
     expect(gitIn(workspace, 'cat-file', '-t', hash)).toBe('blob')
   })
 
-  it('the lead cannot replace, move or remove an object folder; committing still works', async () => {
-    warnings()
+  it('the lead may plant links in the store, but not move it; the checkpoint writes inside', async () => {
+    const seen = warnings()
     const workspace = gitWorkspace()
     const victim = tempFolder('agent-teams-victim-')
     const { content, hash } = payload('lead')
@@ -150,15 +189,11 @@ describe.skipIf(skipReason !== null)('the object store inside the sandbox', () =
     const objects = '.git/objects'
     const script = queueScript({
       lead: [
-        bash(`rm -rf ${objects}/${prefix} && ln -s ${victim} ${objects}/${prefix}`),
-        bash(`mv ${objects}/${prefix} ${objects}/moved`),
-        bash(`ln -sfn ${victim} ${objects}/pack && test -L ${objects}/pack`),
-        bash(`rm -rf ${objects}/info`),
+        bash(`rm -rf ${objects}/${prefix} && ln -s ${victim} ${objects}/${prefix} && echo planted`),
+        bash(`rm -rf ${objects}/pack && ln -s ${victim} ${objects}/pack && echo planted`),
+        bash(`rm -rf ${objects}/info && echo removed`),
         bash(`mv ${objects} .git/objects-moved`),
-        bash(
-          `printf '%s\\n' '${content.trim()}' > payload.sh && git add payload.sh && ` +
-            'git commit -qm payload && echo committed',
-        ),
+        toolCall('write_file', { path: 'payload.sh', content }),
         text('Tried.'),
         text('Nothing more.'),
       ],
@@ -170,33 +205,32 @@ describe.skipIf(skipReason !== null)('the object store inside the sandbox', () =
     await team.host.whenIdle()
     script.assertConsumed()
     const attempts = results(team, 'lead')
-    expect(attempts.slice(0, 5).map((attempt) => attempt.is_error)).toEqual([
-      true,
-      true,
-      true,
-      true,
+    expect(attempts.slice(0, 4).map((attempt) => attempt.is_error)).toEqual([
+      false,
+      false,
+      false,
       true,
     ])
-    expect(attempts[5]).toMatchObject({
-      is_error: false,
-      content: expect.stringContaining('committed'),
-    })
+    // The turn's checkpoint: the app repaired the store, then wrote the payload's blob in it.
     expect(readdirSync(victim)).toEqual([])
     for (const name of [prefix, 'pack', 'info'])
       expect(isRealFolder(join(workspace, objects, name))).toBe(true)
     expect(gitIn(workspace, 'cat-file', '-t', hash)).toBe('blob')
+    expect(seen.some((line) => line.includes(join(objects, prefix)))).toBe(true)
   })
 
-  it('a teammate in a worktree cannot replace a folder of the shared store', async () => {
+  it("a teammate's link in the shared store never takes its checkpoint's writes", async () => {
     warnings()
     const workspace = gitWorkspace()
     const victim = tempFolder('agent-teams-victim-')
     const objects = join(workspace, '.git', 'objects')
+    const { content, hash } = payload('alice')
+    const prefix = hash.slice(0, 2)
     const script = queueScript({
       alice: [
-        bash(`rm -rf ${objects}/ab && ln -s ${victim} ${objects}/ab`),
-        bash(`mv ${objects}/pack ${objects}/pack-moved`),
-        bash('echo mine > mine.txt && git add mine.txt && git commit -qm mine && echo committed'),
+        bash(`rm -rf ${objects}/${prefix} && ln -s ${victim} ${objects}/${prefix} && echo planted`),
+        bash(`mv ${objects} ${objects}-moved`),
+        toolCall('write_file', { path: 'payload.sh', content }),
         text('Tried.'),
       ],
     })
@@ -204,13 +238,11 @@ describe.skipIf(skipReason !== null)('the object store inside the sandbox', () =
     await team.host.spawn({ name: 'alice', role: 'coder', prompt: 'Work.' })
     await team.host.whenIdle()
     script.assertConsumed()
-    const [replace, move, commit] = results(team, 'alice')
-    expect(replace?.is_error).toBe(true)
+    const [plant, move] = results(team, 'alice')
+    expect(plant).toMatchObject({ is_error: false, content: expect.stringContaining('planted') })
     expect(move?.is_error).toBe(true)
-    expect(commit).toMatchObject({ is_error: false, content: expect.stringContaining('committed') })
-    expect(isRealFolder(join(objects, 'ab'))).toBe(true)
-    expect(isRealFolder(join(objects, 'pack'))).toBe(true)
     expect(readdirSync(victim)).toEqual([])
-    expect(gitIn(worktreeFolder(workspace, 'alice'), 'show', 'HEAD:mine.txt')).toBe('mine')
+    expect(isRealFolder(join(objects, prefix))).toBe(true)
+    expect(gitIn(worktreeFolder(workspace, 'alice'), 'cat-file', '-t', hash)).toBe('blob')
   })
 })

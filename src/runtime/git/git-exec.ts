@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { TeamError } from '../../shared/errors'
+import { boxed } from './git-box'
 import { gitEnvironment } from './hardening'
 
 /**
@@ -29,6 +30,8 @@ export interface GitCallOptions {
 interface ExecuteOptions extends GitCallOptions {
   /** Reads the person's global configuration (only to pick its describing keys). */
   readonly readGlobal?: boolean
+  /** Runs git in the box (git-box.ts) where only these folders are writable. */
+  readonly box?: readonly string[]
 }
 
 /** Output larger than this is a bug or a hostile repository, not a diff anyone reads. */
@@ -47,10 +50,12 @@ export function execute(
       : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
   })
   if (options.readGlobal === true) delete env.GIT_CONFIG_GLOBAL
+  const command =
+    options.box === undefined ? { file: 'git', args: [...args] } : boxed(cwd, args, options.box)
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
-      'git',
-      args,
+      command.file,
+      command.args,
       {
         cwd,
         env,
@@ -101,7 +106,7 @@ export function execute(
 export function executeBytes(
   cwd: string,
   args: readonly string[],
-  options: GitCallOptions,
+  options: GitCallOptions & { readonly box?: readonly string[] },
 ): Promise<{ status: number; stdout: Buffer; stderr: string }> {
   const env = gitEnvironment(process.env, {
     ...options.env,
@@ -109,10 +114,12 @@ export function executeBytes(
       ? {}
       : { GIT_DIR: options.repository.gitDir, GIT_WORK_TREE: options.repository.workTree }),
   })
+  const command =
+    options.box === undefined ? { file: 'git', args: [...args] } : boxed(cwd, args, options.box)
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
-      'git',
-      args,
+      command.file,
+      command.args,
       { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
       (error, stdout, stderr) => {
         const status = error === null ? 0 : typeof error.code === 'number' ? error.code : Number.NaN

@@ -12,6 +12,7 @@ import {
   parseConfigList,
   type ConfigVerdict,
 } from './hardening'
+import { boxAvailable, runsUnboxed, writablePlaces } from './git-box'
 import { secureObjectFolders } from './object-store'
 
 export type { GitCallOptions, GitResult } from './git-exec'
@@ -36,6 +37,8 @@ export class Git {
   >()
   /** Each place's git folders (found with its verdict; a place's folders never change). */
   private readonly folders = new Map<string, GitFolders>()
+  /** Each place's work tree (none in a bare repository). */
+  private readonly workTrees = new Map<string, string>()
   private personKeys: Promise<readonly (readonly [string, string])[]> | null = null
 
   constructor(private readonly places: GitPlaces) {}
@@ -60,12 +63,38 @@ export class Git {
       ...FIXED_OVERRIDES,
       ...verdict.driverOverrides,
     ])
+    const box = this.boxFor(cwd, args, options)
     const refs = refsWritten(args, options.input)
-    if (refs === null) return execute(cwd, [...prefix, ...args], options)
+    if (refs === null) return execute(cwd, [...prefix, ...args], { ...options, box })
     this.assertLogsUnplanted(cwd, options.repository, refs)
     // The app's own refs never get a log: none is started, and a planted one was refused above.
     const ownRefsOnly = refs.length > 0 && refs.every((ref) => ref.startsWith('refs/agent-teams/'))
-    return execute(cwd, [...prefix, ...(ownRefsOnly ? NO_NEW_LOGS : []), ...args], options)
+    return execute(cwd, [...prefix, ...(ownRefsOnly ? NO_NEW_LOGS : []), ...args], {
+      ...options,
+      box,
+    })
+  }
+
+  /**
+   * The folders a call that may write is boxed to (git-box.ts), or undefined: it only reads,
+   * or there is no box here.
+   */
+  private boxFor(
+    cwd: string,
+    args: readonly string[],
+    options: GitCallOptions,
+  ): readonly string[] | undefined {
+    if (runsUnboxed(args) || !boxAvailable()) return undefined
+    const key = placeKey(cwd, options.repository)
+    const folders = this.folders.get(key)
+    // No repository known there yet (`git init`): the folder it was asked to work in.
+    const workTree = options.repository?.workTree ?? this.workTrees.get(key)
+    return writablePlaces({
+      folders,
+      workTree: workTree ?? (folders === undefined ? cwd : null),
+      args,
+      env: options.env,
+    })
   }
 
   /**
@@ -125,7 +154,10 @@ export class Git {
       ...FIXED_OVERRIDES,
       ...verdict.driverOverrides,
     ])
-    const result = await executeBytes(cwd, [...prefix, ...args], options)
+    const result = await executeBytes(cwd, [...prefix, ...args], {
+      ...options,
+      box: this.boxFor(cwd, args, options),
+    })
     if (result.status !== 0)
       throw new TeamError(
         'io',
@@ -224,6 +256,7 @@ export class Git {
     const protectedFiles = new Set<string>()
     if (gitDirs !== null) {
       this.folders.set(key, gitDirs)
+      if (gitDirs.top !== null) this.workTrees.set(key, gitDirs.top)
       protectedFiles.add(join(gitDirs.common, 'config'))
       protectedFiles.add(join(gitDirs.common, 'config.worktree'))
       protectedFiles.add(join(gitDirs.own, 'config.worktree'))
@@ -261,12 +294,17 @@ export class Git {
   private async gitDirsOf(
     cwd: string,
     repository: GitCallOptions['repository'],
-  ): Promise<{ own: string; common: string } | null> {
+  ): Promise<{ own: string; common: string; top: string | null } | null> {
     const args = [...configArguments(FIXED_OVERRIDES), 'rev-parse', '--git-dir', '--git-common-dir']
-    const result = await execute(cwd, args, { repository })
-    if (result.status !== 0) return null
-    const [own = '', common = ''] = result.stdout.split('\n').map((line) => line.trim())
-    return { own: resolve(cwd, own), common: resolve(cwd, common) }
+    // --show-toplevel fails in a bare repository, where the two folders are still printed.
+    const result = await execute(cwd, [...args, '--show-toplevel'], { repository })
+    const [own = '', common = '', top = ''] = result.stdout.split('\n').map((line) => line.trim())
+    if (own === '' || common === '') return null
+    return {
+      own: resolve(cwd, own),
+      common: resolve(cwd, common),
+      top: result.status === 0 && top !== '' ? resolve(cwd, top) : null,
+    }
   }
 
   /** The describing keys of the person's own global configuration (hardening.ts). */

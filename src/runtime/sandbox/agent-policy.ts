@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { OBJECT_FOLDERS, objectStoreKind, secureObjectFolders } from '../git/object-store'
+import { objectStoreKind } from '../git/object-store'
 import type { WorktreeRecord } from '../git/worktree-records'
 import { LEGACY_WORKTREES_FOLDER } from '../../shared/worktree'
 import type { SandboxPolicy } from '../tools/bash-sandbox'
@@ -19,12 +19,11 @@ import type { SandboxPolicy } from '../tools/bash-sandbox'
  * folders, and submodules' git folders. The `.git` folder itself is bound onto itself, so it
  * cannot be renamed or replaced by a `.git` file that leads elsewhere.
  *
- * The object store the agent may write is bound folder by folder (git/object-store.ts): the app
- * first makes `objects/` and each folder git writes into (`<xx>`, `pack`, `info`) a real folder,
- * replacing a link an agent planted there, then binds each onto itself, so that inside the
- * sandbox none can be removed, renamed or replaced by a link (the kernel answers EBUSY), while
- * objects can still be written inside. Else an agent could point `objects/<xx>` elsewhere and
- * the app's next checkpoint would write a file of its choosing there, with the person's rights.
+ * The object store the agent may write is bound onto itself, so that `objects/` cannot be renamed
+ * or replaced by a link from inside. The folders in it (`<xx>`, `pack`, `info`) are the agent's
+ * to replace, a link among them included: the app's own git writes objects only inside a box
+ * where nothing outside the repository is writable (git/git-box.ts), and repairs them before
+ * each call (git/object-store.ts), so such a link never takes the app's writes elsewhere.
  */
 export interface AgentPolicyInput {
   /** The team's workspace. */
@@ -42,24 +41,16 @@ export interface AgentPolicyInput {
   readonly unreadable: readonly string[]
 }
 
-export function agentSandboxPolicy(
-  input: AgentPolicyInput,
-  log: (message: string) => void = (message) => console.warn(`[sandbox] ${message}`),
-): SandboxPolicy {
+export function agentSandboxPolicy(input: AgentPolicyInput): SandboxPolicy {
   const readOnly = new Set<string>([input.teamFolder, join(input.workspace, '.team')])
   const writable = [input.root]
-  // Bound after their parents (a parent's bind, made later, would cover them).
-  const objectFolders: string[] = []
+  // Bound after its parent (the parent's bind, made later, would cover it).
+  const objectStores: string[] = []
   const pinObjectStore = (objects: string): void => {
     const kind = objectStoreKind(objects)
-    if (kind !== 'folder') {
-      // Not a plain folder: nothing is written there from inside, and the app's git refuses it.
-      if (kind !== null) readOnly.add(objects)
-      return
-    }
-    for (const path of secureObjectFolders(objects))
-      log(`${path} was not a folder (an agent's link?); it was replaced by an empty folder.`)
-    objectFolders.push(objects, ...OBJECT_FOLDERS.map((name) => join(objects, name)))
+    // Not a plain folder: nothing is written there from inside, and the app's git refuses it.
+    if (kind === 'folder') objectStores.push(objects)
+    else if (kind !== null) readOnly.add(objects)
   }
   if (input.worktree === null) {
     // In the workspace: the repository's own parts are protected inside it.
@@ -91,7 +82,7 @@ export function agentSandboxPolicy(
       if (entryKind(path) !== null) readOnly.add(path)
   }
   return {
-    writable: [...writable, ...objectFolders],
+    writable: [...writable, ...objectStores],
     readOnly: [...readOnly],
     unreadable: [...input.unreadable],
     allowedHosts: [...input.allowedHosts],
