@@ -52,17 +52,7 @@ export class Git {
     args: readonly string[],
     options: GitCallOptions = {},
   ): Promise<GitResult> {
-    const verdict = await this.checkedVerdict(cwd, options.repository)
-    if (verdict.problem !== null)
-      throw new TeamError(
-        'unsafe-repository',
-        `The repository at ${cwd} is not used: ${verdict.problem}.`,
-      )
-    const prefix = configArguments([
-      ...(await this.personConfiguration()),
-      ...FIXED_OVERRIDES,
-      ...verdict.driverOverrides,
-    ])
+    const prefix = await this.hardenedPrefix(cwd, options)
     const box = this.boxFor(cwd, args, options)
     const refs = refsWritten(args, options.input)
     if (refs === null) return execute(cwd, [...prefix, ...args], { ...options, box })
@@ -143,17 +133,7 @@ export class Git {
     args: readonly string[],
     options: GitCallOptions = {},
   ): Promise<Buffer> {
-    const verdict = await this.checkedVerdict(cwd, options.repository)
-    if (verdict.problem !== null)
-      throw new TeamError(
-        'unsafe-repository',
-        `The repository at ${cwd} is not used: ${verdict.problem}.`,
-      )
-    const prefix = configArguments([
-      ...(await this.personConfiguration()),
-      ...FIXED_OVERRIDES,
-      ...verdict.driverOverrides,
-    ])
+    const prefix = await this.hardenedPrefix(cwd, options)
     const result = await executeBytes(cwd, [...prefix, ...args], {
       ...options,
       box: this.boxFor(cwd, args, options),
@@ -305,6 +285,24 @@ export class Git {
       common: resolve(cwd, common),
       top: result.status === 0 && top !== '' ? resolve(cwd, top) : null,
     }
+  }
+
+  /**
+   * The `-c` arguments every call carries (hardening.ts: the person's describing keys, the fixed
+   * overrides, the repository's drivers emptied); refused where the repository's config is unsafe.
+   */
+  private async hardenedPrefix(cwd: string, options: GitCallOptions): Promise<string[]> {
+    const verdict = await this.checkedVerdict(cwd, options.repository)
+    if (verdict.problem !== null)
+      throw new TeamError(
+        'unsafe-repository',
+        `The repository at ${cwd} is not used: ${verdict.problem}.`,
+      )
+    return configArguments([
+      ...(await this.personConfiguration()),
+      ...FIXED_OVERRIDES,
+      ...verdict.driverOverrides,
+    ])
   }
 
   /** The describing keys of the person's own global configuration (hardening.ts). */

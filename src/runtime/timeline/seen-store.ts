@@ -1,18 +1,16 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomicSync } from '../fs/durable'
-import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
+import {
+  readWorkspaceRecords,
+  writeWorkspaceRecords,
+  type WorkspaceRecords,
+} from '../fs/workspace-records'
 import { isTimelineTime } from './entry-parts'
 
 export const SEEN_FILE = 'timeline-seen.json'
 
-const fileSchema = z.object({
-  v: z.literal(1),
-  /** Per workspace (its absolute path), the moment up to which the person has looked (seconds). */
-  workspaces: z.record(z.string(), z.number()),
-})
-type SeenFile = z.infer<typeof fileSchema>
+/** Per workspace (its absolute path), the moment up to which the person has looked (seconds). */
+type SeenFile = WorkspaceRecords<number>
 
 /**
  * When the person last looked at each workspace's team: the start of "while you were away".
@@ -41,27 +39,14 @@ export class TimelineSeenStore {
       ? file.workspaces[workspace]
       : undefined
     file.workspaces[workspace] = isTimelineTime(before) ? Math.max(before, at) : at
-    mkdirSync(this.directory, { recursive: true })
-    writeFileAtomicSync(this.file, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 })
+    writeWorkspaceRecords(this.file, file)
   }
 
   private read(): SeenFile {
-    const none = (): SeenFile => ({
-      v: 1,
-      workspaces: Object.create(null) as SeenFile['workspaces'],
-    })
-    try {
-      const text = readRegularTextSync(this.file, {
-        what: 'The record of when you last looked at each team',
-        maxBytes: FILE_CAPS.record,
-      })
-      if (text === null) return none()
-      const parsed = fileSchema.safeParse(JSON.parse(text))
-      if (!parsed.success) return none()
-      // A null-prototype copy: a workspace path is data, never a key of Object.prototype.
-      return { v: 1, workspaces: Object.assign(none().workspaces, parsed.data.workspaces) }
-    } catch {
-      return none()
-    }
+    return readWorkspaceRecords(
+      this.file,
+      'The record of when you last looked at each team',
+      z.number(),
+    )
   }
 }

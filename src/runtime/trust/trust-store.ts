@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomicSync } from '../fs/durable'
-import { FILE_CAPS, readRegularTextSync } from '../fs/safe-open'
+import {
+  readWorkspaceRecords,
+  writeWorkspaceRecords,
+  type WorkspaceRecords,
+} from '../fs/workspace-records'
 import { fingerprintOf, type GrantHashes } from './grant-items'
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/)
@@ -16,9 +18,6 @@ const recordSchema = z.object({
   at: z.number(),
 })
 export type TrustRecord = z.infer<typeof recordSchema>
-
-const fileSchema = z.object({ v: z.literal(1), workspaces: z.record(z.string(), recordSchema) })
-type TrustFile = z.infer<typeof fileSchema>
 
 export const TRUST_FILE = 'workspace-trust.json'
 
@@ -57,8 +56,7 @@ export class WorkspaceTrustStore {
       how,
       at: now,
     }
-    mkdirSync(this.directory, { recursive: true })
-    writeFileAtomicSync(this.file, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 })
+    writeWorkspaceRecords(this.file, file)
   }
 
   /** The app made `workspace`'s `.team/` just now: trusted, with nothing granted yet. */
@@ -66,23 +64,7 @@ export class WorkspaceTrustStore {
     this.remember(workspace, {}, 'made-here')
   }
 
-  private read(): TrustFile {
-    const none = (): TrustFile => ({
-      v: 1,
-      workspaces: Object.create(null) as TrustFile['workspaces'],
-    })
-    try {
-      const text = readRegularTextSync(this.file, {
-        what: 'The list of trusted workspaces',
-        maxBytes: FILE_CAPS.record,
-      })
-      if (text === null) return none()
-      const parsed = fileSchema.safeParse(JSON.parse(text))
-      if (!parsed.success) return none()
-      // A null-prototype copy: a workspace path is data, never a key of Object.prototype.
-      return { v: 1, workspaces: Object.assign(none().workspaces, parsed.data.workspaces) }
-    } catch {
-      return none()
-    }
+  private read(): WorkspaceRecords<TrustRecord> {
+    return readWorkspaceRecords(this.file, 'The list of trusted workspaces', recordSchema)
   }
 }
