@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { appDataFolder, workspaceDataFolder } from '../../src/runtime/fs/app-folders'
@@ -12,6 +11,7 @@ import {
   root,
   dataHome,
   startServer,
+  statisticsRepository,
   tearDown,
   type RunningServer,
 } from './serve'
@@ -53,14 +53,7 @@ test.describe.configure({ mode: 'serial' })
 test.describe('browser mode: the board, worktrees and the review loop', () => {
   test.beforeAll(async ({ browser }) => {
     mkdirSync(screenshots, { recursive: true })
-    workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-review-workspace-'))
-    git('init', '-q', '-b', 'main')
-    git('config', 'user.name', 'Test Person')
-    git('config', 'user.email', 'person@example.com')
-    git('config', 'commit.gpgsign', 'false')
-    writeFileSync(join(workspace, 'README.md'), '# Statistics\n')
-    git('add', '-A')
-    git('commit', '-q', '-m', 'Start')
+    workspace = statisticsRepository('review')
 
     // Paced a little, so that the board's columns can be seen to change.
     configHome = offlineConfigHome('review', { demoSpeed: 'normal' })

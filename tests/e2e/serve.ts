@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -183,6 +183,29 @@ export async function tearDown(
   const code = await server?.stop()
   for (const folder of folders) if (folder !== '') rmSync(folder, { recursive: true, force: true })
   return code
+}
+
+/**
+ * A fresh git repository for a spec's team: `main` with one commit ("Start", by Test Person) of
+ * a README; removed by `tearDown` when passed to it.
+ */
+export function statisticsRepository(spec: string): string {
+  const workspace = mkdtempSync(join(tmpdir(), `agent-teams-e2e-${spec}-workspace-`))
+  const git = (...args: string[]): void => {
+    execFileSync('git', args, {
+      cwd: workspace,
+      stdio: 'ignore',
+      env: { ...process.env, LC_ALL: 'C' },
+    })
+  }
+  git('init', '-q', '-b', 'main')
+  git('config', 'user.name', 'Test Person')
+  git('config', 'user.email', 'person@example.com')
+  git('config', 'commit.gpgsign', 'false')
+  writeFileSync(join(workspace, 'README.md'), '# Statistics\n')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'Start')
+  return workspace
 }
 
 /**

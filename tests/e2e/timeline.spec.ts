@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { DEMO_REQUEST } from '../../src/offline-model/scenarios/demo'
@@ -10,6 +9,7 @@ import {
   openWatchedPage,
   root,
   startServer,
+  statisticsRepository,
   tearDown,
   type RunningServer,
 } from './serve'
@@ -33,14 +33,6 @@ let server: RunningServer | undefined
 let context: BrowserContext | undefined
 let page: Page
 const pageErrors: string[] = []
-
-function git(...args: string[]): void {
-  execFileSync('git', args, {
-    cwd: workspace,
-    stdio: 'ignore',
-    env: { ...process.env, LC_ALL: 'C' },
-  })
-}
 
 /** `agent-teams …` on the workspace, its standard output. */
 function cliOut(...args: string[]): string {
@@ -83,14 +75,7 @@ test.describe.configure({ mode: 'serial' })
 test.describe('browser mode: the Timeline view and its replay', () => {
   test.beforeAll(async ({ browser }) => {
     mkdirSync(screenshots, { recursive: true })
-    workspace = mkdtempSync(join(tmpdir(), 'agent-teams-e2e-timeline-workspace-'))
-    git('init', '-q', '-b', 'main')
-    git('config', 'user.name', 'Test Person')
-    git('config', 'user.email', 'person@example.com')
-    git('config', 'commit.gpgsign', 'false')
-    writeFileSync(join(workspace, 'README.md'), '# Statistics\n')
-    git('add', '-A')
-    git('commit', '-q', '-m', 'Start')
+    workspace = statisticsRepository('timeline')
     // Paced, so that the run lasts long enough for its replay to show it move.
     configHome = offlineConfigHome('timeline', { demoSpeed: 'normal' })
     server = await startServer({ workspace, configHome })
