@@ -1,14 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
-import {
-  describeCaps,
-  describeWhen,
-  type ScheduleListing,
-  type ScheduleView,
-} from '../../shared/schedules'
+import { useState } from 'react'
+import { describeCaps, describeWhen, type ScheduleView } from '../../shared/schedules'
 import { useAppStore } from '../store/context'
 import { Dialog, InlineError } from '../ui/Dialog'
 import { formatSeconds, isoFromSeconds } from '../ui/format'
 import { useCommand } from '../ui/useCommand'
+import { useListing } from '../ui/useListing'
 import { ScheduleForm } from './ScheduleForm'
 
 /** How often an open dialog reads the schedules again (a run starts or ends by itself). */
@@ -22,21 +18,9 @@ const REFRESH_MS = 3000
 export function SchedulesDialog() {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const listSchedules = useAppStore((state) => state.listSchedules)
-  const [listing, setListing] = useState<ScheduleListing | null>(null)
+  const { listing, refresh, command: list } = useListing(listSchedules, REFRESH_MS)
   const [notice, setNotice] = useState<string | null>(null)
   const [adding, setAdding] = useState(false)
-  const list = useCommand(listSchedules)
-  const { run: runList } = list
-
-  const refresh = useCallback(async () => {
-    const outcome = await runList()
-    if (outcome.ok) setListing(outcome.value)
-  }, [runList])
-  useEffect(() => {
-    void refresh()
-    const timer = setInterval(() => void refresh(), REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
 
   const done = (message: string): void => {
     setNotice(message)

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useId, useState, type ChangeEvent } from 'react'
-import type { Result } from '../../shared/contract'
+import { useId, useState, type ChangeEvent } from 'react'
 import { LEAD } from '../../shared/names'
 import type { TemplateEntry } from '../../shared/templates'
 import { useAppStore } from '../store/context'
@@ -7,8 +6,7 @@ import { Dialog, InlineError } from '../ui/Dialog'
 import { DialogFooter } from '../ui/DialogFooter'
 import { Field } from '../ui/Field'
 import { useCommand } from '../ui/useCommand'
-
-type Listing = Result<'listTemplates'>
+import { useListing } from '../ui/useListing'
 
 /**
  * Team templates: save the open team, apply one to a team without members, edit a saved one
@@ -18,19 +16,9 @@ export function TemplatesDialog() {
   const closeDialog = useAppStore((state) => state.closeDialog)
   const listTemplates = useAppStore((state) => state.listTemplates)
   const hasMembers = useAppStore((state) => state.order.some((name) => name !== LEAD))
-  const [listing, setListing] = useState<Listing | null>(null)
+  const { listing, refresh, command: list } = useListing(listTemplates)
   const [editing, setEditing] = useState<TemplateEntry | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const list = useCommand(listTemplates)
-  const { run: runList } = list
-
-  const refresh = useCallback(async () => {
-    const outcome = await runList()
-    if (outcome.ok) setListing(outcome.value)
-  }, [runList])
-  useEffect(() => {
-    void refresh()
-  }, [refresh])
 
   const done = (message: string): void => {
     setNotice(message)
