@@ -162,64 +162,48 @@ function ReactionsForm({
           value={draft.command}
           onChange={(event) => edit({ command: event.target.value })}
         />
-        <label htmlFor={ids.timeout}>killed after</label>
-        <input
+        <Duration
           id={ids.timeout}
-          className="reactions-duration"
+          label="killed after"
           value={draft.timeout}
-          onChange={(event) => edit({ timeout: event.target.value })}
+          onChange={(timeout) => edit({ timeout })}
         />
-        <label htmlFor={ids.stall}>
-          <input
-            id={ids.stall}
-            type="checkbox"
-            checked={draft.stallOn}
-            onChange={(event) => edit({ stallOn: event.target.checked })}
-          />{' '}
-          Nudge an agent working without a word
-        </label>
-        <label htmlFor={ids.stallAfter}>after</label>
-        <input
+        <Toggle
+          id={ids.stall}
+          checked={draft.stallOn}
+          onChange={(stallOn) => edit({ stallOn })}
+          label="Nudge an agent working without a word"
+        />
+        <Duration
           id={ids.stallAfter}
-          className="reactions-duration"
           value={draft.stallAfter}
           disabled={!draft.stallOn}
-          onChange={(event) => edit({ stallAfter: event.target.value })}
+          onChange={(stallAfter) => edit({ stallAfter })}
         />
-        <label htmlFor={ids.idle}>
-          <input
-            id={ids.idle}
-            type="checkbox"
-            checked={draft.idleOn}
-            onChange={(event) => edit({ idleOn: event.target.checked })}
-          />{' '}
-          Nudge an agent idle with a task in progress
-        </label>
-        <label htmlFor={ids.idleAfter}>after</label>
-        <input
+        <Toggle
+          id={ids.idle}
+          checked={draft.idleOn}
+          onChange={(idleOn) => edit({ idleOn })}
+          label="Nudge an agent idle with a task in progress"
+        />
+        <Duration
           id={ids.idleAfter}
-          className="reactions-duration"
           value={draft.idleAfter}
           disabled={!draft.idleOn}
-          onChange={(event) => edit({ idleAfter: event.target.value })}
+          onChange={(idleAfter) => edit({ idleAfter })}
         />
         <span>No move after a nudge: Needs-you and a notification</span>
-        <label htmlFor={ids.escalate}>after</label>
-        <input
+        <Duration
           id={ids.escalate}
-          className="reactions-duration"
           value={draft.escalate}
-          onChange={(event) => edit({ escalate: event.target.value })}
+          onChange={(escalate) => edit({ escalate })}
         />
-        <label htmlFor={ids.conflicts}>
-          <input
-            id={ids.conflicts}
-            type="checkbox"
-            checked={draft.conflicts}
-            onChange={(event) => edit({ conflicts: event.target.checked })}
-          />{' '}
-          Send a merge conflict to the branch owner
-        </label>
+        <Toggle
+          id={ids.conflicts}
+          checked={draft.conflicts}
+          onChange={(conflicts) => edit({ conflicts })}
+          label="Send a merge conflict to the branch owner"
+        />
       </div>
       <p className="field-hint">
         Kept for this team in .team/reactions.json. The check runs in the teammate’s sandbox, in its
@@ -246,6 +230,48 @@ function ReactionsForm({
         </button>
         {saved ? <span className="muted">Saved.</span> : null}
       </div>
+    </>
+  )
+}
+
+/** A checkbox with its words, in the grid's first column. */
+function Toggle(props: {
+  readonly id: string
+  readonly checked: boolean
+  readonly onChange: (checked: boolean) => void
+  readonly label: string
+}) {
+  return (
+    <label htmlFor={props.id}>
+      <input
+        id={props.id}
+        type="checkbox"
+        checked={props.checked}
+        onChange={(event) => props.onChange(event.target.checked)}
+      />{' '}
+      {props.label}
+    </label>
+  )
+}
+
+/** "after [10m]": a duration as typed (read with parseDuration on save), in the grid's last two columns. */
+function Duration(props: {
+  readonly id: string
+  readonly label?: string
+  readonly value: string
+  readonly disabled?: boolean
+  readonly onChange: (value: string) => void
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label ?? 'after'}</label>
+      <input
+        id={props.id}
+        className="reactions-duration"
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
     </>
   )
 }
