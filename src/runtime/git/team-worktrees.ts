@@ -132,6 +132,11 @@ export class TeamWorktrees {
     return this.queues.get(name) ?? Promise.resolve()
   }
 
+  /** Resolves once every agent's queued git work (checkpoints, marks) is done. */
+  async allSettled(): Promise<void> {
+    await Promise.all([...this.queues.values()])
+  }
+
   /** Whether a spawn gives a worktree when it does not say (the team's setting, and git). */
   get defaultOn(): boolean {
     return this.deps.roster().worktrees !== false

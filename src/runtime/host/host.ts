@@ -447,9 +447,14 @@ export class TeamHost {
     return this.team.mailbox.peek(name, page)
   }
 
-  /** Resolves once no agent is running (and none was woken meanwhile), with the roster written. */
+  /**
+   * Resolves once no agent is running (and none was woken meanwhile) and their git work is done,
+   * with the roster written.
+   */
   async whenIdle(): Promise<void> {
     await this.agents.settled()
+    // The checkpoint an agent takes as it comes to rest is part of its work.
+    await this.worktrees.allSettled()
     if (!this.closed) this.team.flushStatuses()
   }
 
